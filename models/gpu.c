@@ -1,0 +1,163 @@
+/* gpu — loading and checking GPU descriptions (see gpu.h). */
+#include "models/gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const unit_names[UNIT_COUNT] = { "rt", "cuda", "tensor", "lsu" };
+const char *const kclass_names[KC_COUNT] = { "RT", "CD", "TC", "MEM" };
+
+int kclass_parse(const char *s)
+{
+	for (int i = 0; i < KC_COUNT; i++)
+		if (strcmp(s, kclass_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static void build_tie_order(struct gpu_desc *g, bool evens_first)
+{
+	int pos = 0;
+	if (evens_first) {
+		for (int sm = 0; sm < g->sm_count; sm += 2)
+			g->sm_rank[sm] = pos++;
+		for (int sm = 1; sm < g->sm_count; sm += 2)
+			g->sm_rank[sm] = pos++;
+	} else {
+		for (int sm = 0; sm < g->sm_count; sm++)
+			g->sm_rank[sm] = pos++;
+	}
+	for (int sm = 0; sm < g->sm_count; sm++)
+		g->sm_by_rank[g->sm_rank[sm]] = sm;
+}
+
+static const char *const top_keys[] = {
+	"name", "sources", "notes", "sm_count", "sm", "clock_mhz", "l2_mb", "dram_gbps",
+	"dram_sharing", "sm_tie_order", "interference", "power", NULL
+};
+static const char *const sm_keys[] = {
+	"max_threads", "max_blocks", "registers", "reg_alloc_unit", "max_threads_per_block",
+	"warp_size", "l1_smem_kb", "smem_compute_kb", "smem_graphics_kb", "graphics_reserved_kb",
+	"smem_reserved_per_block_b", "smem_alloc_unit_b", "carveouts_kb", "units", NULL
+};
+static const char *const tie_orders[] = { "sequential", "evens-then-odds", NULL };
+
+static int read_kb(const struct cfg *c, const char *key, int64_t hi_kb)
+{
+	int64_t v = 0;
+	cfg_int(c, key, 0, hi_kb, CFG_REQUIRED, &v);
+	return (int)v * 1024;
+}
+
+static void load_fields(struct gpu_desc *g, const struct cfg *root)
+{
+	const char *name = NULL;
+	int64_t v;
+	struct cfg sm, units, carve;
+	int n;
+
+	cfg_only(root, top_keys);
+	if (cfg_str(root, "name", NULL, CFG_REQUIRED, &name))
+		snprintf(g->name, sizeof(g->name), "%s", name);
+	if (cfg_int(root, "sm_count", 1, GPU_MAX_SMS, CFG_REQUIRED, &v))
+		g->sm_count = (int)v;
+	cfg_obj(root, "sm", true, &sm);
+	cfg_only(&sm, sm_keys);
+	if (cfg_int(&sm, "max_threads", 32, 1 << 16, CFG_REQUIRED, &v))
+		g->max_threads = (int)v;
+	if (cfg_int(&sm, "max_blocks", 1, 1024, CFG_REQUIRED, &v))
+		g->max_blocks = (int)v;
+	if (cfg_int(&sm, "registers", 1024, 1 << 22, CFG_REQUIRED, &v))
+		g->regs = (int)v;
+	if (cfg_int(&sm, "reg_alloc_unit", 1, 4096, CFG_REQUIRED, &v))
+		g->reg_alloc_unit = (int)v;
+	if (cfg_int(&sm, "max_threads_per_block", 32, 4096, CFG_REQUIRED, &v))
+		g->max_threads_per_block = (int)v;
+	if (cfg_int(&sm, "warp_size", 1, 128, CFG_REQUIRED, &v))
+		g->warp_size = (int)v;
+	g->l1_smem_bytes = read_kb(&sm, "l1_smem_kb", 1 << 20);
+	g->smem_compute_bytes = read_kb(&sm, "smem_compute_kb", 1 << 20);
+	g->smem_graphics_bytes = read_kb(&sm, "smem_graphics_kb", 1 << 20);
+	g->graphics_reserved_bytes = read_kb(&sm, "graphics_reserved_kb", 1 << 20);
+	if (cfg_int(&sm, "smem_reserved_per_block_b", 0, 1 << 20, CFG_REQUIRED, &v))
+		g->smem_reserved_per_block = (int)v;
+	if (cfg_int(&sm, "smem_alloc_unit_b", 1, 1 << 20, CFG_REQUIRED, &v))
+		g->smem_alloc_unit = (int)v;
+	if (cfg_arr(&sm, "carveouts_kb", true, &carve, &n)) {
+		if (n < 1 || n > GPU_MAX_CARVEOUTS)
+			cfg_fail(&carve, "expected 1 to %d carveouts, got %d", GPU_MAX_CARVEOUTS, n);
+		for (int i = 0; i < n && i < GPU_MAX_CARVEOUTS; i++) {
+			struct cfg e = cfg_at(&carve, i);
+			if (cfg_self_int(&e, 0, 1 << 20, &v))
+				g->carveouts[i] = (int)v * 1024;
+		}
+		g->n_carveouts = n < GPU_MAX_CARVEOUTS ? n : GPU_MAX_CARVEOUTS;
+	}
+	cfg_obj(&sm, "units", true, &units);
+	cfg_only(&units, (const char *const[]){ "rt", "cuda", "tensor", "lsu", NULL });
+	for (int u = 0; u < UNIT_COUNT; u++)
+		if (cfg_int(&units, unit_names[u], 0, 1 << 16, CFG_REQUIRED, &v))
+			g->units[u] = (int)v;
+
+	double d;
+	if (cfg_num(root, "clock_mhz", 1, 1e5, CFG_REQUIRED, &d))
+		g->clock_mhz = d;
+	if (cfg_num(root, "l2_mb", 0, 1e6, CFG_REQUIRED, &d))
+		g->l2_bytes = d * 1024 * 1024;
+	if (cfg_num(root, "dram_gbps", 1, 1e6, CFG_REQUIRED, &d))
+		g->dram_gbps = d;
+	cfg_bool(root, "dram_sharing", &(bool){ true }, &g->dram_sharing);
+	int tie = cfg_enum(root, "sm_tie_order", tie_orders, "sequential");
+	if (tie >= 0) {
+		snprintf(g->tie_order, sizeof(g->tie_order), "%s", tie_orders[tie]);
+		build_tie_order(g, tie == 1);
+	}
+	if (root->diag->failed)
+		return;
+
+	/* cross-field checks: the carveouts must fit the unified array */
+	if (g->smem_compute_bytes > g->l1_smem_bytes)
+		cfg_fail_key(&sm, "smem_compute_kb", "expected at most l1_smem_kb (%d), got %d",
+			     g->l1_smem_bytes / 1024, g->smem_compute_bytes / 1024);
+	else if (g->smem_graphics_bytes + g->graphics_reserved_bytes > g->l1_smem_bytes)
+		cfg_fail_key(&sm, "smem_graphics_kb",
+			     "expected smem_graphics_kb + graphics_reserved_kb <= l1_smem_kb (%d)",
+			     g->l1_smem_bytes / 1024);
+	else if (g->smem_graphics_bytes > g->smem_compute_bytes)
+		cfg_fail_key(&sm, "smem_graphics_kb", "expected at most smem_compute_kb (%d), got %d",
+			     g->smem_compute_bytes / 1024, g->smem_graphics_bytes / 1024);
+}
+
+struct gpu_desc *gpu_load(const char *path, struct cfg_diag *diag)
+{
+	cJSON *root = cfg_load_file(path, diag);
+	if (!root)
+		return NULL;
+	struct gpu_desc *g = calloc(1, sizeof(*g));
+	if (!g) {
+		fprintf(stderr, "combosim: out of memory\n");
+		exit(1);
+	}
+	snprintf(g->source, sizeof(g->source), "%s", path);
+	struct cfg c = cfg_root(root, diag);
+	load_fields(g, &c);
+	if (diag->failed) {
+		cJSON_Delete(root);
+		free(g);
+		return NULL;
+	}
+	g->interference = cJSON_DetachItemFromObjectCaseSensitive(root, "interference");
+	g->power = cJSON_DetachItemFromObjectCaseSensitive(root, "power");
+	cJSON_Delete(root);
+	return g;
+}
+
+void gpu_free(struct gpu_desc *g)
+{
+	if (!g)
+		return;
+	cJSON_Delete(g->interference);
+	cJSON_Delete(g->power);
+	free(g);
+}

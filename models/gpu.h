@@ -1,0 +1,73 @@
+/* gpu — a GPU description: what one SM holds (threads, registers, shared memory under each
+ * carveout, block slots), which execution units it has, and chip-wide figures.  Loaded from a
+ * JSON file under models/ (rtx3090.json, h100.json); every number there names its source.
+ *
+ * The description is immutable once loaded; the engine keeps the mutable per-SM state.
+ */
+#ifndef COMBOSIM_GPU_H
+#define COMBOSIM_GPU_H
+
+#include <stdbool.h>
+#include "sim/cfg.h"
+
+/* Per-SM execution units that kernels put demand on.  LSU stands for the load/store and
+ * L1/shared-memory bandwidth of one SM. */
+enum unit { UNIT_RT, UNIT_CUDA, UNIT_TENSOR, UNIT_LSU, UNIT_COUNT };
+
+/* Kernel classes (COMBO's vocabulary: RT = RT cores, CD = CUDA cores, TC = Tensor cores,
+ * plus MEM for streaming kernels bound by DRAM). */
+enum kclass { KC_RT, KC_CD, KC_TC, KC_MEM, KC_COUNT };
+
+#define GPU_MAX_SMS 256
+#define GPU_MAX_CARVEOUTS 16
+
+extern const char *const unit_names[UNIT_COUNT];
+extern const char *const kclass_names[KC_COUNT];
+
+struct gpu_desc {
+	char name[64];
+	char source[256];                 /* file it was loaded from */
+	int sm_count;
+	/* per SM */
+	int max_threads;                  /* resident threads */
+	int max_blocks;                   /* resident blocks */
+	int regs;                         /* 32-bit registers */
+	int reg_alloc_unit;               /* registers are allocated per warp in units of this */
+	int max_threads_per_block;
+	int warp_size;
+	int l1_smem_bytes;                /* unified L1 + shared memory array */
+	int smem_compute_bytes;           /* shared-memory carveout in compute mode */
+	int smem_graphics_bytes;          /* shared memory left to compute when graphics work is resident */
+	int graphics_reserved_bytes;      /* carved out for the graphics pipeline in graphics mode */
+	int smem_reserved_per_block;      /* system use per resident block (CUDA occupancy rules) */
+	int smem_alloc_unit;
+	int carveouts[GPU_MAX_CARVEOUTS]; /* allowed shared-memory carveouts, bytes */
+	int n_carveouts;
+	int units[UNIT_COUNT];            /* how many of each unit an SM has (0: absent, e.g. RT on H100) */
+	/* chip */
+	double clock_mhz;
+	double l2_bytes;
+	double dram_gbps;
+	bool dram_sharing;                /* model L2/DRAM bandwidth as one chip-wide shared unit */
+	/* Most-room dispatch breaks ties among SMs by this order: sm_rank[sm] = position. */
+	int sm_rank[GPU_MAX_SMS];
+	int sm_by_rank[GPU_MAX_SMS];      /* inverse: the SM at each position */
+	char tie_order[32];               /* "sequential" | "evens-then-odds" */
+	/* interference calibration: the "interference" object, kept for the model to read */
+	cJSON *interference;
+	cJSON *power;
+};
+
+/* Loads a description; NULL with diag filled on any error. */
+struct gpu_desc *gpu_load(const char *path, struct cfg_diag *diag);
+void gpu_free(struct gpu_desc *g);
+
+/* Shared memory available to compute blocks on an SM in the given mode. */
+static inline int gpu_smem_capacity(const struct gpu_desc *g, bool graphics_mode)
+{
+	return graphics_mode ? g->smem_graphics_bytes : g->smem_compute_bytes;
+}
+
+int kclass_parse(const char *s);      /* -1 if unknown */
+
+#endif

@@ -1,0 +1,176 @@
+/* interference — the analytic bottleneck-sharing model (see interference.h).
+ *
+ * Per SM, a kernel k with n_k resident blocks runs them at an intrinsic speed
+ * s0_k = min(1, sat_k / n_k): beyond the blocks it needs for full throughput, more blocks of
+ * the same kernel only share it.  At that speed it puts load n_k * delta_k[u] * s0_k on unit u.
+ *  - fair discipline: k runs at s0_k / max(1, L_u) over the units u it uses, L_u the unit's
+ *    total load: a kernel is slowed by the most over-subscribed unit it needs;
+ *  - age discipline: kernels take units in launch order; the oldest gets what it needs, later
+ *    ones the rest (warp schedulers favour older warps).
+ * Chip DRAM is one more unit, shared by all SMs (when the GPU enables it).
+ * What units cannot express (L1, buses) is a pairwise implicit-contention factor c(a, b): a
+ * kernel co-resident with another of class b is slowed by 1 + c(a, b) * presence_b, presence
+ * being how close b is to saturating the SM (blocks / sat, at most 1).
+ *
+ * Calibration: for two equal-time kernels with disjoint units, each holding half an SM,
+ * co-running makes both take T(1 + c), so the measured makespan reduction r of COMBO Table 3
+ * gives c = 1 - 2r.  The engine's reproduction of Table 3 checks that dispatch, carveouts and
+ * these rates together give r back.
+ */
+#include "models/interference.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct bottleneck {
+	enum discipline disc;
+	double contention[KC_COUNT][KC_COUNT];
+};
+
+static const char *const disciplines[] = { "fair", "age", NULL };
+static const char *const contention_sources[] = { "none", "makespan_reduction", "factors", NULL };
+
+static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
+{
+	struct bottleneck *b = calloc(1, sizeof(*b));
+	if (!b) {
+		fprintf(stderr, "combosim: out of memory\n");
+		exit(1);
+	}
+	cfg_only(p, (const char *const[]){ "model", "discipline", "implicit_contention_from",
+					   "makespan_reduction", "makespan_reduction_note",
+					   "factors", "note", NULL });
+	int d = cfg_enum(p, "discipline", disciplines, "fair");
+	b->disc = d == 1 ? DISC_AGE : DISC_FAIR;
+	int src = cfg_enum(p, "implicit_contention_from", contention_sources, "none");
+	if (src <= 0)
+		return b;
+	struct cfg table;
+	const char *key = src == 1 ? "makespan_reduction" : "factors";
+	if (!cfg_obj(p, key, true, &table))
+		return b;
+	for (const cJSON *e = table.node->child; e; e = e->next) {
+		if (strcmp(e->string, "source") == 0)
+			continue;
+		char a[8], c[8];
+		int ca = -1, cb = -1;
+		if (sscanf(e->string, "%7[A-Z]+%7[A-Z]", a, c) == 2) {
+			ca = kclass_parse(a);
+			cb = kclass_parse(c);
+		}
+		if (ca < 0 || cb < 0) {
+			cfg_fail_key(&table, e->string, "expected a class pair like \"RT+CD\" (classes RT, CD, TC, MEM)");
+			break;
+		}
+		double v;
+		if (src == 1) {
+			if (!cfg_num(&table, e->string, 0, 0.5, CFG_REQUIRED, &v))
+				break;
+			v = 1 - 2 * v;
+		} else if (!cfg_num(&table, e->string, 0, 10, CFG_REQUIRED, &v)) {
+			break;
+		}
+		b->contention[ca][cb] = b->contention[cb][ca] = v;
+	}
+	(void)g;
+	return b;
+}
+
+static void bottleneck_destroy(void *self)
+{
+	free(self);
+}
+
+static bool uses(const struct sm_kernel_view *k, int u)
+{
+	return k->delta[u] > 0;
+}
+
+static double intrinsic(const struct sm_kernel_view *k)
+{
+	return k->blocks > k->sat ? (double)k->sat / k->blocks : 1.0;
+}
+
+static void bottleneck_sm_speeds(const void *self, const struct sm_kernel_view *k, int n,
+				 const struct chip_view *chip, double *speed)
+{
+	const struct bottleneck *b = self;
+	double dram_slow = chip && chip->dram_load > 1 ? chip->dram_load : 1;
+
+	if (b->disc == DISC_FAIR) {
+		double load[UNIT_COUNT] = { 0 };
+		for (int i = 0; i < n; i++)
+			for (int u = 0; u < UNIT_COUNT; u++)
+				load[u] += k[i].blocks * k[i].delta[u] * intrinsic(&k[i]);
+		for (int i = 0; i < n; i++) {
+			double worst = 1;
+			for (int u = 0; u < UNIT_COUNT; u++)
+				if (uses(&k[i], u) && load[u] > worst)
+					worst = load[u];
+			if (k[i].dram_delta > 0 && dram_slow > worst)
+				worst = dram_slow;
+			speed[i] = intrinsic(&k[i]) / worst;
+		}
+	} else {
+		/* Age priority: serve kernels oldest first from what the units have left. */
+		double avail[UNIT_COUNT];
+		int idx[64];
+		int m = n < 64 ? n : 64;
+		for (int u = 0; u < UNIT_COUNT; u++)
+			avail[u] = 1;
+		for (int i = 0; i < m; i++)
+			idx[i] = i;
+		for (int i = 1; i < m; i++)
+			for (int j = i; j > 0 && k[idx[j]].order < k[idx[j - 1]].order; j--) {
+				int t = idx[j];
+				idx[j] = idx[j - 1];
+				idx[j - 1] = t;
+			}
+		for (int r = 0; r < m; r++) {
+			const struct sm_kernel_view *ki = &k[idx[r]];
+			double s = intrinsic(ki) / (ki->dram_delta > 0 ? dram_slow : 1);
+			for (int u = 0; u < UNIT_COUNT; u++)
+				if (uses(ki, u))
+					s = fmin(s, avail[u] / (ki->blocks * ki->delta[u]));
+			s = fmax(s, 0);
+			for (int u = 0; u < UNIT_COUNT; u++)
+				avail[u] = fmax(0, avail[u] - ki->blocks * ki->delta[u] * s);
+			speed[idx[r]] = s;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		double slow = 1;
+		for (int j = 0; j < n; j++) {
+			if (j == i || k[j].cls == k[i].cls)
+				continue;
+			double presence = fmin(1.0, (double)k[j].blocks / k[j].sat);
+			slow += b->contention[k[i].cls][k[j].cls] * presence;
+		}
+		speed[i] /= slow;
+	}
+}
+
+double interference_contention(const void *self, enum kclass a, enum kclass b)
+{
+	return ((const struct bottleneck *)self)->contention[a][b];
+}
+
+const struct interference_ops interference_bottleneck = {
+	.version = INTERFERENCE_OPS_VERSION,
+	.name = "bottleneck",
+	.create = bottleneck_create,
+	.destroy = bottleneck_destroy,
+	.sm_speeds = bottleneck_sm_speeds,
+	.clock_factor = NULL,
+};
+
+const struct interference_ops *interference_find(const char *name)
+{
+	static const struct interference_ops *const models[] = { &interference_bottleneck };
+	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		if (strcmp(models[i]->name, name) == 0)
+			return models[i];
+	return NULL;
+}

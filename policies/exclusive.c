@@ -1,0 +1,26 @@
+/* exclusive — no co-location: the games alone ("run": "game") or the BE apps alone
+ * ("run": "be"), each on the whole GPU.  The normalisation baselines of every comparison. */
+#include <stdlib.h>
+#include "policies/policy.h"
+
+static const char *const exclusive_runs[] = { "game", "be", NULL };
+
+static void *exclusive_init(struct sim *sim, const struct cfg *p)
+{
+	cfg_only(p, (const char *const[]){ "name", "label", "run", NULL });
+	int run = cfg_enum(p, "run", exclusive_runs, "game");
+	if (run < 0)
+		return NULL;
+	if (run == 0)
+		sim_exclude_apps(sim);
+	else
+		sim_exclude_games(sim);
+	return NULL;
+}
+
+const struct policy_ops policy_exclusive = {
+	.version = POLICY_OPS_VERSION,
+	.name = "exclusive",
+	.summary = "no co-location: the games alone (run=game) or the BE apps alone (run=be)",
+	.init = exclusive_init,
+};

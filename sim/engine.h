@@ -1,0 +1,45 @@
+/* engine — one simulation: one experiment's workload under one policy on one GPU.
+ *
+ * The engine owns the clock and event queue, the per-SM state (resources in use, carveout
+ * mode, resident block groups), streams and the hardware queue, the block dispatcher, and the
+ * rates at which resident blocks progress (asking the interference model whenever an SM's
+ * residency changes).  It knows no particular policy: it calls the policy's ops table and
+ * carries out the actions of policies/policy.h.
+ */
+#ifndef COMBOSIM_ENGINE_H
+#define COMBOSIM_ENGINE_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+#include "sim/experiment.h"
+
+struct sim;
+struct timeline;
+
+/* Where a run writes its rows (any may be NULL). */
+struct sim_sinks {
+	FILE *frames;            /* frames.csv rows */
+	FILE *kernels;           /* kernels.csv rows */
+	struct timeline *timeline;
+	int index;               /* the run's index among the experiment's runs */
+	const char *label;       /* the run's name in the rows */
+};
+
+/* Builds a simulation of `e` under policy `p` (NULL: no policy, all defaults).  Returns NULL
+ * with diag filled when the policy's parameters are invalid. */
+struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
+		    const struct sim_sinks *sinks, struct cfg_diag *diag);
+/* Runs to the experiment's end (or until no work is left).  0 on success; 1 when the run
+ * failed (message in sim_error). */
+int sim_run(struct sim *sim);
+const char *sim_error(const struct sim *sim);
+/* Adds the run's metrics to `out`. */
+void sim_report(struct sim *sim, cJSON *out);
+void sim_free(struct sim *sim);
+
+/* For tests and micro-experiments: the time the last kernel finished. */
+sim_time sim_last_finish(const struct sim *sim);
+/* Number of events the run processed. */
+uint64_t sim_events(const struct sim *sim);
+
+#endif

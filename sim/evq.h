@@ -1,0 +1,45 @@
+/* evq — the engine's pending-event set: a priority queue of (time, sequence) keys with
+ * O(log n) cancel and reschedule through stable handles.
+ *
+ * Time is integer nanoseconds.  Ties are broken by a sequence number taken at push/reschedule,
+ * so events at the same instant pop in the order they were (re)scheduled: deterministic on
+ * every machine.  A handle stays valid until its event is popped or cancelled; after that the
+ * slot may be reused, so owners must forget handles they no longer hold.
+ */
+#ifndef COMBOSIM_EVQ_H
+#define COMBOSIM_EVQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int64_t sim_time;           /* nanoseconds since the start of the run */
+#define SIM_TIME_NEVER INT64_MAX
+
+typedef uint32_t ev_handle;         /* 0 is "no event" */
+#define EV_NONE ((ev_handle)0)
+
+struct event {
+	sim_time time;
+	uint32_t kind;                   /* what happened; meaning belongs to the engine */
+	void *obj;                       /* what it happened to */
+	ev_handle handle;                /* the handle it had (now released) */
+};
+
+typedef struct evq evq;
+
+evq *evq_new(size_t capacity_hint);
+void evq_free(evq *q);
+
+ev_handle evq_push(evq *q, sim_time t, uint32_t kind, void *obj);
+/* Removes a pending event; returns false when the handle is not pending. */
+bool evq_cancel(evq *q, ev_handle h);
+/* Moves a pending event to time t (it then ranks after events already at t). */
+void evq_reschedule(evq *q, ev_handle h, sim_time t);
+/* Pops the earliest event into *out; false when empty. */
+bool evq_pop(evq *q, struct event *out);
+sim_time evq_peek_time(const evq *q);   /* SIM_TIME_NEVER when empty */
+size_t evq_size(const evq *q);
+bool evq_pending(const evq *q, ev_handle h);
+
+#endif

@@ -1,0 +1,533 @@
+/* experiment — loading and validating experiment files (see experiment.h). */
+#include "sim/experiment.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+	if (!p) {
+		fprintf(stderr, "combosim: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static const char *const top_keys[] = {
+	"name", "description", "type", "gpu", "seed", "duration_ms", "kernels", "games", "apps",
+	"policies", "outputs", "corun", "notes", "inputs", "assumptions", "paper", NULL
+};
+static const char *const kernel_keys[] = {
+	"name", "class", "grid", "threads", "regs", "smem", "solo_us", "demand", "dram",
+	"sat_blocks", "ptb_workers", "note", "source", NULL
+};
+static const char *const game_keys[] = {
+	"name", "fps", "qos_ms", "frame", "priority", "cv", "max_queued", "frames", "start_ms",
+	"variant", "workers", "note", NULL
+};
+static const char *const app_keys[] = {
+	"name", "kernels", "priority", "repeat", "start_ms", "variant", "workers", "note", NULL
+};
+static const char *const types[] = { "run", "corun", NULL };
+static const char *const class_names[] = { "RT", "CD", "TC", "MEM", NULL };
+static const char *const variants[] = { "original", "ptb", NULL };
+
+static bool file_exists(const char *p)
+{
+	return access(p, R_OK) == 0;
+}
+
+/* A GPU is named ("rtx3090": models/rtx3090.json) or given as a path to a JSON file. */
+static bool resolve_gpu(const char *gpu, const char *expfile, char *out, size_t n)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX];
+	snprintf(tmp, sizeof(tmp), "%s", expfile);
+	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
+	bool is_path = strchr(gpu, '/') || strstr(gpu, ".json");
+	if (is_path) {
+		snprintf(out, n, "%s", gpu);
+		if (gpu[0] == '/' || file_exists(out))
+			return file_exists(out);
+		snprintf(out, n, "%s/%s", dir, gpu);
+		return file_exists(out);
+	}
+	const char *env = getenv("COMBOSIM_MODELS");
+	if (env) {
+		snprintf(out, n, "%s/%s.json", env, gpu);
+		if (file_exists(out))
+			return true;
+	}
+	snprintf(out, n, "models/%s.json", gpu);
+	if (file_exists(out))
+		return true;
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = 0;
+		snprintf(out, n, "%s/../models/%s.json", dirname(exe), gpu);
+		if (file_exists(out))
+			return true;
+		exe[len] = 0;
+		snprintf(tmp, sizeof(tmp), "%s", exe);
+		snprintf(out, n, "%s/../../share/combosim/models/%s.json", dirname(dirname(tmp)), gpu);
+		if (file_exists(out))
+			return true;
+	}
+	for (const char *up = "/.."; ; up = "/../..") {
+		snprintf(out, n, "%s%s/models/%s.json", dir, up, gpu);
+		if (file_exists(out))
+			return true;
+		if (strcmp(up, "/../..") == 0)
+			break;
+	}
+	snprintf(out, n, "%s", gpu);
+	return false;
+}
+
+static int find_kernel(const struct experiment *e, const char *name)
+{
+	for (int i = 0; i < e->n_kernels; i++)
+		if (strcmp(e->kernels[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static void read_name(const struct cfg *c, char *dst)
+{
+	const char *s = NULL;
+	if (!cfg_str(c, "name", NULL, CFG_REQUIRED, &s))
+		return;
+	if (!*s || strlen(s) >= NAME_MAX_LEN || strpbrk(s, ",\"\n\r"))
+		cfg_fail_key(c, "name", "expected a name of 1 to %d characters without commas, quotes or newlines, got \"%.80s\"",
+			     NAME_MAX_LEN - 1, s);
+	else
+		snprintf(dst, NAME_MAX_LEN, "%s", s);
+}
+
+static sim_time ms_to_ns(double ms)
+{
+	return (sim_time)llround(ms * 1e6);
+}
+
+static void load_kernel(struct experiment *e, const struct cfg *c, struct kernel_spec *k)
+{
+	int64_t v;
+	double d;
+	cfg_only(c, kernel_keys);
+	read_name(c, k->name);
+	int cls = cfg_enum(c, "class", class_names, CFG_REQUIRED);
+	if (cls < 0)
+		return;
+	k->cls = (enum kclass)cls;
+	kclass_default_demand(k->cls, k->demand, &k->dram);
+	if (cfg_int(c, "grid", 1, 1 << 30, CFG_REQUIRED, &v))
+		k->grid = (int)v;
+	if (cfg_int(c, "threads", 1, 4096, CFG_REQUIRED, &v))
+		k->threads = (int)v;
+	if (cfg_int(c, "regs", 0, 255, &(int64_t){ 32 }, &v))
+		k->regs = (int)v;
+	if (cfg_int(c, "smem", 0, 1 << 20, &(int64_t){ 0 }, &v))
+		k->smem = (int)v;
+	if (cfg_num(c, "solo_us", 1e-3, 1e9, CFG_REQUIRED, &d))
+		k->solo_ns = (sim_time)llround(d * 1e3);
+	if (k->solo_ns < 1)
+		k->solo_ns = 1;
+	if (cfg_int(c, "sat_blocks", 0, 1024, &(int64_t){ 0 }, &v))
+		k->sat_blocks = (int)v;
+	if (cfg_int(c, "ptb_workers", 0, 1 << 24, &(int64_t){ 0 }, &v))
+		k->ptb_workers = (int)v;
+	struct cfg dem;
+	if (cfg_obj(c, "demand", false, &dem)) {
+		cfg_only(&dem, (const char *const[]){ "rt", "cuda", "tensor", "lsu", NULL });
+		for (int u = 0; u < UNIT_COUNT; u++)
+			if (cfg_num(&dem, unit_names[u], 0, 64, &(double){ 0 }, &d))
+				k->demand[u] = d;
+		bool any = false;
+		for (int u = 0; u < UNIT_COUNT; u++)
+			any |= k->demand[u] > 0;
+		if (!any && !dem.diag->failed)
+			cfg_fail(&dem, "expected a demand above 0 on at least one unit (rt, cuda, tensor, lsu)");
+	}
+	if (cfg_num(c, "dram", 0, 1000, &(double){ k->dram }, &d))
+		k->dram = d;
+	if (c->diag->failed)
+		return;
+	char err[256];
+	struct kernel_fit fit;
+	if (!kernel_fit(k, e->gpu, &fit, err, sizeof(err)))
+		cfg_fail(c, "%s", err);
+}
+
+static int *kernel_list(struct experiment *e, const struct cfg *c, const char *key, int *n)
+{
+	struct cfg arr;
+	if (!cfg_arr(c, key, true, &arr, n))
+		return NULL;
+	if (*n < 1) {
+		cfg_fail_key(c, key, "expected at least one kernel name");
+		return NULL;
+	}
+	int *idx = xcalloc((size_t)*n, sizeof(int));
+	for (int i = 0; i < *n; i++) {
+		struct cfg el = cfg_at(&arr, i);
+		if (!cJSON_IsString(el.node)) {
+			cfg_fail(&el, "expected a kernel name (a string)");
+			break;
+		}
+		idx[i] = find_kernel(e, el.node->valuestring);
+		if (idx[i] < 0) {
+			cfg_fail(&el, "no kernel named \"%.60s\" in $.kernels", el.node->valuestring);
+			break;
+		}
+	}
+	return idx;
+}
+
+static void load_launch(const struct cfg *c, struct default_launch *l)
+{
+	int v = cfg_enum(c, "variant", variants, "original");
+	l->variant = v == 1 ? VAR_PTB : VAR_ORIGINAL;
+	int64_t w = 0;
+	cfg_int(c, "workers", 0, 1 << 24, &(int64_t){ 0 }, &w);
+	l->workers = (int)w;
+}
+
+static void load_game(struct experiment *e, const struct cfg *c, struct game_spec *g)
+{
+	double d;
+	int64_t v;
+	cfg_only(c, game_keys);
+	read_name(c, g->name);
+	if (cfg_num(c, "fps", 0.1, 10000, CFG_REQUIRED, &d)) {
+		g->fps = d;
+		g->period_ns = (sim_time)llround(1e9 / d);
+	}
+	if (cfg_num(c, "qos_ms", 1e-3, 1e6, &(double){ 1e3 / (g->fps > 0 ? g->fps : 1) }, &d))
+		g->qos_ns = ms_to_ns(d);
+	g->kernels = kernel_list(e, c, "frame", &g->n_kernels);
+	if (cfg_int(c, "priority", -100, 100, &(int64_t){ 1 }, &v))
+		g->priority = (int)v;
+	if (cfg_num(c, "cv", 0, 1, &(double){ 0 }, &d))
+		g->cv = d;
+	if (cfg_int(c, "max_queued", 1, 1024, &(int64_t){ 3 }, &v))
+		g->max_queued = (int)v;
+	if (cfg_int(c, "frames", 0, INT64_C(1) << 40, &(int64_t){ 0 }, &v))
+		g->frames = (long)v;
+	if (cfg_num(c, "start_ms", 0, 1e9, &(double){ 0 }, &d))
+		g->start_ns = ms_to_ns(d);
+	load_launch(c, &g->launch);
+}
+
+static void load_app(struct experiment *e, const struct cfg *c, struct app_spec *a)
+{
+	double d;
+	int64_t v;
+	cfg_only(c, app_keys);
+	read_name(c, a->name);
+	a->kernels = kernel_list(e, c, "kernels", &a->n_kernels);
+	if (cfg_int(c, "priority", -100, 100, &(int64_t){ 0 }, &v))
+		a->priority = (int)v;
+	if (cfg_int(c, "repeat", 0, INT64_C(1) << 40, &(int64_t){ 0 }, &v))
+		a->repeat = (long)v;
+	if (cfg_num(c, "start_ms", 0, 1e9, &(double){ 0 }, &d))
+		a->start_ns = ms_to_ns(d);
+	load_launch(c, &a->launch);
+}
+
+static void load_policy(struct experiment *e, const struct cfg *c, struct policy_spec *p, int i)
+{
+	const char *name = NULL, *label = NULL;
+	snprintf(p->path, sizeof(p->path), "%s", c->path);
+	p->params = c->node;
+	if (!cfg_str(c, "name", NULL, CFG_REQUIRED, &name))
+		return;
+	p->ops = policy_find(name);
+	if (!p->ops) {
+		char list[256] = "";
+		for (const char *const *n = policy_names(); *n; n++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s\"%s\"",
+				 n == policy_names() ? "" : ", ", *n);
+		cfg_fail_key(c, "name", "expected one of %s, got \"%.60s\"", list, name);
+		return;
+	}
+	cfg_str(c, "label", NULL, name, &label);
+	if (!*label || strlen(label) >= NAME_MAX_LEN || strpbrk(label, ",\"\n\r")) {
+		cfg_fail_key(c, "label", "expected 1 to %d characters without commas, quotes or newlines",
+			     NAME_MAX_LEN - 1);
+		return;
+	}
+	snprintf(p->name, sizeof(p->name), "%s", label);
+	for (int j = 0; j < i; j++)
+		if (strcmp(e->policies[j].name, p->name) == 0) {
+			cfg_fail(c, "two policies are both labelled \"%s\"; give one a \"label\"", p->name);
+			return;
+		}
+}
+
+static bool read_note(const struct cfg *c, char *dst, size_t n)
+{
+	const char *note = NULL;
+	if (!cfg_str(c, "note", NULL, "", &note))
+		return false;
+	if (strpbrk(note, "\"\n\r")) {
+		cfg_fail_key(c, "note", "expected text without quotes or newlines");
+		return false;
+	}
+	snprintf(dst, n, "%s", note);
+	return true;
+}
+
+static void load_summaries(struct experiment *e, const struct cfg *cr)
+{
+	static const char *const stats[] = { "mean", "max", "min", NULL };
+	struct cfg arr;
+	if (!cfg_arr(cr, "summaries", false, &arr, &e->n_summaries))
+		return;
+	e->summaries = xcalloc((size_t)e->n_summaries, sizeof(*e->summaries));
+	for (int i = 0; i < e->n_summaries && !cr->diag->failed; i++) {
+		struct cfg c = cfg_at(&arr, i);
+		struct corun_summary *sm = &e->summaries[i];
+		const char *metric = NULL, *pair = NULL;
+		cfg_only(&c, (const char *const[]){ "metric", "variant", "classes", "stat", "paper", "note", NULL });
+		if (cfg_str(&c, "metric", NULL, CFG_REQUIRED, &metric))
+			snprintf(sm->metric, sizeof(sm->metric), "%s", metric);
+		int v = cfg_enum(&c, "variant", variants, CFG_REQUIRED);
+		sm->variant = v == 1 ? VAR_PTB : VAR_ORIGINAL;
+		int st = cfg_enum(&c, "stat", stats, "mean");
+		sm->stat = st < 0 ? STAT_MEAN : (enum corun_stat)st;
+		sm->paper = NAN;
+		if (cfg_has(&c, "paper"))
+			cfg_num(&c, "paper", -1, 1, CFG_REQUIRED, &sm->paper);
+		read_note(&c, sm->note, sizeof(sm->note));
+		if (!cfg_str(&c, "classes", NULL, CFG_REQUIRED, &pair))
+			return;
+		char a[8], b[8];
+		int ca = -1, cb = -1;
+		if (sscanf(pair, "%7[A-Z]+%7[A-Z]", a, b) == 2) {
+			ca = kclass_parse(a);
+			cb = kclass_parse(b);
+		}
+		if (ca < 0 || cb < 0) {
+			cfg_fail_key(&c, "classes", "expected a class pair like \"RT+CD\", got \"%.40s\"", pair);
+			return;
+		}
+		sm->first = (enum kclass)ca;
+		sm->second = (enum kclass)cb;
+	}
+	(void)e;
+}
+
+static void load_corun(struct experiment *e, const struct cfg *c)
+{
+	struct cfg cr, pairs, vars;
+	int nv = 0;
+	if (!cfg_obj(c, "corun", true, &cr))
+		return;
+	cfg_only(&cr, (const char *const[]){ "variants", "pairs", "summaries", "note", NULL });
+	e->n_corun_variants = 1;
+	if (cfg_arr(&cr, "variants", false, &vars, &nv)) {
+		if (nv < 1 || nv > 2) {
+			cfg_fail_key(&cr, "variants", "expected 1 or 2 of \"original\", \"ptb\"");
+			return;
+		}
+		e->n_corun_variants = nv;
+		for (int i = 0; i < nv; i++) {
+			struct cfg v = cfg_at(&vars, i);
+			if (!cJSON_IsString(v.node) || (strcmp(v.node->valuestring, "original") &&
+							strcmp(v.node->valuestring, "ptb"))) {
+				cfg_fail(&v, "expected \"original\" or \"ptb\"");
+				return;
+			}
+			e->corun_launch[i].variant = strcmp(v.node->valuestring, "ptb") == 0 ? VAR_PTB : VAR_ORIGINAL;
+		}
+	}
+	if (!cfg_arr(&cr, "pairs", true, &pairs, &e->n_pairs))
+		return;
+	if (e->n_pairs < 1) {
+		cfg_fail_key(&cr, "pairs", "expected at least one pair");
+		return;
+	}
+	e->pairs = xcalloc((size_t)e->n_pairs, sizeof(*e->pairs));
+	for (int i = 0; i < e->n_pairs && !c->diag->failed; i++) {
+		struct cfg p = cfg_at(&pairs, i);
+		struct corun_pair *cp = &e->pairs[i];
+		const char *a = NULL, *b = NULL, *metric = NULL;
+		cfg_only(&p, (const char *const[]){ "first", "second", "paper", "metric", "note", NULL });
+		cfg_str(&p, "first", NULL, CFG_REQUIRED, &a);
+		cfg_str(&p, "second", NULL, CFG_REQUIRED, &b);
+		cp->paper = NAN;
+		if (cfg_has(&p, "paper"))
+			cfg_num(&p, "paper", -1, 1, CFG_REQUIRED, &cp->paper);
+		cfg_str(&p, "metric", NULL, "", &metric);
+		read_note(&p, cp->note, sizeof(cp->note));
+		if (c->diag->failed)
+			return;
+		cp->a = find_kernel(e, a);
+		cp->b = find_kernel(e, b);
+		if (cp->a < 0)
+			cfg_fail_key(&p, "first", "no kernel named \"%.60s\" in $.kernels", a);
+		else if (cp->b < 0)
+			cfg_fail_key(&p, "second", "no kernel named \"%.60s\" in $.kernels", b);
+		if (*metric)
+			snprintf(cp->metric, sizeof(cp->metric), "%s", metric);
+		else if (cp->a >= 0 && cp->b >= 0)
+			snprintf(cp->metric, sizeof(cp->metric), "%s+%s_makespan_reduction", a, b);
+	}
+	load_summaries(e, &cr);
+}
+
+static void load(struct experiment *e, const struct cfg *c)
+{
+	const char *gpu = NULL, *name = NULL;
+	double d;
+	int64_t v;
+	struct cfg arr;
+	int n;
+
+	cfg_only(c, top_keys);
+	if (cfg_str(c, "name", NULL, "", &name)) {
+		if (*name)
+			snprintf(e->name, sizeof(e->name), "%s", name);
+		else {
+			char tmp[PATH_MAX];
+			snprintf(tmp, sizeof(tmp), "%s", e->file);
+			snprintf(e->name, sizeof(e->name), "%s", basename(tmp));
+		}
+	}
+	int type = cfg_enum(c, "type", types, "run");
+	e->type = type == 1 ? EXP_CORUN : EXP_RUN;
+	if (cfg_int(c, "seed", 0, INT64_MAX, &(int64_t){ 1 }, &v))
+		e->seed = (uint64_t)v;
+	if (cfg_num(c, "duration_ms", 1e-3, 1e9, &(double){ e->type == EXP_CORUN ? 1e6 : 1000 }, &d))
+		e->duration_ns = ms_to_ns(d);
+	if (!cfg_str(c, "gpu", NULL, CFG_REQUIRED, &gpu))
+		return;
+	char path[PATH_MAX];
+	if (!resolve_gpu(gpu, e->file, path, sizeof(path))) {
+		cfg_fail_key(c, "gpu", "expected a GPU name with a description in models/ (e.g. \"rtx3090\", \"h100\") or a path to one, got \"%.100s\"",
+			     gpu);
+		return;
+	}
+	struct cfg_diag gdiag = { .file = NULL };
+	e->gpu = gpu_load(path, &gdiag);
+	if (!e->gpu) {
+		struct cfg_diag *dg = c->diag;
+		dg->failed = true;
+		snprintf(dg->msg, sizeof(dg->msg), "%s (the GPU named by %s: $.gpu)", gdiag.msg, e->file);
+		return;
+	}
+
+	if (cfg_arr(c, "kernels", true, &arr, &n)) {
+		e->kernels = xcalloc((size_t)n, sizeof(*e->kernels));
+		for (int i = 0; i < n && !c->diag->failed; i++) {
+			struct cfg k = cfg_at(&arr, i);
+			load_kernel(e, &k, &e->kernels[i]);
+			if (!c->diag->failed && find_kernel(e, e->kernels[i].name) >= 0)
+				cfg_fail_key(&k, "name", "duplicate kernel name \"%s\"", e->kernels[i].name);
+			e->n_kernels = i + 1;
+		}
+	}
+	if (c->diag->failed)
+		return;
+	if (cfg_arr(c, "games", false, &arr, &n)) {
+		e->games = xcalloc((size_t)n, sizeof(*e->games));
+		for (int i = 0; i < n && !c->diag->failed; i++) {
+			struct cfg g = cfg_at(&arr, i);
+			load_game(e, &g, &e->games[i]);
+			e->n_games = i + 1;
+			for (int j = 0; j < i && !c->diag->failed; j++)
+				if (strcmp(e->games[j].name, e->games[i].name) == 0)
+					cfg_fail_key(&g, "name", "duplicate game name \"%s\"", e->games[i].name);
+		}
+	}
+	if (cfg_arr(c, "apps", false, &arr, &n)) {
+		e->apps = xcalloc((size_t)n, sizeof(*e->apps));
+		for (int i = 0; i < n && !c->diag->failed; i++) {
+			struct cfg a = cfg_at(&arr, i);
+			load_app(e, &a, &e->apps[i]);
+			e->n_apps = i + 1;
+			for (int j = 0; j < i && !c->diag->failed; j++)
+				if (strcmp(e->apps[j].name, e->apps[i].name) == 0)
+					cfg_fail_key(&a, "name", "duplicate app name \"%s\"", e->apps[i].name);
+			for (int j = 0; j < e->n_games && !c->diag->failed; j++)
+				if (strcmp(e->games[j].name, e->apps[i].name) == 0)
+					cfg_fail_key(&a, "name", "\"%s\" is already the name of a game", e->apps[i].name);
+		}
+	}
+	if (c->diag->failed)
+		return;
+	if (e->type == EXP_CORUN) {
+		load_corun(e, c);
+		return;
+	}
+	if (!e->n_games && !e->n_apps) {
+		cfg_fail(c, "expected at least one game in $.games or BE app in $.apps");
+		return;
+	}
+	if (cfg_arr(c, "policies", true, &arr, &n)) {
+		if (n < 1) {
+			cfg_fail_key(c, "policies", "expected at least one policy");
+			return;
+		}
+		e->policies = xcalloc((size_t)n, sizeof(*e->policies));
+		for (int i = 0; i < n && !c->diag->failed; i++) {
+			struct cfg p = cfg_at(&arr, i);
+			load_policy(e, &p, &e->policies[i], i);
+			e->n_policies = i + 1;
+		}
+	}
+	struct cfg outs;
+	if (cfg_obj(c, "outputs", false, &outs)) {
+		cfg_only(&outs, (const char *const[]){ "timeline", NULL });
+		cfg_bool(&outs, "timeline", &(bool){ false }, &e->timeline);
+	}
+}
+
+struct experiment *experiment_load(const char *file, const char *const *sets, int n_sets,
+				   struct cfg_diag *diag)
+{
+	diag->file = file;
+	cJSON *root = cfg_load_file(file, diag);
+	if (!root)
+		return NULL;
+	for (int i = 0; i < n_sets; i++)
+		if (!cfg_apply_set(root, sets[i], diag)) {
+			cJSON_Delete(root);
+			return NULL;
+		}
+	struct experiment *e = xcalloc(1, sizeof(*e));
+	snprintf(e->file, sizeof(e->file), "%s", file);
+	e->tree = root;
+	struct cfg c = cfg_root(root, diag);
+	load(e, &c);
+	if (diag->failed) {
+		experiment_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void experiment_free(struct experiment *e)
+{
+	if (!e)
+		return;
+	for (int i = 0; i < e->n_games; i++)
+		free(e->games[i].kernels);
+	for (int i = 0; i < e->n_apps; i++)
+		free(e->apps[i].kernels);
+	free(e->games);
+	free(e->apps);
+	free(e->kernels);
+	free(e->policies);
+	free(e->pairs);
+	free(e->summaries);
+	gpu_free(e->gpu);
+	cJSON_Delete(e->tree);
+	free(e);
+}

@@ -1,0 +1,103 @@
+/* experiment — an experiment file, loaded and validated: the GPU, the workload (kernels, games,
+ * BE apps), the policies to compare on it, the duration and the seed, and what to output.
+ * Every error names the file, the JSON path and what was expected (exit code 2).
+ */
+#ifndef COMBOSIM_EXPERIMENT_H
+#define COMBOSIM_EXPERIMENT_H
+
+#include <stdint.h>
+#include <cjson/cJSON.h>
+#include "models/gpu.h"
+#include "policies/policy.h"
+#include "sim/kernel.h"
+
+#define NAME_MAX_LEN 64
+
+/* How an owner launches its kernels when its policy does not say otherwise. */
+struct default_launch {
+	enum variant variant;
+	int workers;             /* 0: fill every SM to occupancy */
+};
+
+struct game_spec {
+	char name[NAME_MAX_LEN];
+	double fps;
+	sim_time period_ns, qos_ns, start_ns;
+	int priority;
+	int *kernels;            /* indices into experiment.kernels, in stream order */
+	int n_kernels;
+	double cv;               /* per-frame render-time variation (coefficient of variation) */
+	int max_queued;          /* frames in flight before a release is dropped */
+	long frames;             /* 0: until the end of the run */
+	struct default_launch launch;
+};
+
+struct app_spec {
+	char name[NAME_MAX_LEN];
+	int *kernels;
+	int n_kernels;
+	int priority;
+	long repeat;             /* passes over the queue; 0: until the end of the run */
+	sim_time start_ns;
+	struct default_launch launch;
+};
+
+struct policy_spec {
+	char name[NAME_MAX_LEN];     /* label in outputs ("static-41" when given) */
+	const struct policy_ops *ops;
+	const cJSON *params;
+	char path[64];               /* "$.policies[1]" */
+};
+
+enum exp_type { EXP_RUN, EXP_CORUN };
+
+/* A reproduction row aggregated over co-run pairs: e.g. the mean makespan reduction of all
+ * RT+CD pairs under the PTB variant (COMBO Fig. 7). */
+enum corun_stat { STAT_MEAN, STAT_MAX, STAT_MIN };
+struct corun_summary {
+	char metric[96];
+	enum variant variant;
+	enum kclass first, second;
+	enum corun_stat stat;
+	double paper;            /* NAN when the paper gives no number */
+	char note[160];
+};
+
+struct corun_pair {
+	int a, b;                /* kernel indices; a is launched first */
+	double paper;            /* the paper's makespan reduction, NAN when none */
+	char metric[96];
+	char note[160];
+};
+
+struct experiment {
+	char file[512];
+	char name[NAME_MAX_LEN];
+	enum exp_type type;
+	struct gpu_desc *gpu;
+	uint64_t seed;
+	sim_time duration_ns;
+	struct kernel_spec *kernels;
+	int n_kernels;
+	struct game_spec *games;
+	int n_games;
+	struct app_spec *apps;
+	int n_apps;
+	struct policy_spec *policies;
+	int n_policies;
+	struct corun_pair *pairs;
+	int n_pairs;
+	struct default_launch corun_launch[VAR_COUNT];   /* one co-run pass per variant */
+	int n_corun_variants;
+	struct corun_summary *summaries;
+	int n_summaries;
+	bool timeline;
+	cJSON *tree;             /* the resolved experiment (after --set), owned */
+};
+
+/* Loads FILE and applies the --set overrides.  NULL with diag filled on any error. */
+struct experiment *experiment_load(const char *file, const char *const *sets, int n_sets,
+				   struct cfg_diag *diag);
+void experiment_free(struct experiment *e);
+
+#endif

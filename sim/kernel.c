@@ -1,0 +1,120 @@
+/* kernel — occupancy and per-block cost of a kernel on a GPU (see kernel.h). */
+#include "sim/kernel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const variant_names[VAR_COUNT] = { "original", "ptb", "smbound" };
+
+static int round_up(int v, int unit)
+{
+	return unit > 1 ? (v + unit - 1) / unit * unit : v;
+}
+
+static int min_int(int a, int b) { return a < b ? a : b; }
+
+static int occupancy(const struct kernel_fit *f, const struct gpu_desc *g, int smem_cap)
+{
+	int occ = g->max_blocks;
+	occ = min_int(occ, g->max_threads / f->threads);
+	if (f->regs > 0)
+		occ = min_int(occ, g->regs / f->regs);
+	if (f->smem > 0)
+		occ = min_int(occ, smem_cap / f->smem);
+	return occ;
+}
+
+void kclass_default_demand(enum kclass c, double demand[UNIT_COUNT], double *dram)
+{
+	for (int u = 0; u < UNIT_COUNT; u++)
+		demand[u] = 0;
+	*dram = 0;
+	switch (c) {
+	case KC_RT:
+		demand[UNIT_RT] = 1;
+		break;
+	case KC_CD:
+		demand[UNIT_CUDA] = 1;
+		break;
+	case KC_TC:
+		demand[UNIT_TENSOR] = 1;
+		break;
+	case KC_MEM:
+		demand[UNIT_LSU] = 1;
+		*dram = 1;
+		break;
+	case KC_COUNT:
+		break;
+	}
+}
+
+bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct kernel_fit *f,
+		char *err, size_t errlen)
+{
+	memset(f, 0, sizeof(*f));
+	if (k->threads > g->max_threads_per_block) {
+		snprintf(err, errlen, "kernel '%s': %d threads per block exceed the GPU's %d",
+			 k->name, k->threads, g->max_threads_per_block);
+		return false;
+	}
+	int warps = (k->threads + g->warp_size - 1) / g->warp_size;
+	f->threads = warps * g->warp_size;
+	f->regs = warps * round_up(k->regs * g->warp_size, g->reg_alloc_unit);
+	f->smem = round_up(k->smem, g->smem_alloc_unit) + g->smem_reserved_per_block;
+	f->graphics = k->cls == KC_RT && g->units[UNIT_RT] > 0;
+	f->occ_compute = occupancy(f, g, gpu_smem_capacity(g, false));
+	f->occ_graphics = occupancy(f, g, gpu_smem_capacity(g, true));
+	int occ = f->graphics ? f->occ_graphics : f->occ_compute;
+	if (occ < 1) {
+		snprintf(err, errlen,
+			 "kernel '%s': one block (%d threads, %d registers, %d B shared memory) does not fit an empty SM of %s",
+			 k->name, f->threads, f->regs, f->smem, g->name);
+		return false;
+	}
+	int per_sm = (k->grid + g->sm_count - 1) / g->sm_count;
+	f->solo_resident = min_int(occ, per_sm);
+	f->sat = k->sat_blocks > 0 ? min_int(k->sat_blocks, occ) : f->solo_resident;
+
+	double demand[UNIT_COUNT];
+	memcpy(demand, k->demand, sizeof(demand));
+	/* Without RT cores (H100) ray traversal runs in software on the CUDA cores. */
+	if (g->units[UNIT_RT] == 0) {
+		demand[UNIT_CUDA] += demand[UNIT_RT];
+		demand[UNIT_RT] = 0;
+	}
+	/* Alone, a block runs at its intrinsic speed (1, or sat/n when more blocks than needed
+	 * for full throughput share the SM), slowed by any over-subscribed unit or DRAM. */
+	double s0 = fmin(1.0, (double)f->sat / f->solo_resident);
+	double slow = 1.0;
+	for (int u = 0; u < UNIT_COUNT; u++) {
+		f->delta[u] = demand[u] / f->sat;
+		slow = fmax(slow, f->solo_resident * f->delta[u] * s0);
+	}
+	f->dram_delta = k->dram / ((double)f->sat * g->sm_count);
+	if (g->dram_sharing)
+		slow = fmax(slow, g->sm_count * fmin(f->solo_resident, f->sat) * f->dram_delta);
+
+	/* Work per block so that the solo original run takes solo_ns: each wave runs at the
+	 * solo block speed s0 / slow. */
+	int waves = (k->grid + occ * g->sm_count - 1) / (occ * g->sm_count);
+	f->block_ns = (double)k->solo_ns / waves * (s0 / slow);
+	return true;
+}
+
+struct smset smset_range(int first, int count)
+{
+	struct smset s;
+	memset(&s, 0, sizeof(s));
+	for (int i = first; i < first + count && i < GPU_MAX_SMS; i++)
+		smset_add(&s, i);
+	return s;
+}
+
+int smset_count(const struct smset *s)
+{
+	int n = 0;
+	for (size_t i = 0; i < sizeof(s->w) / sizeof(s->w[0]); i++)
+		n += __builtin_popcountll(s->w[i]);
+	return n;
+}

@@ -1,0 +1,70 @@
+/* kernel — what a kernel is (its spec, as a trace or experiment gives it) and what it costs on
+ * a given GPU (its fit: occupancy, per-block work, per-block unit demand).
+ *
+ * Unit demand is given per kernel as the fraction of each per-SM unit the kernel keeps busy
+ * when it runs alone on the whole GPU; `sat_blocks` is how many of its blocks one SM needs to
+ * reach that (fewer blocks run no faster each, more blocks share the units).  `dram` is the
+ * chip DRAM bandwidth the kernel would use alone on the whole GPU (> 1: DRAM-bound, so its
+ * time saturates as SMs are added).  See models/interference.c for how they combine.
+ */
+#ifndef COMBOSIM_KERNEL_H
+#define COMBOSIM_KERNEL_H
+
+#include <stdint.h>
+#include "models/gpu.h"
+#include "sim/evq.h"
+
+#define KERNEL_NAME_MAX 64
+
+struct kernel_spec {
+	char name[KERNEL_NAME_MAX];
+	enum kclass cls;
+	double demand[UNIT_COUNT];
+	double dram;
+	int grid;                /* blocks of the original kernel */
+	int threads;             /* per block */
+	int regs;                /* per thread */
+	int smem;                /* shared memory per block, bytes (static + dynamic) */
+	sim_time solo_ns;        /* alone on the whole GPU, original variant */
+	int sat_blocks;          /* 0: the kernel's solo residency per SM */
+	int ptb_workers;         /* persistent blocks of its PTB build; 0: fill every SM */
+};
+
+/* Variants of one kernel (COMBO Fig. 5/8, SMQoS Fig. 4-6). */
+enum variant {
+	VAR_ORIGINAL,            /* all blocks, placed by the hardware dispatcher */
+	VAR_PTB,                 /* persistent workers that loop over the original blocks' work */
+	VAR_SMBOUND,             /* PTB whose workers exit at once on SMs outside a set */
+	VAR_COUNT
+};
+extern const char *const variant_names[VAR_COUNT];
+
+/* Per-block resource needs and timing of a kernel on one GPU. */
+struct kernel_fit {
+	int threads, regs, smem;         /* per block, after allocation granularity */
+	int occ_compute, occ_graphics;   /* blocks of this kernel alone on an empty SM, per mode */
+	int solo_resident;               /* blocks per SM in its solo run */
+	int sat;                         /* blocks per SM at full per-SM throughput */
+	double block_ns;                 /* work of one original block, ns at block speed 1 */
+	double delta[UNIT_COUNT];        /* per-block demand at speed 1 */
+	double dram_delta;               /* per-block share of chip DRAM bandwidth at speed 1 */
+	bool graphics;                   /* needs the SM in graphics mode (RT work) */
+};
+
+/* Fills *fit; returns false with a message in err when a block cannot fit an empty SM. */
+bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct kernel_fit *fit,
+		char *err, size_t errlen);
+
+/* The default unit demand of a class (a register-only micro-kernel of COMBO Table 3). */
+void kclass_default_demand(enum kclass c, double demand[UNIT_COUNT], double *dram);
+
+/* A set of SMs, as SM-bound kernels and partitions use. */
+struct smset {
+	uint64_t w[GPU_MAX_SMS / 64];
+};
+static inline void smset_add(struct smset *s, int sm) { s->w[sm >> 6] |= 1ull << (sm & 63); }
+static inline bool smset_has(const struct smset *s, int sm) { return s->w[sm >> 6] >> (sm & 63) & 1; }
+struct smset smset_range(int first, int count);
+int smset_count(const struct smset *s);
+
+#endif

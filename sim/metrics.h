@@ -1,0 +1,33 @@
+/* metrics — what a run measures: frame latency and QoS (violations, drops, FPS over 1 s
+ * windows), BE throughput as COMBO Eq. 6 (solo time of completed BE kernels per simulated
+ * second, per class), and SM / unit / occupancy utilisation.
+ */
+#ifndef COMBOSIM_METRICS_H
+#define COMBOSIM_METRICS_H
+
+#include <stdbool.h>
+#include <cjson/cJSON.h>
+#include "sim/experiment.h"
+
+struct metrics;
+
+/* Time integrals over all SMs, summed by the engine. */
+struct sm_usage {
+	int sms;
+	sim_time elapsed;
+	int max_threads;
+	double unit_int[UNIT_COUNT], busy_int, thread_int;
+};
+
+struct metrics *metrics_new(const struct experiment *e);
+void metrics_free(struct metrics *m);
+
+void metrics_kernel(struct metrics *m, const struct kernel_spec *k, bool be, double scale, sim_time now);
+void metrics_frame(struct metrics *m, int game, sim_time release, sim_time finish, sim_time deadline);
+void metrics_frame_dropped(struct metrics *m, int game, sim_time release);
+void metrics_frame_unfinished(struct metrics *m, int game, sim_time release);
+
+/* `games`: false when the run left the games out (they are then not reported). */
+void metrics_report(const struct metrics *m, const struct sm_usage *u, bool games, cJSON *out);
+
+#endif

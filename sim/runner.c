@@ -1,0 +1,453 @@
+/* runner — runs an experiment and writes its results directory (see runner.h).
+ *
+ * Every file is written into "<out>.tmp-<pid>" first; only a complete run replaces <out>, by
+ * rename, so a results directory is either whole or absent (an interrupted run loses nothing
+ * that was finished before, and leaves no half-written result behind).
+ */
+#define _XOPEN_SOURCE 700
+#include "sim/runner.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/engine.h"
+#include "sim/timeline.h"
+
+#ifndef COMBOSIM_VERSION
+#define COMBOSIM_VERSION "unknown"
+#endif
+const char combosim_version[] = COMBOSIM_VERSION;
+
+struct outdir {
+	char final[1024], tmp[1100];
+};
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb; (void)flag; (void)ftw;
+	return remove(path);
+}
+
+static void rm_rf(const char *path)
+{
+	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int mkdir_p(const char *path)
+{
+	char buf[1100];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			if (mkdir(buf, 0777) && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+static int outdir_open(struct outdir *o, const char *dir)
+{
+	snprintf(o->final, sizeof(o->final), "%s", dir);
+	size_t n = strlen(o->final);
+	while (n > 1 && o->final[n - 1] == '/')
+		o->final[--n] = 0;
+	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp-%ld", o->final, (long)getpid());
+	rm_rf(o->tmp);
+	if (mkdir_p(o->tmp)) {
+		fprintf(stderr, "combosim: cannot create results directory %s: %s\n", o->tmp, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static FILE *outdir_file(const struct outdir *o, const char *name)
+{
+	char p[1200];
+	snprintf(p, sizeof(p), "%s/%s", o->tmp, name);
+	FILE *f = fopen(p, "w");
+	if (!f)
+		fprintf(stderr, "combosim: cannot write %s: %s\n", p, strerror(errno));
+	return f;
+}
+
+static int close_checked(FILE *f, const struct outdir *o, const char *name)
+{
+	if (!f)
+		return 0;
+	int bad = ferror(f);
+	if (fclose(f) || bad) {
+		fprintf(stderr, "combosim: writing %s/%s failed (disk full?)\n", o->tmp, name);
+		return -1;
+	}
+	return 0;
+}
+
+static int outdir_commit(struct outdir *o)
+{
+	char old[1200];
+	struct stat st;
+	snprintf(old, sizeof(old), "%s.old-%ld", o->final, (long)getpid());
+	bool had = stat(o->final, &st) == 0;
+	if (had && rename(o->final, old)) {
+		fprintf(stderr, "combosim: cannot replace %s: %s\n", o->final, strerror(errno));
+		return -1;
+	}
+	if (rename(o->tmp, o->final)) {
+		fprintf(stderr, "combosim: cannot move results into %s: %s\n", o->final, strerror(errno));
+		if (had)
+			rename(old, o->final);
+		return -1;
+	}
+	if (had)
+		rm_rf(old);
+	return 0;
+}
+
+static int write_json(const struct outdir *o, const char *name, const cJSON *j)
+{
+	FILE *f = outdir_file(o, name);
+	if (!f)
+		return -1;
+	char *text = cJSON_Print(j);
+	if (!text) {
+		fclose(f);
+		fprintf(stderr, "combosim: out of memory\n");
+		return -1;
+	}
+	fputs(text, f);
+	fputc('\n', f);
+	free(text);
+	return close_checked(f, o, name);
+}
+
+static cJSON *summary_new(const struct experiment *e)
+{
+	cJSON *s = cJSON_CreateObject();
+	cJSON_AddStringToObject(s, "combosim_version", combosim_version);
+	cJSON_AddStringToObject(s, "experiment", e->name);
+	cJSON_AddStringToObject(s, "file", e->file);
+	cJSON_AddNumberToObject(s, "seed", (double)e->seed);
+	cJSON *gpu = cJSON_AddObjectToObject(s, "gpu");
+	cJSON_AddStringToObject(gpu, "name", e->gpu->name);
+	cJSON_AddStringToObject(gpu, "description", e->gpu->source);
+	cJSON_AddNumberToObject(gpu, "sm_count", e->gpu->sm_count);
+	cJSON_AddItemToObject(s, "config", cJSON_Duplicate(e->tree, 1));
+	return s;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static void print_table(FILE *t, const struct experiment *e, const cJSON *runs)
+{
+	fprintf(t, "%-16s %9s %8s %8s %8s %8s %9s %7s\n", "policy", "BE thr", "BE CD", "BE TC",
+		"FPS avg", "FPS p99", "QoS viol", "SM busy");
+	const cJSON *r;
+	cJSON_ArrayForEach(r, runs) {
+		const cJSON *be = cJSON_GetObjectItemCaseSensitive(r, "be_throughput");
+		const cJSON *games = cJSON_GetObjectItemCaseSensitive(r, "games");
+		const cJSON *util = cJSON_GetObjectItemCaseSensitive(r, "utilisation");
+		const cJSON *g0 = cJSON_GetArrayItem(games, 0);
+		double viol = 0, fps = NAN, p99 = NAN;
+		const cJSON *g;
+		int ng = 0;
+		cJSON_ArrayForEach(g, games) {
+			double v = num(g, "qos_violation_rate");
+			viol = fmax(viol, isnan(v) ? 0 : v);
+			ng++;
+		}
+		if (g0) {
+			fps = num(g0, "fps_avg");
+			p99 = num(g0, "fps_p99");
+		}
+		fprintf(t, "%-16s %9.4f %8.4f %8.4f ", cJSON_GetObjectItemCaseSensitive(r, "policy")->valuestring,
+			num(be, "total"), num(be, "CD"), num(be, "TC"));
+		if (ng)
+			fprintf(t, "%8.2f %8.2f %8.2f%% ", fps, p99, 100 * viol);
+		else
+			fprintf(t, "%8s %8s %9s ", "-", "-", "-");
+		fprintf(t, "%6.1f%%\n", 100 * num(util, "sm_busy"));
+	}
+	if (e->n_games > 1)
+		fprintf(t, "(FPS of the first game; QoS violations: the worst game)\n");
+	fprintf(t, "BE thr: solo-time of finished BE kernels per simulated second (COMBO Eq. 6)\n");
+}
+
+static int run_policies(const struct experiment *e, struct outdir *o, FILE *table)
+{
+	struct sim **sims = calloc((size_t)e->n_policies, sizeof(*sims));
+	FILE *frames = outdir_file(o, "frames.csv");
+	FILE *kernels = outdir_file(o, "kernels.csv");
+	FILE *tlf = e->timeline ? outdir_file(o, "timeline.json") : NULL;
+	int rc = EXIT_OK;
+	if (!sims || !frames || !kernels || (e->timeline && !tlf)) {
+		rc = EXIT_RUN_FAILED;
+		goto out;
+	}
+	fputs("policy,game,frame,release_ns,start_ns,finish_ns,latency_ns,deadline_ns,violated,dropped\n", frames);
+	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", kernels);
+	struct timeline *tl = tlf ? timeline_open(tlf) : NULL;
+
+	/* every policy's parameters are checked before any run starts */
+	for (int i = 0; i < e->n_policies; i++) {
+		struct sim_sinks sk = { .frames = frames, .kernels = kernels, .timeline = tl,
+					.index = i, .label = e->policies[i].name };
+		struct cfg_diag diag = { .file = e->file };
+		sims[i] = sim_new(e, &e->policies[i], &sk, &diag);
+		if (!sims[i]) {
+			fprintf(stderr, "combosim: %s\n", diag.msg);
+			rc = EXIT_BAD_INPUT;
+			goto close_tl;
+		}
+		if (tl) {
+			char pname[96];
+			snprintf(pname, sizeof(pname), "policy %s", e->policies[i].name);
+			timeline_process(tl, i, pname);
+		}
+	}
+	cJSON *summary = summary_new(e);
+	cJSON *runs = cJSON_AddArrayToObject(summary, "runs");
+	for (int i = 0; i < e->n_policies; i++) {
+		if (sim_run(sims[i])) {
+			fprintf(stderr, "combosim: run of policy '%s' failed: %s\n", e->policies[i].name,
+				sim_error(sims[i]));
+			rc = EXIT_RUN_FAILED;
+			break;
+		}
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "policy", e->policies[i].name);
+		sim_report(sims[i], r);
+		cJSON_AddItemToArray(runs, r);
+	}
+	if (rc == EXIT_OK) {
+		if (write_json(o, "summary.json", summary))
+			rc = EXIT_RUN_FAILED;
+		else if (table)
+			print_table(table, e, runs);
+	}
+	cJSON_Delete(summary);
+close_tl:
+	if (tl && timeline_close(tl) && rc == EXIT_OK)
+		rc = EXIT_RUN_FAILED;
+out:
+	if (close_checked(frames, o, "frames.csv") || close_checked(kernels, o, "kernels.csv") ||
+	    close_checked(tlf, o, "timeline.json"))
+		rc = rc ? rc : EXIT_RUN_FAILED;
+	for (int i = 0; sims && i < e->n_policies; i++)
+		sim_free(sims[i]);
+	free(sims);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- co-run micro-experiments */
+
+/* Runs the kernels `ids` (one BE app each, launched at t = 0 in this order, one pass) and
+ * returns the makespan in *t. */
+static int corun_once(const struct experiment *e, const struct default_launch *launch,
+		      const int *ids, int n, sim_time *t, FILE *kernels, const char *label,
+		      struct timeline *tl, int tl_index)
+{
+	struct experiment x = *e;
+	struct app_spec apps[2];
+	int kid[2];
+	memset(apps, 0, sizeof(apps));
+	for (int i = 0; i < n; i++) {
+		kid[i] = ids[i];
+		snprintf(apps[i].name, sizeof(apps[i].name), "%s", e->kernels[ids[i]].name);
+		apps[i].kernels = &kid[i];
+		apps[i].n_kernels = 1;
+		apps[i].repeat = 1;
+		apps[i].launch = *launch;
+	}
+	if (n == 2 && ids[0] == ids[1])
+		snprintf(apps[1].name, sizeof(apps[1].name), "%s'", e->kernels[ids[1]].name);
+	x.apps = apps;
+	x.n_apps = n;
+	x.games = NULL;
+	x.n_games = 0;
+	struct cfg_diag diag = { .file = e->file };
+	struct sim_sinks sk = { .kernels = kernels, .label = label, .timeline = tl, .index = tl_index };
+	struct sim *s = sim_new(&x, NULL, &sk, &diag);
+	if (!s) {
+		fprintf(stderr, "combosim: %s\n", diag.msg);
+		return EXIT_BAD_INPUT;
+	}
+	if (tl)
+		timeline_process(tl, tl_index, label);
+	int rc = sim_run(s);
+	if (rc) {
+		fprintf(stderr, "combosim: co-run %s failed: %s\n", label, sim_error(s));
+		sim_free(s);
+		return EXIT_RUN_FAILED;
+	}
+	if (sim_last_finish(s) >= e->duration_ns) {
+		fprintf(stderr, "combosim: co-run %s did not finish within duration_ms\n", label);
+		sim_free(s);
+		return EXIT_RUN_FAILED;
+	}
+	*t = sim_last_finish(s);
+	sim_free(s);
+	return EXIT_OK;
+}
+
+static void rep_row(FILE *rep, const char *metric, double paper, double sim, const char *note)
+{
+	if (isnan(paper))
+		fprintf(rep, "%s,%%,,%.2f,%s\n", metric, 100 * sim, note);
+	else
+		fprintf(rep, "%s,%%,%.2f,%.2f,%s\n", metric, 100 * paper, 100 * sim, note);
+}
+
+static void table_row(FILE *t, const char *what, double paper, double sim)
+{
+	if (!t)
+		return;
+	fprintf(t, "  %-52s %8.2f%% ", what, 100 * sim);
+	if (isnan(paper))
+		fprintf(t, "%9s\n", "-");
+	else
+		fprintf(t, "%8.2f%%\n", 100 * paper);
+}
+
+/* Each listed pair, under each variant: each kernel alone, then both (COMBO Eq. 1). */
+static int run_corun(const struct experiment *e, struct outdir *o, FILE *table)
+{
+	FILE *kernels = outdir_file(o, "kernels.csv");
+	FILE *cr = outdir_file(o, "corun.csv");
+	FILE *rep = outdir_file(o, "reproduction.csv");
+	FILE *tlf = e->timeline ? outdir_file(o, "timeline.json") : NULL;
+	double *red = calloc((size_t)(e->n_pairs * e->n_corun_variants), sizeof(double));
+	int rc = EXIT_OK;
+	if (!kernels || !cr || !rep || !red || (e->timeline && !tlf)) {
+		rc = EXIT_RUN_FAILED;
+		goto out;
+	}
+	struct timeline *tl = tlf ? timeline_open(tlf) : NULL;
+	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", kernels);
+	fputs("first,second,variant,t_first_us,t_second_us,t_colo_us,makespan_reduction,paper\n", cr);
+	fputs("metric,unit,paper,sim,note\n", rep);
+	cJSON *summary = summary_new(e);
+	cJSON *pairs = cJSON_AddArrayToObject(summary, "pairs");
+	int tl_index = 0;
+	for (int v = 0; v < e->n_corun_variants && rc == EXIT_OK; v++) {
+		const struct default_launch *launch = &e->corun_launch[v];
+		const char *vname = variant_names[launch->variant];
+		if (table)
+			fprintf(table, "%s kernels: makespan reduction (sim, paper)\n", vname);
+		for (int i = 0; i < e->n_pairs && rc == EXIT_OK; i++) {
+			const struct corun_pair *p = &e->pairs[i];
+			sim_time t1, t2, tc;
+			char label[200];
+			const char *na = e->kernels[p->a].name, *nb = e->kernels[p->b].name;
+			snprintf(label, sizeof(label), "%s %s alone", vname, na);
+			if ((rc = corun_once(e, launch, &p->a, 1, &t1, kernels, label, tl, tl_index++)))
+				break;
+			snprintf(label, sizeof(label), "%s %s alone", vname, nb);
+			if ((rc = corun_once(e, launch, &p->b, 1, &t2, kernels, label, tl, tl_index++)))
+				break;
+			snprintf(label, sizeof(label), "%s %s+%s", vname, na, nb);
+			if ((rc = corun_once(e, launch, (int[]){ p->a, p->b }, 2, &tc, kernels, label, tl, tl_index++)))
+				break;
+			double r = (double)(t1 + t2 - tc) / (double)(t1 + t2);     /* COMBO Eq. 1 */
+			red[v * e->n_pairs + i] = r;
+			fprintf(cr, "%s,%s,%s,%.3f,%.3f,%.3f,%.6f,", na, nb, vname, (double)t1 / 1e3,
+				(double)t2 / 1e3, (double)tc / 1e3, r);
+			if (isnan(p->paper))
+				fputs("\n", cr);
+			else
+				fprintf(cr, "%.6f\n", p->paper);
+			char metric[128];
+			if (e->n_corun_variants > 1)
+				snprintf(metric, sizeof(metric), "%s_%s", p->metric, vname);
+			else
+				snprintf(metric, sizeof(metric), "%s", p->metric);
+			if (!isnan(p->paper) || e->n_summaries == 0)
+				rep_row(rep, metric, p->paper, r, p->note);
+			cJSON *j = cJSON_CreateObject();
+			cJSON_AddStringToObject(j, "first", na);
+			cJSON_AddStringToObject(j, "second", nb);
+			cJSON_AddStringToObject(j, "variant", vname);
+			cJSON_AddNumberToObject(j, "t_first_us", (double)t1 / 1e3);
+			cJSON_AddNumberToObject(j, "t_second_us", (double)t2 / 1e3);
+			cJSON_AddNumberToObject(j, "t_colo_us", (double)tc / 1e3);
+			cJSON_AddNumberToObject(j, "makespan_reduction", r);
+			if (!isnan(p->paper))
+				cJSON_AddNumberToObject(j, "paper", p->paper);
+			cJSON_AddItemToArray(pairs, j);
+			char what[160];
+			snprintf(what, sizeof(what), "%s+%s", na, nb);
+			table_row(table, what, p->paper, r);
+		}
+	}
+	if (rc == EXIT_OK && e->n_summaries) {
+		cJSON *sums = cJSON_AddArrayToObject(summary, "summaries");
+		if (table)
+			fprintf(table, "summaries (sim, paper)\n");
+		for (int s = 0; s < e->n_summaries; s++) {
+			const struct corun_summary *sm = &e->summaries[s];
+			double acc = sm->stat == STAT_MAX ? -INFINITY : sm->stat == STAT_MIN ? INFINITY : 0;
+			int n = 0;
+			for (int v = 0; v < e->n_corun_variants; v++) {
+				if (e->corun_launch[v].variant != sm->variant)
+					continue;
+				for (int i = 0; i < e->n_pairs; i++) {
+					const struct corun_pair *p = &e->pairs[i];
+					if (e->kernels[p->a].cls != sm->first || e->kernels[p->b].cls != sm->second)
+						continue;
+					double r = red[v * e->n_pairs + i];
+					acc = sm->stat == STAT_MAX ? fmax(acc, r) : sm->stat == STAT_MIN ? fmin(acc, r) : acc + r;
+					n++;
+				}
+			}
+			if (!n) {
+				fprintf(stderr, "combosim: %s: summary '%s' matches no co-run pair\n", e->file, sm->metric);
+				rc = EXIT_BAD_INPUT;
+				break;
+			}
+			double val = sm->stat == STAT_MEAN ? acc / n : acc;
+			rep_row(rep, sm->metric, sm->paper, val, sm->note);
+			table_row(table, sm->metric, sm->paper, val);
+			cJSON *j = cJSON_CreateObject();
+			cJSON_AddStringToObject(j, "metric", sm->metric);
+			cJSON_AddNumberToObject(j, "sim", val);
+			cJSON_AddNumberToObject(j, "pairs", n);
+			if (!isnan(sm->paper))
+				cJSON_AddNumberToObject(j, "paper", sm->paper);
+			cJSON_AddItemToArray(sums, j);
+		}
+	}
+	if (rc == EXIT_OK && write_json(o, "summary.json", summary))
+		rc = EXIT_RUN_FAILED;
+	cJSON_Delete(summary);
+	if (tl && timeline_close(tl) && rc == EXIT_OK)
+		rc = EXIT_RUN_FAILED;
+out:
+	free(red);
+	if (close_checked(kernels, o, "kernels.csv") || close_checked(cr, o, "corun.csv") ||
+	    close_checked(rep, o, "reproduction.csv") || close_checked(tlf, o, "timeline.json"))
+		rc = rc ? rc : EXIT_RUN_FAILED;
+	return rc;
+}
+
+int runner_run(const struct experiment *e, const char *out_dir, FILE *table)
+{
+	struct outdir o;
+	if (outdir_open(&o, out_dir))
+		return EXIT_RUN_FAILED;
+	int rc = e->type == EXP_CORUN ? run_corun(e, &o, table) : run_policies(e, &o, table);
+	if (rc == EXIT_OK && outdir_commit(&o))
+		rc = EXIT_RUN_FAILED;
+	if (rc != EXIT_OK)
+		rm_rf(o.tmp);
+	return rc;
+}

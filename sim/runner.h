@@ -1,0 +1,21 @@
+/* runner — runs a loaded experiment: every policy on the same workload (or, for a "corun"
+ * experiment, each kernel alone and each listed pair together), writes the results directory
+ * atomically (summary.json, frames.csv, kernels.csv, timeline.json, corun.csv,
+ * reproduction.csv) and prints the comparison table.
+ */
+#ifndef COMBOSIM_RUNNER_H
+#define COMBOSIM_RUNNER_H
+
+#include <stdio.h>
+#include "sim/experiment.h"
+
+/* Exit codes of the combosim program. */
+enum { EXIT_OK = 0, EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 2 };
+
+/* Runs `e`, writing into out_dir (replaced as a whole at the end) and the table to `table`
+ * (NULL: none).  Returns an exit code; messages go to stderr. */
+int runner_run(const struct experiment *e, const char *out_dir, FILE *table);
+
+extern const char combosim_version[];
+
+#endif

@@ -1,0 +1,74 @@
+#!/bin/sh
+# End-to-end checks of the combosim program: exit codes, error messages on bad input,
+# byte-identical reruns, and the reproductions' numbers.  $COMBOSIM is the binary.
+set -u
+C=${COMBOSIM:-bin/combosim}
+T=$(mktemp -d /tmp/combosim-e2e.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fails=0; n=0
+
+ok()   { n=$((n+1)); echo "ok   $n $1"; }
+bad()  { n=$((n+1)); fails=$((fails+1)); echo "FAIL $n $1"; }
+
+# expect_error NAME EXPECTED-EXIT EXPECTED-STDERR-SUBSTRING -- ARGS...
+expect_error() {
+	name=$1 code=$2 want=$3; shift 4
+	"$C" "$@" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -ne "$code" ]; then bad "$name: exit $rc, expected $code ($(head -c 300 "$T/err"))"; return; fi
+	if ! grep -qF -- "$want" "$T/err"; then bad "$name: stderr lacks '$want': $(head -c 300 "$T/err")"; return; fi
+	ok "$name"
+}
+
+# ---- usage and bad input: exit 2 with a precise message
+expect_error "no arguments" 2 "usage:" --
+expect_error "unknown command" 2 "unknown command 'frobnicate'" -- frobnicate
+expect_error "missing file" 2 "tests/bad/nope.json: cannot read" -- run tests/bad/nope.json
+for f in tests/bad/*.json; do
+	want=$(sed -n 's/^EXPECT: //p' "${f%.json}.expect")
+	expect_error "bad input $(basename "$f")" 2 "$want" -- run "$f" --out "$T/bad"
+done
+expect_error "--set unknown policy" 2 '$.policies[0].name: expected one of "exclusive", "static", got "nosuch"' -- \
+	run experiments/default.json --set 'policies[0].name=nosuch' --out "$T/x"
+expect_error "--set out of range" 2 '$.policies[2].game_share: expected a number in [0, 1], got 1.5' -- \
+	run experiments/default.json --set 'policies[2].game_share=1.5' --out "$T/x"
+expect_error "--set bad syntax" 2 "--set 'seed'" -- run experiments/default.json --set seed --out "$T/x"
+[ ! -e "$T/bad" ] && [ ! -e "$T/x" ] && ok "no results directory after bad input" || bad "bad input left a results directory"
+
+# ---- determinism: same experiment + seed -> identical bytes
+"$C" run experiments/default.json --set duration_ms=300 --set outputs.timeline=true --out "$T/a" -q &&
+"$C" run experiments/default.json --set duration_ms=300 --set outputs.timeline=true --out "$T/b" -q
+if [ $? -eq 0 ] && diff -r "$T/a" "$T/b" >/dev/null; then ok "two runs give identical bytes"; else bad "two runs differ"; fi
+"$C" run experiments/default.json --set duration_ms=300 --set seed=2 --set outputs.timeline=true --out "$T/c" -q
+if ! cmp -s "$T/a/frames.csv" "$T/c/frames.csv"; then ok "another seed gives other frames"; else bad "seed has no effect"; fi
+
+# ---- outputs are what they say
+for f in summary.json frames.csv kernels.csv timeline.json; do
+	[ -s "$T/a/$f" ] && ok "writes $f" || bad "missing $f"
+done
+if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['traceEvents'] and all(e['ph'] in 'XM' for e in d['traceEvents'])" "$T/a/timeline.json" 2>/dev/null; then
+	ok "timeline.json is a Chrome trace"
+else
+	bad "timeline.json does not parse as a Chrome trace"
+fi
+
+# ---- COMBO Table 3: within 1 percentage point of the paper
+"$C" run experiments/combo/table3.json --out "$T/t3" -q || bad "table3 run failed"
+if awk -F, 'NR>1 { d=$4-$3; if (d<0) d=-d; if (d>1.0) { print "  " $1 ": sim " $4 " paper " $3; bad=1 } } END { exit bad }' "$T/t3/reproduction.csv"; then
+	ok "Table 3: six pairs within 1 pp"
+else
+	bad "Table 3 off by more than 1 pp"
+fi
+
+# ---- COMBO Fig. 4 vs Fig. 7: original kernels barely overlap, PTB kernels do
+"$C" run experiments/combo/fig4_fig7.json --out "$T/f47" -q || bad "fig4_fig7 run failed"
+f4=$(awk -F, '$1=="fig4_rt_cd_makespan_reduction_mean" {print $4}' "$T/f47/reproduction.csv")
+f7=$(awk -F, '$1=="fig7_rt_cd_makespan_reduction_mean" {print $4}' "$T/f47/reproduction.csv")
+tc=$(awk -F, '$1=="fig7_rt_tc_makespan_reduction_max" {print $4}' "$T/f47/reproduction.csv")
+if awk -v a="$f4" -v b="$f7" -v c="$tc" 'BEGIN { exit !(a < 5 && b > a + 5 && c < 2) }'; then
+	ok "Fig. 4/7 contrast: original RT+CD $f4 %, PTB RT+CD $f7 %, PTB RT+TC max $tc %"
+else
+	bad "Fig. 4/7 contrast missing: original RT+CD '$f4', PTB RT+CD '$f7', PTB RT+TC max '$tc'"
+fi
+
+echo "e2e: $((n-fails))/$n passed"
+[ $fails -eq 0 ]

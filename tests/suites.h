@@ -1,0 +1,8 @@
+/* suites — one registration function per CUnit suite; tests/main.c calls them all. */
+#ifndef COMBOSIM_TESTS_SUITES_H
+#define COMBOSIM_TESTS_SUITES_H
+
+void register_evq_tests(void);
+void register_cfg_tests(void);
+
+#endif

@@ -1,0 +1,386 @@
+/* CUnit tests for the event queue (sim/evq.c): ordering, FIFO ties, cancel, reschedule,
+ * handle reuse, and a randomized differential test against a naive O(n) reference.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <CUnit/CUnit.h>
+#include <gsl/gsl_rng.h>
+
+#include "sim/evq.h"
+#include "tests/suites.h"
+
+#define OBJ(i)	((void *)(uintptr_t)(i))
+#define IDX(p)	((uintptr_t)(p))
+
+static void check(const evq *q)
+{
+#ifdef COMBOSIM_DEBUG
+	evq_check(q);
+#else
+	(void)q;
+#endif
+}
+
+static gsl_rng *rng_new(unsigned long seed)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	gsl_rng_set(r, seed);
+	return r;
+}
+
+static void test_empty(void)
+{
+	evq *q = evq_new(0);
+	struct event ev = { .time = 42, .handle = 7 };
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+	CU_ASSERT_EQUAL(evq_size(q), 0);
+	CU_ASSERT_EQUAL(evq_peek_time(q), SIM_TIME_NEVER);
+	CU_ASSERT_FALSE(evq_pop(q, &ev));
+	CU_ASSERT_EQUAL(ev.time, 42);		/* *out untouched when empty */
+	CU_ASSERT_FALSE(evq_pending(q, EV_NONE));
+	CU_ASSERT_FALSE(evq_cancel(q, EV_NONE));
+	CU_ASSERT_FALSE(evq_cancel(q, 1));
+	evq_free(q);
+	evq_free(NULL);
+}
+
+struct ref_item {
+	sim_time time;
+	size_t idx;	/* push order */
+};
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct ref_item *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Random times (with many duplicates) pop in (time, push order) order, kind/obj intact. */
+static void test_order_random(void)
+{
+	enum { N = 20000 };
+	gsl_rng *r = rng_new(7);
+	struct ref_item *ref = malloc(N * sizeof(*ref));
+	evq *q = evq_new(4);	/* small hint: exercises growth */
+	struct event ev;
+	size_t bad = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
+	for (size_t i = 0; i < N; i++) {
+		/* range smaller than N: plenty of ties; negative times allowed */
+		ref[i].time = (sim_time)gsl_rng_uniform_int(r, N / 4) - N / 8;
+		ref[i].idx = i;
+		CU_ASSERT_NOT_EQUAL(evq_push(q, ref[i].time, (uint32_t)(i * 3), OBJ(i)), EV_NONE);
+	}
+	CU_ASSERT_EQUAL(evq_size(q), N);
+	check(q);
+	qsort(ref, N, sizeof(*ref), ref_cmp);
+	for (size_t i = 0; i < N; i++) {
+		if (evq_peek_time(q) != ref[i].time || !evq_pop(q, &ev) ||
+		    ev.time != ref[i].time || IDX(ev.obj) != ref[i].idx ||
+		    ev.kind != (uint32_t)(ref[i].idx * 3))
+			bad++;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(evq_size(q), 0);
+	CU_ASSERT_FALSE(evq_pop(q, &ev));
+	evq_free(q);
+	free(ref);
+	gsl_rng_free(r);
+}
+
+/* Equal times pop first-in first-out, even when interleaved with other times. */
+static void test_fifo_ties(void)
+{
+	evq *q = evq_new(0);
+	struct event ev;
+	size_t next = 0;
+
+	for (size_t i = 0; i < 300; i++) {
+		evq_push(q, 100, 0, OBJ(i));
+		evq_push(q, 200 - (sim_time)(i % 7), 1, OBJ(1000 + i));	/* later, other times */
+		if (i % 5 == 0)
+			evq_push(q, 50, 2, OBJ(2000 + i));			/* earlier */
+	}
+	while (evq_peek_time(q) == 50)
+		CU_ASSERT_TRUE_FATAL(evq_pop(q, &ev) && ev.kind == 2);
+	while (evq_peek_time(q) == 100) {
+		CU_ASSERT_TRUE_FATAL(evq_pop(q, &ev));
+		CU_ASSERT_EQUAL(IDX(ev.obj), next);
+		next++;
+	}
+	CU_ASSERT_EQUAL(next, 300);
+	evq_free(q);
+}
+
+static void test_cancel(void)
+{
+	evq *q = evq_new(0);
+	struct event ev;
+	ev_handle h[6];
+
+	for (int i = 0; i < 6; i++)
+		h[i] = evq_push(q, 10 * (i + 1), 0, OBJ(i));	/* 10, 20, ..., 60 */
+
+	/* a pending event in the middle */
+	CU_ASSERT_TRUE(evq_cancel(q, h[3]));
+	CU_ASSERT_FALSE(evq_pending(q, h[3]));
+	CU_ASSERT_FALSE(evq_cancel(q, h[3]));		/* twice: no longer pending */
+	CU_ASSERT_EQUAL(evq_size(q), 5);
+	check(q);
+
+	/* the head */
+	CU_ASSERT_EQUAL(evq_peek_time(q), 10);
+	CU_ASSERT_TRUE(evq_cancel(q, h[0]));
+	CU_ASSERT_EQUAL(evq_peek_time(q), 20);
+	CU_ASSERT_EQUAL(evq_size(q), 4);
+	check(q);
+
+	/* handles that were never issued, or were popped */
+	CU_ASSERT_FALSE(evq_cancel(q, EV_NONE));
+	CU_ASSERT_FALSE(evq_cancel(q, 12345));
+	CU_ASSERT_FALSE(evq_cancel(q, UINT32_MAX));
+	CU_ASSERT_TRUE(evq_pop(q, &ev));
+	CU_ASSERT_EQUAL(ev.handle, h[1]);
+	CU_ASSERT_FALSE(evq_cancel(q, h[1]));
+	CU_ASSERT_EQUAL(evq_size(q), 3);
+
+	/* the rest pop in order, without the cancelled ones */
+	CU_ASSERT_TRUE(evq_pop(q, &ev) && IDX(ev.obj) == 2 && ev.time == 30);
+	CU_ASSERT_TRUE(evq_pop(q, &ev) && IDX(ev.obj) == 4 && ev.time == 50);
+	/* cancelling the last one empties the queue */
+	CU_ASSERT_TRUE(evq_cancel(q, h[5]));
+	CU_ASSERT_EQUAL(evq_size(q), 0);
+	CU_ASSERT_EQUAL(evq_peek_time(q), SIM_TIME_NEVER);
+	CU_ASSERT_FALSE(evq_pop(q, &ev));
+	evq_free(q);
+}
+
+static void test_reschedule(void)
+{
+	evq *q = evq_new(0);
+	struct event ev;
+	ev_handle a, b, c, d, x, y;
+
+	a = evq_push(q, 10, 0, OBJ('a'));
+	b = evq_push(q, 20, 0, OBJ('b'));
+	c = evq_push(q, 30, 0, OBJ('c'));
+	d = evq_push(q, 40, 0, OBJ('d'));
+
+	evq_reschedule(q, c, 5);		/* earlier: becomes head */
+	CU_ASSERT_EQUAL(evq_peek_time(q), 5);
+	evq_reschedule(q, a, 35);		/* later: past b */
+	evq_reschedule(q, d, 1000);		/* later: last */
+	evq_reschedule(q, b, 20);		/* same time: still pending, still there */
+	CU_ASSERT_TRUE(evq_pending(q, a) && evq_pending(q, b) && evq_pending(q, c));
+	CU_ASSERT_EQUAL(evq_size(q), 4);
+	check(q);
+
+	CU_ASSERT_TRUE(evq_pop(q, &ev) && ev.handle == c && ev.time == 5 && IDX(ev.obj) == 'c');
+	CU_ASSERT_TRUE(evq_pop(q, &ev) && ev.handle == b && ev.time == 20);
+	CU_ASSERT_TRUE(evq_pop(q, &ev) && ev.handle == a && ev.time == 35 && IDX(ev.obj) == 'a');
+	CU_ASSERT_TRUE(evq_pop(q, &ev) && ev.handle == d && ev.time == 1000);
+
+	/* tie rank: a rescheduled event ranks after the events already at its new time */
+	x = evq_push(q, 100, 0, OBJ('x'));
+	y = evq_push(q, 100, 0, OBJ('y'));
+	evq_reschedule(q, x, 100);		/* same time: x now after y */
+	CU_ASSERT_TRUE(evq_pop(q, &ev) && ev.handle == y);
+	CU_ASSERT_TRUE(evq_pop(q, &ev) && ev.handle == x);
+
+	x = evq_push(q, 300, 0, OBJ('x'));
+	y = evq_push(q, 200, 0, OBJ('y'));
+	evq_reschedule(q, x, 200);		/* earlier, onto y's time: after y */
+	c = evq_push(q, 200, 0, OBJ('c'));	/* pushed after the reschedule: after x */
+	evq_reschedule(q, y, 250);
+	evq_reschedule(q, y, 200);		/* back to 200: now last at 200 */
+	CU_ASSERT_TRUE(evq_pop(q, &ev) && ev.handle == x);
+	CU_ASSERT_TRUE(evq_pop(q, &ev) && ev.handle == c);
+	CU_ASSERT_TRUE(evq_pop(q, &ev) && ev.handle == y);
+	CU_ASSERT_EQUAL(evq_size(q), 0);
+	evq_free(q);
+}
+
+/* Handles become free on pop and are reused; a reused handle refers to its new event only. */
+static void test_handle_reuse(void)
+{
+	evq *q = evq_new(0);
+	struct event ev;
+	ev_handle h, h2, keep, max = 0;
+
+	keep = evq_push(q, 1000000, 9, OBJ(9));
+	h = evq_push(q, 1, 0, OBJ(1));
+	CU_ASSERT_TRUE(evq_pop(q, &ev));
+	CU_ASSERT_EQUAL(ev.handle, h);
+	CU_ASSERT_FALSE(evq_pending(q, h));
+
+	/* steady state of two pending events: slots are recycled, not leaked */
+	for (int i = 0; i < 100000; i++) {
+		h2 = evq_push(q, i, 0, OBJ(i));
+		if (h2 > max)
+			max = h2;
+		CU_ASSERT_TRUE_FATAL(evq_pop(q, &ev));
+		if (ev.handle != h2 || IDX(ev.obj) != (uintptr_t)i)
+			CU_FAIL("popped the wrong event");
+	}
+	CU_ASSERT(max <= 3);
+
+	/* a reused handle: cancel/reschedule act on the new event, not on 'keep' */
+	h2 = evq_push(q, 5, 1, OBJ(5));
+	CU_ASSERT_NOT_EQUAL(h2, keep);
+	evq_reschedule(q, h2, 2000000);
+	CU_ASSERT_EQUAL(evq_peek_time(q), 1000000);
+	CU_ASSERT_TRUE(evq_cancel(q, h2));
+	CU_ASSERT_TRUE(evq_pending(q, keep));
+	CU_ASSERT_TRUE(evq_pop(q, &ev) && ev.handle == keep && ev.kind == 9 && IDX(ev.obj) == 9);
+	CU_ASSERT_EQUAL(evq_size(q), 0);
+	evq_free(q);
+}
+
+/*
+ * Differential test: the same random mix of push/pop/cancel/reschedule on evq and on a naive
+ * reference (unsorted array, linear scan for the minimum).  Every result must agree.
+ */
+struct naive_ev {
+	sim_time time;
+	uint64_t seq;
+	uint32_t kind;
+	uintptr_t obj;
+	ev_handle h;
+};
+
+struct naive {
+	struct naive_ev *v;
+	size_t n;
+	uint64_t seq;
+};
+
+static size_t naive_min(const struct naive *nv)
+{
+	size_t m = 0;
+
+	for (size_t i = 1; i < nv->n; i++)
+		if (nv->v[i].time < nv->v[m].time ||
+		    (nv->v[i].time == nv->v[m].time && nv->v[i].seq < nv->v[m].seq))
+			m = i;
+	return m;
+}
+
+static size_t naive_find(const struct naive *nv, ev_handle h)
+{
+	for (size_t i = 0; i < nv->n; i++)
+		if (nv->v[i].h == h)
+			return i;
+	return SIZE_MAX;
+}
+
+static void naive_remove(struct naive *nv, size_t i)
+{
+	nv->v[i] = nv->v[--nv->n];
+}
+
+static void test_differential(void)
+{
+	enum { OPS = 100000, MAXN = 2000 };
+	gsl_rng *r = rng_new(12345);
+	struct naive nv = { .v = malloc(MAXN * sizeof(struct naive_ev)) };
+	evq *q = evq_new(1);
+	ev_handle max_h = 0;
+	size_t mismatches = 0, pops = 0, cancels = 0, rescheds = 0;
+	sim_time now = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(nv.v);
+	for (size_t op = 0; op < OPS; op++) {
+		/* drift the target size up and down so the queue also empties and regrows */
+		size_t target = (op / 5000) % 2 ? 20 : 1500;
+		double p_push = nv.n < target ? 0.55 : 0.30;
+		double u = gsl_rng_uniform(r);
+		struct event ev;
+
+		if (nv.n < MAXN && (nv.n == 0 || u < p_push)) {
+			/* narrow time window around 'now': many ties */
+			sim_time t = now + (sim_time)gsl_rng_uniform_int(r, 64) - 8;
+			uint32_t kind = (uint32_t)gsl_rng_get(r);
+			ev_handle h = evq_push(q, t, kind, OBJ(op));
+
+			if (h == EV_NONE || naive_find(&nv, h) != SIZE_MAX)
+				mismatches++;	/* a live handle issued twice */
+			if (h > max_h)
+				max_h = h;
+			nv.v[nv.n++] = (struct naive_ev){ t, nv.seq++, kind, op, h };
+		} else if (u < p_push + 0.30) {
+			size_t m = naive_min(&nv);
+
+			if (evq_peek_time(q) != nv.v[m].time || !evq_pop(q, &ev) ||
+			    ev.time != nv.v[m].time || ev.kind != nv.v[m].kind ||
+			    IDX(ev.obj) != nv.v[m].obj || ev.handle != nv.v[m].h ||
+			    evq_pending(q, ev.handle))
+				mismatches++;
+			now = nv.v[m].time;
+			naive_remove(&nv, m);
+			pops++;
+		} else if (u < p_push + 0.45) {
+			/* cancel: mostly live handles, sometimes any handle ever issued */
+			ev_handle h = gsl_rng_uniform(r) < 0.7 ?
+				nv.v[gsl_rng_uniform_int(r, nv.n)].h :
+				(ev_handle)gsl_rng_uniform_int(r, max_h + 2);
+			size_t i = naive_find(&nv, h);
+
+			if (evq_cancel(q, h) != (i != SIZE_MAX))
+				mismatches++;
+			if (i != SIZE_MAX)
+				naive_remove(&nv, i);
+			cancels++;
+		} else {
+			size_t i = gsl_rng_uniform_int(r, nv.n);
+			sim_time t = now + (sim_time)gsl_rng_uniform_int(r, 64) - 8;
+
+			evq_reschedule(q, nv.v[i].h, t);
+			nv.v[i].time = t;
+			nv.v[i].seq = nv.seq++;
+			rescheds++;
+		}
+		if (evq_size(q) != nv.n)
+			mismatches++;
+		if (op % 64 == 0)
+			check(q);
+	}
+	/* drain: the remaining order must agree too */
+	while (nv.n) {
+		size_t m = naive_min(&nv);
+		struct event ev;
+
+		if (!evq_pop(q, &ev) || ev.time != nv.v[m].time || ev.handle != nv.v[m].h)
+			mismatches++;
+		naive_remove(&nv, m);
+	}
+	CU_ASSERT_EQUAL(mismatches, 0);
+	CU_ASSERT_EQUAL(evq_size(q), 0);
+	/* the mix really exercised every operation */
+	CU_ASSERT(pops > OPS / 5 && cancels > OPS / 20 && rescheds > OPS / 20);
+	evq_free(q);
+	free(nv.v);
+	gsl_rng_free(r);
+}
+
+void register_evq_tests(void)
+{
+	CU_pSuite s = CU_add_suite("evq", NULL, NULL);
+
+	if (!s)
+		return;
+	CU_add_test(s, "empty queue", test_empty);
+	CU_add_test(s, "ordering vs sorted reference", test_order_random);
+	CU_add_test(s, "FIFO at equal times", test_fifo_ties);
+	CU_add_test(s, "cancel", test_cancel);
+	CU_add_test(s, "reschedule earlier/later, tie rank", test_reschedule);
+	CU_add_test(s, "handle reuse after pop", test_handle_reuse);
+	CU_add_test(s, "differential vs naive, 1e5 ops", test_differential);
+}

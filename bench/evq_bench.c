@@ -8,7 +8,7 @@
  * events_per_s counts hold steps (one pop + one push; plus one reschedule in hold_resched).
  * Random numbers (GSL mt19937, seed 1) are drawn into tables before timing, so the timed loop
  * measures the queue, not the generator.  Each point runs >= 0.3 s after a warm-up of N steps;
- * the best of REPS runs is reported.
+ * the best of REPS runs is reported.  Usage: evq_bench [N ...] (default 1e3 1e4 1e5 1e6).
  */
 #include <math.h>
 #include <stdint.h>
@@ -131,12 +131,28 @@ static double measure(size_t n, int resched, const struct tables *tb, gsl_rng *r
 	return best;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	static const size_t sizes[] = { 1000, 10000, 100000, 1000000 };
+	static const size_t default_sizes[] = { 1000, 10000, 100000, 1000000 };
 	static const char *const names[] = { "hold", "hold_resched" };
+	size_t sizes[16], nsizes = 0;
 	struct tables tb;
 	gsl_rng *r;
+
+	/* usage: evq_bench [N ...]   (default: 1e3 1e4 1e5 1e6) */
+	for (int a = 1; a < argc && nsizes < 16; a++) {
+		char *end;
+		double v = strtod(argv[a], &end);
+
+		if (*end || v < 1 || v > 1e9) {
+			fprintf(stderr, "usage: %s [N ...]\n", argv[0]);
+			return 2;
+		}
+		sizes[nsizes++] = (size_t)v;
+	}
+	if (!nsizes)
+		for (; nsizes < 4; nsizes++)
+			sizes[nsizes] = default_sizes[nsizes];
 
 	r = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!r) {
@@ -155,7 +171,7 @@ int main(void)
 	       MEAN_NS, REPS, MIN_SECONDS);
 	printf("# %-14s %-10s %-22s %s\n", "variant", "N", "events_per_s", "ns_per_event");
 	for (int v = 0; v < 2; v++) {
-		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		for (size_t k = 0; k < nsizes; k++) {
 			double eps = measure(sizes[k], v, &tb, r);
 
 			printf("evq %-12s N=%-8zu events_per_s=%-9.0f ns_per_event=%.1f\n",

@@ -69,6 +69,7 @@ struct kinst {
 	int game, app;
 	struct frame *frame;
 	struct group *groups;
+	bool settled;            /* waiting, and no SM had room for it at the last dispatch */
 	struct kinst *q_next;    /* stream queue (and free list) */
 	struct kinst *hw_next;   /* hardware wait list */
 	int slot;                /* index in the active array, -1 when not active */
@@ -88,6 +89,7 @@ struct sm_state {
 	int occ_threads;
 	double unit_int[UNIT_COUNT], busy_int, thread_int;
 	bool dirty;
+	bool freed;                  /* blocks left it since the last dispatch */
 };
 
 struct stream {
@@ -129,6 +131,7 @@ struct sim {
 	/* Dispatch and re-rating wait until every event of the current instant is handled:
 	 * a wave's blocks finish on all SMs at once, and are refilled in one pass. */
 	bool need_dispatch;
+	bool started;
 
 	struct sm_state *sms;
 	struct stream *streams;
@@ -144,6 +147,8 @@ struct sim {
 	struct group *free_g;
 	int *room;                   /* scratch: per SM */
 	int *take;
+	int *freed;                  /* SMs blocks left since the last dispatch */
+	int n_freed;
 };
 
 static void *xcalloc(size_t n, size_t sz)
@@ -442,6 +447,10 @@ static void group_remove(struct sim *s, struct group *gr)
 	timeline_group(s, gr);
 	sm_release(s, sm, k, gr->n);
 	sm->dirty = true;
+	if (!sm->freed) {
+		sm->freed = true;
+		s->freed[s->n_freed++] = gr->sm;
+	}
 	sm->lanes &= ~(1ull << gr->lane);
 	if (k->fit.dram_delta > 0)
 		sm->dram_groups--;
@@ -493,16 +502,16 @@ static int sm_room(const struct sim *s, const struct sm_state *sm, const struct 
 /* Places up to k->unplaced blocks by the most-room rule: each block goes to the SM that can
  * take the most further blocks of its kernel, ties broken by the GPU's SM order.  Placing one
  * block lowers that SM's room by exactly one, so the per-block rule equals levelling the rooms
- * down from the top and then handing one block each, in tie order, to the SMs at the level. */
-static void place(struct sim *s, struct kinst *k, const struct smset *blocked)
+ * down from the top and then handing one block each, in tie order, to the SMs at the level.
+ * Only the candidate SMs `cand` (in tie order) are considered. */
+static void place(struct sim *s, struct kinst *k, const struct smset *blocked, const int *cand, int ncand)
 {
-	const struct gpu_desc *g = s->g;
-	int nsm = g->sm_count, maxroom = 0;
+	int maxroom = 0;
 	long total = 0;
-	for (int i = 0; i < nsm; i++) {
+	for (int j = 0; j < ncand; j++) {
+		int i = cand[j];
 		bool allowed = (!k->masked || smset_has(&k->sms, i)) && !(blocked && smset_has(blocked, i));
 		s->room[i] = allowed ? sm_room(s, &s->sms[i], k) : 0;
-		s->take[i] = 0;
 		total += s->room[i];
 		if (s->room[i] > maxroom)
 			maxroom = s->room[i];
@@ -516,8 +525,8 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked)
 		while (lo < hi) {
 			int mid = (lo + hi) / 2;
 			long placed = 0;
-			for (int i = 0; i < nsm; i++)
-				placed += s->room[i] > mid ? s->room[i] - mid : 0;
+			for (int j = 0; j < ncand; j++)
+				placed += s->room[cand[j]] > mid ? s->room[cand[j]] - mid : 0;
 			if (placed <= want)
 				hi = mid;
 			else
@@ -526,28 +535,25 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked)
 		level = lo;
 	}
 	int placed = 0;
-	for (int i = 0; i < nsm; i++) {
+	for (int j = 0; j < ncand; j++) {
+		int i = cand[j];
 		s->take[i] = s->room[i] > level ? s->room[i] - level : 0;
 		placed += s->take[i];
 	}
-	if (placed < want && level > 0) {
-		/* the SMs now at the level, one block each in tie order */
-		for (int r = 0; r < nsm && placed < want; r++) {
-			int i = g->sm_by_rank[r];
-			if (s->room[i] >= level) {
-				s->take[i]++;
-				placed++;
-			}
+	/* the SMs now at the level, one block each in tie order */
+	for (int j = 0; j < ncand && placed < want && level > 0; j++)
+		if (s->room[cand[j]] >= level) {
+			s->take[cand[j]]++;
+			placed++;
 		}
-	}
-	for (int i = 0; i < nsm; i++) {
+	for (int j = 0; j < ncand; j++) {
+		int i = cand[j];
 		if (!s->take[i])
 			continue;
-		if (k->variant == VAR_SMBOUND && !smset_has(&k->sms, i)) {
+		if (k->variant == VAR_SMBOUND && !smset_has(&k->sms, i))
 			k->exited += s->take[i];   /* lands, reads %smid, returns */
-			continue;
-		}
-		group_add(s, k, i, s->take[i]);
+		else
+			group_add(s, k, i, s->take[i]);
 	}
 	k->unplaced -= placed;
 }
@@ -555,29 +561,52 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked)
 /* One pass of the hardware dispatcher over the resident kernels, in dispatch order.  The
  * leftover rule: a later kernel gets an SM only when no earlier kernel still has blocks waiting
  * that could go there (for unmasked kernels: any SM, so a later kernel waits until all earlier
- * blocks are placed; kernels masked to disjoint SM sets do not hold each other up). */
+ * blocks are placed; kernels masked to disjoint SM sets do not hold each other up).
+ *
+ * A kernel left waiting by a pass in which nothing held it up had no room on any SM then; as
+ * rooms grow only where blocks left, the next pass need only look at the SMs freed since. */
 static void dispatch(struct sim *s)
 {
 	struct smset blocked;
-	bool any_blocked = false;
+	bool any_blocked = false, stop = false;
 	memset(&blocked, 0, sizeof(blocked));
 	s->need_dispatch = false;
+	/* freed SMs in tie order */
+	if (s->n_freed > 1) {
+		int n = 0;
+		for (int r = 0; r < s->g->sm_count; r++)
+			if (s->sms[s->g->sm_by_rank[r]].freed)
+				s->freed[n++] = s->g->sm_by_rank[r];
+	}
 	for (int i = 0; i < s->n_active; i++) {
 		struct kinst *k = s->active[i];
 		if (!k->unplaced)
 			continue;
-		place(s, k, any_blocked ? &blocked : NULL);
+		if (stop) {
+			k->settled = false;
+			continue;
+		}
+		if (k->settled)
+			place(s, k, any_blocked ? &blocked : NULL, s->freed, s->n_freed);
+		else
+			place(s, k, any_blocked ? &blocked : NULL, s->g->sm_by_rank, s->g->sm_count);
+		k->settled = !any_blocked;
 		if (k->variant == VAR_SMBOUND && !k->unplaced && !k->resident && k->pool > 0)
 			fail(s, "SM-bound kernel '%s' got no worker on its SM set (all %d workers landed outside it)",
 			     k->spec->name, k->blocks);
 		if (!k->unplaced)
 			continue;
-		if (!k->masked)
-			break;
+		if (!k->masked) {
+			stop = true;
+			continue;
+		}
 		for (size_t w = 0; w < sizeof(blocked.w) / sizeof(blocked.w[0]); w++)
 			blocked.w[w] |= k->sms.w[w];
 		any_blocked = true;
 	}
+	for (int j = 0; j < s->n_freed; j++)
+		s->sms[s->freed[j]].freed = false;
+	s->n_freed = 0;
 	rerate_dirty(s);
 }
 
@@ -1035,6 +1064,7 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 	s->sms = xcalloc(s->g->sm_count, sizeof(*s->sms));
 	s->room = xcalloc(s->g->sm_count, sizeof(int));
 	s->take = xcalloc(s->g->sm_count, sizeof(int));
+	s->freed = xcalloc(s->g->sm_count, sizeof(int));
 
 	const char *mname = "bottleneck";
 	if (s->g->interference) {
@@ -1086,9 +1116,10 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 	return s;
 }
 
-int sim_run(struct sim *s)
+static void sim_start(struct sim *s)
 {
 	const struct experiment *e = s->e;
+	s->started = true;
 	if (!s->exclude_games)
 		for (int i = 0; i < e->n_games; i++)
 			if (e->games[i].start_ns < s->end)
@@ -1097,9 +1128,16 @@ int sim_run(struct sim *s)
 		for (int i = 0; i < e->n_apps; i++)
 			if (e->apps[i].start_ns < s->end)
 				evq_push(s->q, e->apps[i].start_ns, EV_APP_START, &s->apps[i]);
+}
 
+int sim_run_until(struct sim *s, sim_time until)
+{
 	struct event ev;
-	while (!s->failed && evq_peek_time(s->q) <= s->end && evq_pop(s->q, &ev)) {
+	if (!s->started)
+		sim_start(s);
+	if (until > s->end)
+		until = s->end;
+	while (!s->failed && evq_peek_time(s->q) <= until && evq_pop(s->q, &ev)) {
 		s->now = ev.time;
 		s->events++;
 		switch (ev.kind) {
@@ -1123,20 +1161,61 @@ int sim_run(struct sim *s)
 		if (s->need_dispatch && evq_peek_time(s->q) > s->now)
 			dispatch(s);
 	}
+	return s->failed ? 1 : 0;
+}
+
+int sim_run(struct sim *s)
+{
+	const struct experiment *e = s->e;
+	if (sim_run_until(s, s->end))
+		return 1;
 	/* The run ends at its duration, or earlier when all finite work is done. */
-	if (evq_size(s->q) == 0 && s->last_finish < s->end && !s->failed)
+	if (evq_size(s->q) == 0 && s->last_finish < s->end)
 		s->now = s->last_finish > s->now ? s->last_finish : s->now;
 	else
 		s->now = s->end;
 	for (int i = 0; i < s->g->sm_count; i++)
 		sm_integrate(s, &s->sms[i]);
 	/* frames whose deadline passed unfinished are QoS violations */
-	if (!s->failed)
-		for (int i = 0; i < e->n_games && !s->exclude_games; i++)
-			for (struct frame *f = s->games[i].first; f; f = f->next)
-				if (f->deadline <= s->now)
-					metrics_frame_unfinished(s->m, i, f->release);
-	return s->failed ? 1 : 0;
+	for (int i = 0; i < e->n_games && !s->exclude_games; i++)
+		for (struct frame *f = s->games[i].first; f; f = f->next)
+			if (f->deadline <= s->now)
+				metrics_frame_unfinished(s->m, i, f->release);
+	return 0;
+}
+
+void sim_sm_snapshot(const struct sim *s, int smi, struct sm_snapshot *out)
+{
+	const struct sm_state *sm = &s->sms[smi];
+	memset(out, 0, sizeof(*out));
+	out->threads = sm->threads;
+	out->regs = sm->regs;
+	out->smem = sm->smem;
+	out->blocks = sm->blocks;
+	out->graphics = sm->graphics;
+	out->smem_capacity = gpu_smem_capacity(s->g, sm->graphics);
+}
+
+int sim_sm_kernel_blocks(const struct sim *s, int smi, const char *kernel)
+{
+	int n = 0;
+	for (const struct group *gr = s->sms[smi].groups; gr; gr = gr->sm_next)
+		if (strcmp(gr->k->spec->name, kernel) == 0)
+			n += gr->n;
+	return n;
+}
+
+int sim_active_kernels(const struct sim *s)
+{
+	return s->n_active;
+}
+
+double sim_sm_kernel_speed(const struct sim *s, int smi, const char *kernel)
+{
+	for (const struct group *gr = s->sms[smi].groups; gr; gr = gr->sm_next)
+		if (strcmp(gr->k->spec->name, kernel) == 0)
+			return gr->speed;
+	return 0;
 }
 
 const char *sim_error(const struct sim *s) { return s->err; }
@@ -1201,6 +1280,7 @@ void sim_free(struct sim *s)
 	free(s->sms);
 	free(s->room);
 	free(s->take);
+	free(s->freed);
 	if (s->q)
 		evq_free(s->q);
 	free(s);

@@ -37,7 +37,20 @@ const char *sim_error(const struct sim *sim);
 void sim_report(struct sim *sim, cJSON *out);
 void sim_free(struct sim *sim);
 
-/* For tests and micro-experiments: the time the last kernel finished. */
+/* ---- for tests and micro-experiments ---- */
+/* Processes every event up to time `until` (at most the run's end); 0, or 1 when the run failed. */
+int sim_run_until(struct sim *sim, sim_time until);
+struct sm_snapshot {
+	int threads, regs, smem, blocks, smem_capacity;
+	bool graphics;
+};
+void sim_sm_snapshot(const struct sim *sim, int sm, struct sm_snapshot *out);
+/* Blocks of the named kernel resident on an SM now, and their current speed (0: none). */
+int sim_sm_kernel_blocks(const struct sim *sim, int sm, const char *kernel);
+double sim_sm_kernel_speed(const struct sim *sim, int sm, const char *kernel);
+/* Kernels in the hardware queues now (at most 32). */
+int sim_active_kernels(const struct sim *sim);
+/* The time the last kernel finished. */
 sim_time sim_last_finish(const struct sim *sim);
 /* Number of events the run processed. */
 uint64_t sim_events(const struct sim *sim);

@@ -42,4 +42,9 @@ sim_time evq_peek_time(const evq *q);   /* SIM_TIME_NEVER when empty */
 size_t evq_size(const evq *q);
 bool evq_pending(const evq *q, ev_handle h);
 
+#ifdef COMBOSIM_DEBUG
+/* Aborts with a message unless the heap order and the handle<->position maps are consistent. */
+void evq_check(const evq *q);
+#endif
+
 #endif

@@ -4,5 +4,6 @@
 
 void register_evq_tests(void);
 void register_cfg_tests(void);
+void register_engine_tests(void);
 
 #endif

@@ -1,0 +1,477 @@
+/* Tests of the engine: occupancy, the dispatcher's rules (most-room with the SM tie order, the
+ * leftover rule, stream priority, SM masks, the 32-kernel hardware queue), carveout switching,
+ * rates that change with residency, interference, PTB pools and determinism. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "models/interference.h"
+#include "sim/engine.h"
+#include "tests/suites.h"
+
+#define RTX "\"gpu\": \"rtx3090\""
+#define POL "\"policies\": [{\"name\": \"exclusive\", \"run\": \"be\"}], "
+
+/* Writes `json` to a temporary file and loads it as an experiment. */
+static struct experiment *load_text(const char *json)
+{
+	char path[] = "/tmp/combosim-test-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "w");
+	fputs(json, f);
+	fclose(f);
+	struct cfg_diag diag = { 0 };
+	struct experiment *e = experiment_load(path, NULL, 0, &diag);
+	if (!e)
+		fprintf(stderr, "\nload failed: %s\n", diag.msg);
+	unlink(path);
+	return e;
+}
+
+struct run {
+	struct experiment *e;
+	struct sim *s;
+	char *kernels;
+	size_t kernels_len;
+	FILE *kf;
+};
+
+static bool run_open(struct run *r, const char *json, const struct policy_spec *p)
+{
+	memset(r, 0, sizeof(*r));
+	r->e = load_text(json);
+	if (!r->e)
+		return false;
+	r->kf = open_memstream(&r->kernels, &r->kernels_len);
+	struct sim_sinks sk = { .kernels = r->kf, .label = "t" };
+	struct cfg_diag diag = { 0 };
+	r->s = sim_new(r->e, p, &sk, &diag);
+	if (!r->s)
+		fprintf(stderr, "\nsim_new failed: %s\n", diag.msg);
+	return r->s != NULL;
+}
+
+static void run_close(struct run *r)
+{
+	sim_free(r->s);
+	if (r->kf)
+		fclose(r->kf);
+	free(r->kernels);
+	experiment_free(r->e);
+}
+
+/* End time (ns) of the n-th finished instance of kernel `name` in the kernels rows. */
+static long long kernel_end(struct run *r, const char *name, int nth)
+{
+	fflush(r->kf);
+	const char *p = r->kernels;
+	while (p && *p) {
+		char row_name[64];
+		long long launch, start, end;
+		if (sscanf(p, "t,%63[^,],%*[^,],%*[^,],%*[^,],%*d,%*d,%lld,%lld,%lld", row_name, &launch, &start, &end) == 4 &&
+		    strcmp(row_name, name) == 0 && nth-- == 0)
+			return end;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------ occupancy */
+
+static void test_occupancy(void)
+{
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = gpu_load("models/rtx3090.json", &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_EQUAL(g->sm_count, 82);
+	CU_ASSERT_EQUAL(g->max_threads, 1536);
+	struct kernel_spec k = { .name = "k", .cls = KC_CD, .grid = 82, .threads = 128, .regs = 32, .smem = 0, .solo_ns = 1000 };
+	kclass_default_demand(k.cls, k.demand, &k.dram);
+	struct kernel_fit f;
+	char err[256];
+	CU_ASSERT_TRUE(kernel_fit(&k, g, &f, err, sizeof(err)));
+	CU_ASSERT_EQUAL(f.occ_compute, 12);          /* threads: 1536 / 128 */
+	CU_ASSERT_EQUAL(f.smem, 1024);               /* the reserved 1 KB per block */
+	k.regs = 64;
+	CU_ASSERT_TRUE(kernel_fit(&k, g, &f, err, sizeof(err)));
+	CU_ASSERT_EQUAL(f.occ_compute, 8);           /* registers: 65536 / (64 * 128) */
+	k.regs = 33;                                 /* 33 * 32 = 1056 -> 1280 per warp */
+	CU_ASSERT_TRUE(kernel_fit(&k, g, &f, err, sizeof(err)));
+	CU_ASSERT_EQUAL(f.regs, 4 * 1280);
+	CU_ASSERT_EQUAL(f.occ_compute, 12);
+	k.regs = 32;
+	k.smem = 8192;
+	CU_ASSERT_TRUE(kernel_fit(&k, g, &f, err, sizeof(err)));
+	CU_ASSERT_EQUAL(f.occ_compute, 7);           /* 64 KB / 9 KB */
+	CU_ASSERT_EQUAL(f.occ_graphics, 5);          /* 48 KB / 9 KB */
+	k.threads = 1025;
+	CU_ASSERT_FALSE(kernel_fit(&k, g, &f, err, sizeof(err)));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "exceed"));
+	k.threads = 128;
+	k.smem = 64 * 1024;                          /* + 1 KB reserved > 64 KB */
+	CU_ASSERT_FALSE(kernel_fit(&k, g, &f, err, sizeof(err)));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "does not fit"));
+	gpu_free(g);
+}
+
+/* ------------------------------------------------------------ dispatch */
+
+static void test_tie_order(void)
+{
+	struct run r;
+	/* 1024-thread blocks: one per SM; 42 blocks fill the 41 even SMs first, then SM 1 */
+	CU_ASSERT_FATAL(run_open(&r, "{" RTX ", " POL "\"kernels\": [{\"name\":\"A\",\"class\":\"CD\",\"grid\":42,\"threads\":1024,\"solo_us\":100}],"
+				 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"A\"],\"repeat\":1}]}", NULL));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	int evens = 0, odds = 0;
+	for (int sm = 0; sm < 82; sm++) {
+		if (sm % 2)
+			odds += sim_sm_kernel_blocks(r.s, sm, "A");
+		else
+			evens += sim_sm_kernel_blocks(r.s, sm, "A");
+	}
+	CU_ASSERT_EQUAL(evens, 41);
+	CU_ASSERT_EQUAL(odds, 1);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 1, "A"), 1);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 3, "A"), 0);
+	run_close(&r);
+}
+
+static void test_most_room(void)
+{
+	struct run r;
+	/* A takes the 41 even SMs (1024 threads each); B's 512-thread blocks then find room for 1
+	 * on even SMs and 3 on odd ones: the most-room rule sends all 41 to the odd SMs. */
+	CU_ASSERT_FATAL(run_open(&r, "{" RTX ", " POL "\"kernels\": ["
+				 "{\"name\":\"A\",\"class\":\"CD\",\"grid\":41,\"threads\":1024,\"solo_us\":100},"
+				 "{\"name\":\"B\",\"class\":\"TC\",\"grid\":41,\"threads\":512,\"solo_us\":100}],"
+				 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"A\"],\"repeat\":1},{\"name\":\"b\",\"kernels\":[\"B\"],\"repeat\":1}]}", NULL));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	for (int sm = 0; sm < 82; sm++) {
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, sm, "A"), sm % 2 == 0);
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, sm, "B"), sm % 2 == 1);
+	}
+	run_close(&r);
+}
+
+static void test_leftover_rule(void)
+{
+	struct run r;
+	/* A: 164 blocks of 1024 threads = two waves of one block per SM, 512 threads left free on
+	 * every SM.  B's 128-thread blocks would fit, but must wait until all of A is placed. */
+	CU_ASSERT_FATAL(run_open(&r, "{" RTX ", " POL "\"kernels\": ["
+				 "{\"name\":\"A\",\"class\":\"CD\",\"grid\":164,\"threads\":1024,\"solo_us\":200},"
+				 "{\"name\":\"B\",\"class\":\"TC\",\"grid\":328,\"threads\":128,\"solo_us\":100}],"
+				 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"A\"],\"repeat\":1},{\"name\":\"b\",\"kernels\":[\"B\"],\"repeat\":1}]}", NULL));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	int b0 = 0;
+	for (int sm = 0; sm < 82; sm++)
+		b0 += sim_sm_kernel_blocks(r.s, sm, "B");
+	CU_ASSERT_EQUAL(b0, 0);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 0, "A"), 1);
+	/* the first wave of A ends at 100 us; then A's last blocks go out and B gets the rest */
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 100000), 0);
+	for (int sm = 0; sm < 82; sm++) {
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, sm, "A"), 1);
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, sm, "B"), 4);
+	}
+	run_close(&r);
+}
+
+static void test_priority(void)
+{
+	struct run r;
+	/* low (priority 0) has two waves; high (priority 5) arrives during the first: when the
+	 * first wave ends, high's blocks are placed before low's second wave. */
+	CU_ASSERT_FATAL(run_open(&r, "{" RTX ", " POL "\"kernels\": ["
+				 "{\"name\":\"low\",\"class\":\"CD\",\"grid\":164,\"threads\":1024,\"solo_us\":200},"
+				 "{\"name\":\"high\",\"class\":\"CD\",\"grid\":82,\"threads\":1024,\"solo_us\":100}],"
+				 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"low\"],\"repeat\":1},"
+				 "{\"name\":\"b\",\"kernels\":[\"high\"],\"repeat\":1,\"priority\":5,\"start_ms\":0.01}]}", NULL));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 100000), 0);
+	for (int sm = 0; sm < 82; sm++) {
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, sm, "high"), 1);
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, sm, "low"), 0);
+	}
+	run_close(&r);
+}
+
+static void test_hw_queue(void)
+{
+	char json[8192];
+	int n = snprintf(json, sizeof(json), "{" RTX ", " POL "\"kernels\": [{\"name\":\"K\",\"class\":\"CD\",\"grid\":8200,\"threads\":1024,\"solo_us\":100}], \"apps\": [");
+	for (int i = 0; i < 40; i++)
+		n += snprintf(json + n, sizeof(json) - n, "%s{\"name\":\"a%d\",\"kernels\":[\"K\"],\"repeat\":1}", i ? "," : "", i);
+	snprintf(json + n, sizeof(json) - n, "]}");
+	struct run r;
+	CU_ASSERT_FATAL(run_open(&r, json, NULL));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	CU_ASSERT_EQUAL(sim_active_kernels(r.s), 32);
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	CU_ASSERT_NOT_EQUAL(kernel_end(&r, "K", 39), -1);   /* all 40 finish */
+	run_close(&r);
+}
+
+/* ------------------------------------------------------------ carveout */
+
+static void test_carveout(void)
+{
+	struct run r;
+	/* big: 41 blocks of 55 KB shared memory on the even SMs (compute mode, 64 KB).
+	 * rt: RT blocks need graphics mode (48 KB), impossible where big sits. */
+	CU_ASSERT_FATAL(run_open(&r, "{" RTX ", " POL "\"kernels\": ["
+				 "{\"name\":\"big\",\"class\":\"CD\",\"grid\":41,\"threads\":256,\"smem\":56320,\"solo_us\":100},"
+				 "{\"name\":\"rt\",\"class\":\"RT\",\"grid\":82,\"threads\":128,\"smem\":4096,\"solo_us\":50}],"
+				 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"big\"],\"repeat\":1},{\"name\":\"b\",\"kernels\":[\"rt\"],\"repeat\":1}]}", NULL));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	struct sm_snapshot even, odd;
+	sim_sm_snapshot(r.s, 0, &even);
+	sim_sm_snapshot(r.s, 1, &odd);
+	CU_ASSERT_FALSE(even.graphics);
+	CU_ASSERT_EQUAL(even.smem_capacity, 64 * 1024);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 0, "rt"), 0);
+	CU_ASSERT_TRUE(odd.graphics);
+	CU_ASSERT_EQUAL(odd.smem_capacity, 48 * 1024);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 1, "rt"), 2);
+	/* rt's solo run has one block per SM; two per odd SM share it, so it ends at 100 us and
+	 * the odd SMs go back to compute mode */
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 99999), 0);
+	sim_sm_snapshot(r.s, 1, &odd);
+	CU_ASSERT_TRUE(odd.graphics);
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 100000), 0);
+	sim_sm_snapshot(r.s, 1, &odd);
+	CU_ASSERT_FALSE(odd.graphics);
+	CU_ASSERT_EQUAL(odd.smem_capacity, 64 * 1024);
+	CU_ASSERT_EQUAL(odd.blocks, 0);
+	run_close(&r);
+}
+
+/* ------------------------------------------------------------ rates */
+
+static void test_rate_change(void)
+{
+	struct run r;
+	/* X alone runs at speed 1 (solo 1 ms); Y (same unit, same shape) starts at 0.5 ms in the
+	 * room X leaves: both then run at 0.5, so X ends at 0.5 + 0.5 / 0.5 = 1.5 ms. */
+	CU_ASSERT_FATAL(run_open(&r, "{" RTX ", " POL "\"kernels\": ["
+				 "{\"name\":\"X\",\"class\":\"CD\",\"grid\":492,\"threads\":128,\"solo_us\":1000},"
+				 "{\"name\":\"Y\",\"class\":\"CD\",\"grid\":492,\"threads\":128,\"solo_us\":1000}],"
+				 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"X\"],\"repeat\":1},"
+				 "{\"name\":\"b\",\"kernels\":[\"Y\"],\"repeat\":1,\"start_ms\":0.5}]}", NULL));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 100000), 0);
+	CU_ASSERT_DOUBLE_EQUAL(sim_sm_kernel_speed(r.s, 5, "X"), 1.0, 1e-12);
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 600000), 0);
+	CU_ASSERT_DOUBLE_EQUAL(sim_sm_kernel_speed(r.s, 5, "X"), 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sim_sm_kernel_speed(r.s, 5, "Y"), 0.5, 1e-12);
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	CU_ASSERT_EQUAL(kernel_end(&r, "X", 0), 1500000);
+	/* Y did 0.5 ms of work by 1.5 ms, then runs alone: ends at 2.0 ms */
+	CU_ASSERT_EQUAL(kernel_end(&r, "Y", 0), 2000000);
+	run_close(&r);
+}
+
+static void test_contention(void)
+{
+	struct run r;
+	/* Table 3's RT+CD pair: disjoint units, both slowed by 1 + c, c = 1 - 2 * 0.3987 */
+	CU_ASSERT_FATAL(run_open(&r, "{" RTX ", " POL "\"kernels\": ["
+				 "{\"name\":\"R\",\"class\":\"RT\",\"grid\":328,\"threads\":192,\"smem\":4096,\"solo_us\":1000},"
+				 "{\"name\":\"C\",\"class\":\"CD\",\"grid\":492,\"threads\":128,\"solo_us\":1000}],"
+				 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"R\"],\"repeat\":1},{\"name\":\"b\",\"kernels\":[\"C\"],\"repeat\":1}]}", NULL));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	double c = 1 - 2 * 0.3987;
+	CU_ASSERT_DOUBLE_EQUAL(sim_sm_kernel_speed(r.s, 7, "R"), 1 / (1 + c), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sim_sm_kernel_speed(r.s, 7, "C"), 1 / (1 + c), 1e-12);
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	CU_ASSERT_EQUAL(kernel_end(&r, "R", 0), (long long)ceil(1e6 * (1 + c)));
+	run_close(&r);
+}
+
+static void test_disciplines(void)
+{
+	struct cfg_diag d = { 0 };
+	cJSON *fair = cJSON_Parse("{\"discipline\":\"fair\"}"), *age = cJSON_Parse("{\"discipline\":\"age\"}");
+	struct cfg cf = cfg_root(fair, &d), ca = cfg_root(age, &d);
+	void *mf = interference_bottleneck.create(NULL, &cf), *ma = interference_bottleneck.create(NULL, &ca);
+	CU_ASSERT_FALSE(d.failed);
+	double delta[UNIT_COUNT] = { [UNIT_CUDA] = 0.25 };
+	struct sm_kernel_view v[2] = {
+		{ .cls = KC_CD, .delta = delta, .blocks = 4, .sat = 4, .order = 2 },
+		{ .cls = KC_CD, .delta = delta, .blocks = 4, .sat = 4, .order = 1 },
+	};
+	double sp[2];
+	interference_bottleneck.sm_speeds(mf, v, 2, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 0.5, 1e-12);
+	interference_bottleneck.sm_speeds(ma, v, 2, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 1.0, 1e-12);   /* the older kernel first */
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.0, 1e-12);
+	/* more blocks than needed for full throughput only share it */
+	v[0].blocks = 8;
+	interference_bottleneck.sm_speeds(mf, v, 1, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.5, 1e-12);
+	interference_bottleneck.destroy(mf);
+	interference_bottleneck.destroy(ma);
+	cJSON_Delete(fair);
+	cJSON_Delete(age);
+}
+
+static void test_ptb_pool(void)
+{
+	struct run r;
+	/* An RT kernel whose single persistent block per SM reaches full throughput (sat 1):
+	 * the PTB build takes as long as the original, without the tail wave. */
+	CU_ASSERT_FATAL(run_open(&r, "{" RTX ", " POL "\"kernels\": ["
+				 "{\"name\":\"R\",\"class\":\"RT\",\"grid\":4100,\"threads\":128,\"regs\":32,\"smem\":8192,\"solo_us\":1000,"
+				 "\"sat_blocks\":1,\"ptb_workers\":82}],"
+				 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"R\"],\"repeat\":1,\"variant\":\"ptb\"}]}", NULL));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 0, "R"), 1);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 81, "R"), 1);
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	/* 4100 blocks, 5 per SM in graphics mode: exactly 10 waves, so PTB = original = 1 ms */
+	CU_ASSERT(llabs(kernel_end(&r, "R", 0) - 1000000) <= 1);
+	run_close(&r);
+}
+
+/* ------------------------------------------------------------ policies through the action API */
+
+static void *masked_init(struct sim *sim, const struct cfg *p)
+{
+	return NULL;
+}
+
+static void masked_be_ready(void *self, struct sim *sim, int app)
+{
+	struct launch_opts o = launch_masked(smset_range(app == 0 ? 0 : 41, 41));
+	sim_app_launch(sim, app, &o);
+}
+
+static const struct policy_ops masked_policy = {
+	.version = POLICY_OPS_VERSION, .name = "test-masked", .init = masked_init, .be_ready = masked_be_ready,
+};
+
+static void test_masks(void)
+{
+	struct run r;
+	/* A is masked to SMs 0-40 and has two waves; B, masked to 41-81, is not held up by it. */
+	struct policy_spec p = { .name = "test-masked", .ops = &masked_policy };
+	CU_ASSERT_FATAL(run_open(&r, "{" RTX ", " POL "\"kernels\": ["
+				 "{\"name\":\"A\",\"class\":\"CD\",\"grid\":82,\"threads\":1024,\"solo_us\":100},"
+				 "{\"name\":\"B\",\"class\":\"CD\",\"grid\":41,\"threads\":1024,\"solo_us\":100}],"
+				 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"A\"],\"repeat\":1},{\"name\":\"b\",\"kernels\":[\"B\"],\"repeat\":1}]}", &p));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	for (int sm = 0; sm < 82; sm++) {
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, sm, "A"), sm < 41);
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, sm, "B"), sm >= 41);
+	}
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	CU_ASSERT_EQUAL(kernel_end(&r, "A", 0), 200000);
+	CU_ASSERT_EQUAL(kernel_end(&r, "B", 0), 100000);
+	run_close(&r);
+}
+
+/* ------------------------------------------------------------ frames and determinism */
+
+static const char game_exp[] = "{" RTX ", \"seed\": 3, \"duration_ms\": 100, \"kernels\": ["
+	"{\"name\":\"R\",\"class\":\"RT\",\"grid\":1640,\"threads\":128,\"smem\":8192,\"solo_us\":3000},"
+	"{\"name\":\"S\",\"class\":\"CD\",\"grid\":1640,\"threads\":256,\"solo_us\":3000},"
+	"{\"name\":\"T\",\"class\":\"TC\",\"grid\":656,\"threads\":256,\"smem\":20480,\"solo_us\":500}],"
+	"\"games\":[{\"name\":\"g\",\"fps\":120,\"frame\":[\"R\",\"S\"],\"cv\":0.1}],"
+	"\"apps\":[{\"name\":\"dnn\",\"kernels\":[\"T\"]}],"
+	"\"policies\":[{\"name\":\"static\",\"game_sms\":70}]}";
+
+static char *run_to_text(const char *json, size_t *len)
+{
+	struct experiment *e = load_text(json);
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	struct sim_sinks sk = { .kernels = f, .frames = f, .label = "t" };
+	struct cfg_diag d = { 0 };
+	struct sim *s = e ? sim_new(e, &e->policies[0], &sk, &d) : NULL;
+	if (s && sim_run(s) == 0) {
+		cJSON *o = cJSON_CreateObject();
+		sim_report(s, o);
+		char *txt = cJSON_PrintUnformatted(o);
+		fputs(txt, f);
+		free(txt);
+		cJSON_Delete(o);
+	}
+	sim_free(s);
+	fclose(f);
+	experiment_free(e);
+	return buf;
+}
+
+static void test_determinism(void)
+{
+	size_t n1, n2, n3;
+	char *a = run_to_text(game_exp, &n1), *b = run_to_text(game_exp, &n2);
+	CU_ASSERT_FATAL(a && b);
+	CU_ASSERT(n1 > 1000);
+	CU_ASSERT_EQUAL(n1, n2);
+	CU_ASSERT(memcmp(a, b, n1) == 0);
+	/* the seed matters: render-time variation is drawn per frame */
+	char other[sizeof(game_exp)];
+	memcpy(other, game_exp, sizeof(game_exp));
+	char *seed = strstr(other, "\"seed\": 3");
+	seed[8] = '4';
+	char *c = run_to_text(other, &n3);
+	CU_ASSERT(n3 != n1 || memcmp(a, c, n1) != 0);
+	free(a);
+	free(b);
+	free(c);
+}
+
+static void test_frames(void)
+{
+	struct experiment *e = load_text(game_exp);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	struct cfg_diag d = { 0 };
+	struct policy_spec excl = { .name = "excl", .ops = policy_find("exclusive"), .params = NULL };
+	cJSON *params = cJSON_Parse("{\"name\":\"exclusive\",\"run\":\"game\"}");
+	excl.params = params;
+	struct sim *s = sim_new(e, &excl, NULL, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(sim_run(s), 0);
+	cJSON *o = cJSON_CreateObject();
+	sim_report(s, o);
+	const cJSON *g = cJSON_GetArrayItem(cJSON_GetObjectItem(o, "games"), 0);
+	/* 100 ms at 120 fps: 12 frames released (0, 8.33, ... 91.7 ms), render ~6 ms each */
+	CU_ASSERT_EQUAL((int)cJSON_GetObjectItem(g, "frames_finished")->valuedouble, 12);
+	CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(g, "qos_violation_rate")->valuedouble, 0, 1e-12);
+	double lat = cJSON_GetObjectItem(g, "latency_mean_ms")->valuedouble;
+	CU_ASSERT(lat > 5.0 && lat < 7.0);
+	const cJSON *be = cJSON_GetObjectItem(o, "be_throughput");
+	CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(be, "total")->valuedouble, 0, 1e-12);
+	cJSON_Delete(o);
+	cJSON_Delete(params);
+	sim_free(s);
+	experiment_free(e);
+}
+
+void register_engine_tests(void)
+{
+	CU_pSuite s = CU_add_suite("engine", NULL, NULL);
+	CU_add_test(s, "occupancy and allocation granularity", test_occupancy);
+	CU_add_test(s, "most-room dispatch: SM tie order", test_tie_order);
+	CU_add_test(s, "most-room dispatch: SM with most room", test_most_room);
+	CU_add_test(s, "leftover rule", test_leftover_rule);
+	CU_add_test(s, "stream priority", test_priority);
+	CU_add_test(s, "32 kernels in hardware queues", test_hw_queue);
+	CU_add_test(s, "carveout switching", test_carveout);
+	CU_add_test(s, "rates change with residency", test_rate_change);
+	CU_add_test(s, "implicit contention from Table 3", test_contention);
+	CU_add_test(s, "fair and age disciplines", test_disciplines);
+	CU_add_test(s, "PTB pool", test_ptb_pool);
+	CU_add_test(s, "SM masks and the leftover rule", test_masks);
+	CU_add_test(s, "determinism", test_determinism);
+	CU_add_test(s, "frames and QoS", test_frames);
+}

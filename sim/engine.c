@@ -558,6 +558,47 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, c
 	k->unplaced -= placed;
 }
 
+#ifdef COMBOSIM_DEBUG
+/* Debug builds: the SM counters equal what the resident groups hold, nothing is negative or
+ * over-committed, every resident block is counted once, and work is conserved. */
+static void sim_check(const struct sim *s)
+{
+	const struct gpu_desc *g = s->g;
+	int resident_total = 0;
+	for (int i = 0; i < g->sm_count; i++) {
+		const struct sm_state *sm = &s->sms[i];
+		int threads = 0, regs = 0, smem = 0, blocks = 0, rt = 0;
+		for (const struct group *gr = sm->groups; gr; gr = gr->sm_next) {
+			assert(gr->sm == i && gr->n > 0 && gr->speed >= 0 && gr->remaining >= 0);
+			threads += gr->n * gr->k->fit.threads;
+			regs += gr->n * gr->k->fit.regs;
+			smem += gr->n * gr->k->fit.smem;
+			blocks += gr->n;
+			rt += gr->k->fit.graphics ? gr->n : 0;
+		}
+		assert(threads == sm->threads && regs == sm->regs && smem == sm->smem && blocks == sm->blocks);
+		assert(rt == sm->rt_blocks && sm->graphics == (rt > 0));
+		assert(threads <= g->max_threads && regs <= g->regs && blocks <= g->max_blocks);
+		assert(smem <= gpu_smem_capacity(g, sm->graphics));
+		resident_total += blocks;
+	}
+	int by_kernel = 0;
+	for (int i = 0; i < s->n_active; i++) {
+		const struct kinst *k = s->active[i];
+		int n = 0;
+		for (const struct group *gr = k->groups; gr; gr = gr->k_next)
+			n += gr->n;
+		assert(n == k->resident);
+		by_kernel += n;
+		if (!persistent(k))
+			assert(k->unplaced + k->resident + k->done_blocks + k->exited == k->blocks);
+		else
+			assert(k->pool >= 0);
+	}
+	assert(by_kernel == resident_total);
+}
+#endif
+
 /* One pass of the hardware dispatcher over the resident kernels, in dispatch order.  The
  * leftover rule: a later kernel gets an SM only when no earlier kernel still has blocks waiting
  * that could go there (for unmasked kernels: any SM, so a later kernel waits until all earlier
@@ -608,6 +649,9 @@ static void dispatch(struct sim *s)
 		s->sms[s->freed[j]].freed = false;
 	s->n_freed = 0;
 	rerate_dirty(s);
+#ifdef COMBOSIM_DEBUG
+	sim_check(s);
+#endif
 }
 
 /* ---------------------------------------------------------------- streams and kernels */

@@ -38,7 +38,7 @@
 
 #define EVQ_ARITY	4
 #define EVQ_MIN_CAP	16u
-#define EVQ_MAX_CAP	(1u << 31)	/* handles, positions and SLOT_FREE fit in 32 bits */
+#define EVQ_MAX_CAP	(1u << 30)	/* child indices (4i + 4) fit in 32 bits */
 #define SLOT_FREE	UINT32_MAX	/* slots[].pos of a slot that holds no pending event */
 
 struct hent {
@@ -169,29 +169,29 @@ static inline bool hent_lt(const struct hent *a, const struct hent *b)
 	return key_lt(key_of(a), key_of(b));
 }
 
-static inline void place(evq *q, size_t i, const struct hent *e)
+static inline void place(evq *q, uint32_t i, struct hent e)
 {
-	q->heap[i] = *e;
-	q->slots[e->slot].pos = (uint32_t)i;
+	q->heap[i] = e;
+	q->slots[e.slot].pos = i;
 }
 
-static void sift_up(evq *q, size_t i, struct hent e)
+static void sift_up(evq *q, uint32_t i, struct hent e)
 {
 	while (i > 0) {
-		size_t p = (i - 1) / EVQ_ARITY;
+		uint32_t p = (i - 1) / EVQ_ARITY;
 
 		if (!hent_lt(&e, &q->heap[p]))
 			break;
-		place(q, i, &q->heap[p]);
+		place(q, i, q->heap[p]);
 		i = p;
 	}
-	place(q, i, &e);
+	place(q, i, e);
 }
 
 /* Index of the smallest of the children c .. c + EVQ_ARITY - 1 (c < n). */
-static inline size_t min_child(const struct hent *h, size_t c, size_t n)
+static inline uint32_t min_child(const struct hent *h, uint32_t c, uint32_t n)
 {
-	size_t m = c;
+	uint32_t m = c;
 
 	if (c + EVQ_ARITY <= n) {
 		/*
@@ -202,55 +202,57 @@ static inline size_t min_child(const struct hent *h, size_t c, size_t n)
 		evq_key k0 = key_of(&h[c]), k1 = key_of(&h[c + 1]);
 		evq_key k2 = key_of(&h[c + 2]), k3 = key_of(&h[c + 3]);
 		bool l01 = key_lt(k1, k0), l23 = key_lt(k3, k2);
-		size_t a = c + l01, b = c + 2 + l23;
+		uint32_t a = c + l01, b = c + 2 + l23;
 
-		k0 = key_pick(k0, k1, l01);
-		k2 = key_pick(k2, k3, l23);
-		return a ^ ((a ^ b) & -(size_t)key_lt(k2, k0));
+		if (l01)
+			k0 = k1;
+		if (l23)
+			k2 = k3;
+		return a ^ ((a ^ b) & -(uint32_t)key_lt(k2, k0));
 	}
-	for (size_t j = c + 1; j < n; j++)
+	for (uint32_t j = c + 1; j < n; j++)
 		if (hent_lt(&h[j], &h[m]))
 			m = j;
 	return m;
 }
 
-static void sift_down(evq *q, size_t i, struct hent e)
+static void sift_down(evq *q, uint32_t i, struct hent e)
 {
-	size_t n = q->n;
+	uint32_t n = q->n;
 
 	for (;;) {
-		size_t c = EVQ_ARITY * i + 1, m;
+		uint32_t c = EVQ_ARITY * i + 1, m;
 
 		if (c >= n)
 			break;
 		m = min_child(q->heap, c, n);
 		if (!hent_lt(&q->heap[m], &e))
 			break;
-		place(q, i, &q->heap[m]);
+		place(q, i, q->heap[m]);
 		i = m;
 	}
-	place(q, i, &e);
+	place(q, i, e);
 }
 
 /* Puts e at the root (heap[0] is free): hole down to a leaf, then e up from there. */
 static void sift_down_root(evq *q, struct hent e)
 {
-	size_t n = q->n, i = 0;
+	uint32_t n = q->n, i = 0;
 	bool prefetch = n > EVQ_PREFETCH_MIN;
 
 	for (;;) {
-		size_t c = EVQ_ARITY * i + 1, m;
+		uint32_t c = EVQ_ARITY * i + 1, m;
 
 		if (c >= n)
 			break;
-		if (prefetch && EVQ_ARITY * c + EVQ_ARITY * EVQ_ARITY < n) {
+		if (prefetch && EVQ_ARITY * (uint64_t)c + EVQ_ARITY * EVQ_ARITY < n) {
 			const char *g = (const char *)&q->heap[EVQ_ARITY * c + 1];
 
 			for (size_t k = 0; k < EVQ_ARITY * EVQ_ARITY * sizeof(struct hent); k += 64)
 				__builtin_prefetch(g + k);
 		}
 		m = min_child(q->heap, c, n);
-		place(q, i, &q->heap[m]);
+		place(q, i, q->heap[m]);
 		i = m;
 	}
 	sift_up(q, i, e);
@@ -327,7 +329,7 @@ bool evq_pending(const evq *q, ev_handle h)
 
 bool evq_cancel(evq *q, ev_handle h)
 {
-	size_t i;
+	uint32_t i;
 	struct hent e;
 
 	if (!evq_pending(q, h))
@@ -348,7 +350,7 @@ bool evq_cancel(evq *q, ev_handle h)
 
 void evq_reschedule(evq *q, ev_handle h, sim_time t)
 {
-	size_t i;
+	uint32_t i;
 	struct hent e;
 
 	if (!evq_pending(q, h)) {

@@ -23,6 +23,7 @@
 #include "models/interference.h"
 #include "sim/metrics.h"
 #include "sim/timeline.h"
+#include "traces/source.h"
 
 #define HW_QUEUE_SLOTS 32       /* kernels resident in hardware queues at once */
 #define MAX_LANES 64            /* timeline lanes per SM */
@@ -47,7 +48,7 @@ struct frame {
 	long number;
 	sim_time release, deadline, start, finish;
 	int kernels_left;
-	double scale;
+	struct frame_kernels kernels;   /* this frame's kernels, owned until it finishes */
 	bool launched;
 	struct frame *next;      /* in-flight list of its game */
 };
@@ -61,7 +62,6 @@ struct kinst {
 	int stream, prio;
 	uint64_t order;
 	int blocks, unplaced, resident, done_blocks, exited;
-	double scale;
 	double pool, pool_rate;  /* persistent kernels: work left (block-ns) and drain rate */
 	sim_time pool_since;
 	ev_handle pool_ev;
@@ -101,6 +101,7 @@ struct stream {
 
 struct game_rt {
 	const struct game_spec *spec;
+	struct frame_source src;
 	int stream;
 	long released, in_flight;
 	struct frame *first, *last;
@@ -403,7 +404,7 @@ static void group_add(struct sim *s, struct kinst *k, int smi, int n)
 	gr->k = k;
 	gr->sm = smi;
 	gr->n = n;
-	gr->remaining = k->fit.block_ns * k->scale;
+	gr->remaining = k->fit.block_ns;
 	gr->start = gr->since = s->now;
 	int lane = sm->lanes == ~0ull ? MAX_LANES - 1 : __builtin_ctzll(~sm->lanes);
 	gr->lane = lane;
@@ -711,7 +712,7 @@ static void stream_kick(struct sim *s, int id)
 }
 
 static struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, const struct launch_opts *o,
-			       int stream, double scale)
+			       int stream)
 {
 	struct kinst *k = s->free_k;
 	if (k)
@@ -732,7 +733,6 @@ static struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, co
 	k->masked = o->masked;
 	k->stream = stream;
 	k->prio = stream_of(s, stream)->prio;
-	k->scale = scale;
 	k->game = k->app = -1;
 	k->slot = -1;
 	k->launched = s->now;
@@ -740,7 +740,7 @@ static struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, co
 		int occ = k->fit.graphics ? k->fit.occ_graphics : k->fit.occ_compute;
 		k->blocks = o->workers > 0 ? o->workers
 			: spec->ptb_workers > 0 ? spec->ptb_workers : occ * s->g->sm_count;
-		k->pool = (double)spec->grid * k->fit.block_ns * scale;
+		k->pool = (double)spec->grid * k->fit.block_ns;
 		k->pool_since = s->now;
 	} else {
 		k->blocks = spec->grid;
@@ -773,7 +773,7 @@ static void write_kernel_row(struct sim *s, const struct kinst *k)
 			s->out.label, k->spec->name, kclass_names[k->spec->cls], variant_names[k->variant], owner,
 			k->frame ? k->frame->number : -1L, k->stream, (long long)k->launched,
 			(long long)k->started, (long long)k->finished,
-			(long long)(k->spec->solo_ns * k->scale), k->blocks);
+			(long long)k->spec->solo_ns, k->blocks);
 	}
 	if (s->out.timeline) {
 		struct stream *st = stream_of(s, k->stream);
@@ -801,7 +801,7 @@ static void kernel_done(struct sim *s, struct kinst *k)
 	if (!st->head)
 		st->tail = NULL;
 	st->running = false;
-	metrics_kernel(s->m, k->spec, k->app >= 0, k->scale, s->now);
+	metrics_kernel(s->m, k->spec, k->app >= 0, 1.0, s->now);
 	write_kernel_row(s, k);
 
 	struct kernel_done kd = {
@@ -809,12 +809,14 @@ static void kernel_done(struct sim *s, struct kinst *k)
 		.frame = k->frame ? k->frame->number : -1,
 		.launched = k->launched, .started = k->started, .finished = k->finished,
 	};
+	/* the policy hears of the kernel before its frame or app moves on (a frame's kernel
+	 * specs live until the frame is done) */
+	if (s->pol && s->pol->kernel_finished)
+		s->pol->kernel_finished(s->pol_self, s, &kd);
 	if (k->frame)
 		frame_kernel_done(s, k);
 	if (k->app >= 0)
 		app_kernel_done(s, k);
-	if (s->pol && s->pol->kernel_finished)
-		s->pol->kernel_finished(s->pol_self, s, &kd);
 
 	k->q_next = s->free_k;
 	s->free_k = k;
@@ -869,35 +871,53 @@ static struct frame_info frame_info_of(const struct sim *s, const struct frame *
 {
 	return (struct frame_info){
 		.game = f->game, .number = f->number, .released = f->release,
-		.deadline = f->deadline, .kernels = s->e->games[f->game].n_kernels,
+		.deadline = f->deadline, .kernels = f->kernels.n,
 	};
+}
+
+static void frame_free(struct frame *f)
+{
+	frame_kernels_free(&f->kernels);
+	free(f);
 }
 
 static void frame_release(struct sim *s, int gi)
 {
 	struct game_rt *gm = &s->games[gi];
 	const struct game_spec *gs = gm->spec;
-	long number = gm->released++;
-	sim_time next = gs->start_ns + (sim_time)llround((double)gm->released * (double)gs->period_ns);
-	if ((!gs->frames || gm->released < gs->frames) && next < s->end)
-		evq_push(s->q, next, EV_FRAME_RELEASE, &s->games[gi]);
+	long number = gm->released;
 
 	struct frame *f = xcalloc(1, sizeof(*f));
 	f->game = gi;
 	f->number = number;
 	f->release = s->now;
 	f->deadline = s->now + gs->qos_ns;
-	f->kernels_left = gs->n_kernels;
-	f->scale = 1;
+	char err[512];
+	int rc = gm->src.ops->next(gm->src.self, number, &f->kernels, err, sizeof(err));
+	if (rc != 0) {
+		if (rc < 0)
+			fail(s, "%s", err);
+		frame_free(f);            /* the trace has no more frames */
+		return;
+	}
+	gm->released++;
+	sim_time next = gs->start_ns + (sim_time)llround((double)gm->released * (double)gs->period_ns);
+	if ((!gs->frames || gm->released < gs->frames) && next < s->end)
+		evq_push(s->q, next, EV_FRAME_RELEASE, &s->games[gi]);
+	f->kernels_left = f->kernels.n;
 	if (gs->cv > 0) {
 		/* render-time variation of the frame, clipped to keep it physical */
-		f->scale = 1 + gsl_ran_gaussian(gm->rng, gs->cv);
-		f->scale = fmin(2.0, fmax(0.5, f->scale));
+		double scale = 1 + gsl_ran_gaussian(gm->rng, gs->cv);
+		scale = fmin(2.0, fmax(0.5, scale));
+		for (int i = 0; i < f->kernels.n; i++) {
+			sim_time t = (sim_time)llround((double)f->kernels.k[i].solo_ns * scale);
+			f->kernels.k[i].solo_ns = t > 0 ? t : 1;
+		}
 	}
-	if (gm->in_flight >= gs->max_queued) {
+	if (gm->in_flight >= gs->max_queued || f->kernels.n == 0) {
 		metrics_frame_dropped(s->m, gi, f->release);
 		frame_write(s, f, true);
-		free(f);
+		frame_free(f);
 		return;
 	}
 	gm->in_flight++;
@@ -945,7 +965,7 @@ static void frame_kernel_done(struct sim *s, struct kinst *k)
 	struct frame_info fi = frame_info_of(s, f);
 	if (s->pol && s->pol->frame_finished)
 		s->pol->frame_finished(s->pol_self, s, &fi, f->finish);
-	free(f);
+	frame_free(f);
 }
 
 static void app_ready(struct sim *s, int ai)
@@ -1050,8 +1070,8 @@ void sim_frame_launch(struct sim *s, const struct frame_info *fi, const struct l
 		return;
 	f->launched = true;
 	int stream = o->stream >= 0 ? o->stream : s->games[fi->game].stream;
-	for (int i = 0; i < gs->n_kernels; i++) {
-		struct kinst *k = kinst_new(s, &s->e->kernels[gs->kernels[i]], o, stream, f->scale);
+	for (int i = 0; i < f->kernels.n; i++) {
+		struct kinst *k = kinst_new(s, &f->kernels.k[i], o, stream);
 		if (!k)
 			return;
 		k->game = fi->game;
@@ -1072,7 +1092,7 @@ void sim_app_launch(struct sim *s, int app, const struct launch_opts *o)
 	if (!launch_ok(s, o))
 		return;
 	int stream = o->stream >= 0 ? o->stream : a->stream;
-	struct kinst *k = kinst_new(s, sim_app_next(s, app), o, stream, 1.0);
+	struct kinst *k = kinst_new(s, sim_app_next(s, app), o, stream);
 	if (!k)
 		return;
 	k->app = app;
@@ -1141,6 +1161,13 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 		s->games[i].rng = gsl_rng_alloc(gsl_rng_mt19937);
 		/* one random stream per game, derived from the experiment seed */
 		gsl_rng_set(s->games[i].rng, (unsigned long)(e->seed * 1000003ull + (uint64_t)i * 7919ull + 1));
+		char err[512];
+		if (frame_source_open(&s->games[i].src, e, i, err, sizeof(err))) {
+			diag->failed = true;
+			snprintf(diag->msg, sizeof(diag->msg), "%s", err);
+			sim_free(s);
+			return NULL;
+		}
 	}
 	for (int i = 0; i < e->n_apps; i++) {
 		s->apps[i].spec = &e->apps[i];
@@ -1313,9 +1340,10 @@ void sim_free(struct sim *s)
 	for (int i = 0; s->games && i < s->e->n_games; i++) {
 		for (struct frame *f = s->games[i].first, *n; f; f = n) {
 			n = f->next;
-			free(f);
+			frame_free(f);
 		}
 		gsl_rng_free(s->games[i].rng);
+		frame_source_close(&s->games[i].src);
 	}
 	metrics_free(s->m);
 	free(s->games);

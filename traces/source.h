@@ -1,0 +1,41 @@
+/* source — where a game's frames come from.  The engine asks a game's frame source for each
+ * frame's kernels, in stream order, as the frame is released; the frame owns the copies until
+ * it finishes, so a trace is streamed and memory stays bounded by the frames in flight.
+ *
+ * Sources: "inline" (the experiment's own kernel list, the same every frame).  Trace-driven
+ * sources (kernel-level and frame-level CSV traces) plug in here with their own ops.
+ */
+#ifndef COMBOSIM_SOURCE_H
+#define COMBOSIM_SOURCE_H
+
+#include <stddef.h>
+#include "sim/experiment.h"
+
+struct frame_kernels {
+	struct kernel_spec *k;
+	int n, cap;
+};
+
+/* Makes room for one more kernel and returns it (zeroed). */
+struct kernel_spec *frame_kernels_add(struct frame_kernels *f);
+void frame_kernels_free(struct frame_kernels *f);
+
+struct frame_source_ops {
+	const char *name;
+	/* Fills `out` (emptied first) with frame `number`'s kernels.  Returns 0, 1 when the source
+	 * has no more frames, or -1 with a message in err. */
+	int (*next)(void *self, long number, struct frame_kernels *out, char *err, size_t errlen);
+	void (*close)(void *self);
+};
+
+struct frame_source {
+	const struct frame_source_ops *ops;
+	void *self;
+};
+
+/* Opens the source a game spec names.  Returns 0, or -1 with a message in err. */
+int frame_source_open(struct frame_source *src, const struct experiment *e, int game,
+		      char *err, size_t errlen);
+void frame_source_close(struct frame_source *src);
+
+#endif

@@ -48,6 +48,8 @@ void sim_sm_snapshot(const struct sim *sim, int sm, struct sm_snapshot *out);
 /* Blocks of the named kernel resident on an SM now, and their current speed (0: none). */
 int sim_sm_kernel_blocks(const struct sim *sim, int sm, const char *kernel);
 double sim_sm_kernel_speed(const struct sim *sim, int sm, const char *kernel);
+/* SM classes alive now (identical SMs are simulated once). */
+int sim_sm_classes(const struct sim *sim);
 /* Kernels in the hardware queues now (at most 32). */
 int sim_active_kernels(const struct sim *sim);
 /* The time the last kernel finished. */

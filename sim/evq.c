@@ -5,21 +5,25 @@
  * cancel and reschedule find their entry in O(1) and fix the heap in O(log n).  Free slots
  * form a LIFO list (recently freed slots are cache-hot); both arrays grow by doubling.
  *
- * Why this structure: measured with bench/evq_bench.c (hold model, Exp increments; M pop+push
- * pairs per second on one core of a 2.6 GHz Xeon VM, gcc 12 -O2; hold / hold+reschedule):
+ * Why this structure: measured with bench/evq_bench.c (hold model, Exp increments; millions of
+ * pop+push pairs per second on one core of a 2.6 GHz Xeon VM, gcc 12 -O2; hold / hold with one
+ * reschedule per step; candidates in the same run):
  *
- *   N                          1e3         1e4         1e5        1e6
- *   binary heap, plain      15.1/10.6   10.8/7.6    6.9/4.3    2.65/1.31
- *   4-ary heap, plain       13.3/10.2    9.9/7.5    6.4/4.4    2.53/1.17
- *   8-ary heap, plain       13.1/10.5    9.4/7.6    6.2/4.6    2.47/1.36
- *   pairing heap             8.2/6.4     5.3/4.3    2.7/2.0    0.63/0.47
- *   binary heap, tuned      16.6/11.1   12.3/8.6    7.1/4.5    1.66/0.97
- *   8-ary heap, tuned       21.2/15.6   15.6/11.5   7.8/5.4    1.87/1.32
- *   4-ary heap, tuned (this) 20.5/14.2  14.6/10.1   9.8/5.6    3.27/1.62
+ *   N                           1e3         1e4        1e5        1e6
+ *   binary heap, plain       15.0/10.4   10.9/7.6    7.0/4.4   2.60/1.31
+ *   4-ary heap, plain        13.4/10.3    9.9/7.6    6.4/4.5   2.51/1.31
+ *   8-ary heap, plain        13.1/10.5    9.4/7.6    6.2/4.6   2.68/1.40
+ *   pairing heap              8.1/6.4     5.2/4.3    2.7/2.1   0.62/0.48
+ *   binary heap, tuned       17.2/11.7   12.5/8.6    7.3/4.6   1.90/1.12
+ *   8-ary heap, tuned        21.1/15.4   15.6/11.5   8.0/5.6   1.82/1.31
+ *   4-ary heap, tuned (kept) 22.7/15.3   13.3/9.6    9.8/5.3   3.24/1.26
+ *
+ * 4-ary and 8-ary are a near tie at 1e3..1e4 (the target range); 4-ary wins clearly
+ * beyond, where only its grandchildren (6 cache lines, vs 24) are cheap to prefetch.
  *
  * "Tuned" = the tricks below, each kept because it measured faster:
  *  - keys compared as one 128-bit integer (time with its sign bit flipped, then seq): cmp+sbb,
- *    no branch; the four children are reduced by a branch-free tournament (~+15%);
+ *    no branch; the four children are reduced by a branch-free tournament (+15..20%);
  *  - pop leaves a hole at the root instead of moving the last entry there at once; the next
  *    push fills the hole by sifting its own entry down, so a pop+push pair (the engine's usual
  *    step) costs one sift instead of two.  Any other mutation fills the hole first (~+11%);
@@ -28,7 +32,6 @@
  *    bottom, so this saves a compare per level);
  *  - on heaps larger than L1, prefetch the grandchildren while choosing among the children
  *    (+20% at 1e5, +60% at 1e6).
- * The 1e6 column is memory-bound; the engine's queues are expected to be 1e2..1e4.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -349,7 +352,7 @@ void evq_reschedule(evq *q, ev_handle h, sim_time t)
 	}
 	fill_hole(q);
 	i = q->slots[h].pos;
-	/* a fresh seq ranks it after the events already at t; so the key only grows if t does */
+	/* the fresh seq ranks it after the events already at t: its key shrank iff t is earlier */
 	e = (struct hent){ .time = t, .seq = q->seq++, .slot = h };
 	if (t < q->heap[i].time)
 		sift_up(q, i, e);

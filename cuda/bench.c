@@ -1,0 +1,570 @@
+/* bench — combosim-cuda's micro-benchmarks, written to a directory:
+ *   device.json          device properties, versions, globaltimer step, kernel resources
+ *   calib.json           the calibration cache used (work per kernel shape)
+ *   scaling.csv          duration vs SM count per class (SM-bound kernels) and the variants'
+ *                        cost at the full GPU
+ *   corun.csv            COMBO Table 3 style pairwise intra-SM co-runs: solo times, co-run
+ *                        makespan, makespan reduction (T1+T2-Tcolo)/(T1+T2); corun_reps.csv raw
+ *   kernels.csv          the co-runs' median repetitions in the simulator's kernels.csv format
+ *                        (labels as `combosim run` of a corun experiment writes them)
+ *   partition.csv        inter-SM partition interference (each kernel SM-bound on half the SMs)
+ *   placement_blocks.csv per block %smid, start, end of the placement experiments;
+ *   placement.json       the tie order, leftover-rule and most-room checks read off them
+ *   summary.json         the headline numbers, the command line and the notes
+ * RT-class kernels are emulated (software BVH traversal on CUDA cores); every summary says so.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cuda/bench.h"
+
+#define MAX_REPS 64
+
+static FILE *out_file(const struct bench_opts *o, const char *name)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/%s", o->out_dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "combosim-cuda: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	return f;
+}
+
+static void out_close(FILE *f, const char *name)
+{
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "combosim-cuda: writing %s failed\n", name);
+		exit(1);
+	}
+}
+
+static void write_json(const struct bench_opts *o, const char *name, const cJSON *j)
+{
+	char *s = cJSON_Print(j);
+	if (!s) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+	FILE *f = out_file(o, name);
+	fputs(s, f);
+	fputc('\n', f);
+	out_close(f, name);
+	free(s);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double bench_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Index of the median element of v (unsorted), for picking a representative repetition. */
+static int median_index(const double *v, int n)
+{
+	int best = 0;
+	for (int i = 0; i < n; i++) {
+		int below = 0, above = 0;
+		for (int j = 0; j < n; j++) {
+			below += v[j] < v[i];
+			above += v[j] > v[i];
+		}
+		if (below <= n / 2 && above <= n / 2) {
+			best = i;
+			break;
+		}
+	}
+	return best;
+}
+
+static double span_us(const struct ck_timing *t, int n)
+{
+	uint64_t lo = t[0].first_ns, hi = t[0].last_ns;
+	for (int i = 1; i < n; i++) {
+		if (t[i].first_ns < lo)
+			lo = t[i].first_ns;
+		if (t[i].last_ns > hi)
+			hi = t[i].last_ns;
+	}
+	return (double)(hi - lo) / 1e3;
+}
+
+/* Median solo time (first block entry to last block exit) over reps runs, microseconds. */
+double bench_solo_us(struct ck_dev *d, const struct ck_kernel *k, int reps)
+{
+	double v[MAX_REPS];
+	if (reps > MAX_REPS)
+		reps = MAX_REPS;
+	for (int r = 0; r < reps; r++) {
+		struct ck_timing t;
+		ck_run_group(d, k, NULL, 1, &t, NULL);
+		v[r] = span_us(&t, 1);
+	}
+	return bench_median(v, reps);
+}
+
+/* Runs CD work until about `ms` of GPU time has passed, so clocks are up before measuring. */
+void bench_warmup(struct ck_dev *d, double ms)
+{
+	struct ck_kernel k = { .cls = CK_CD, .variant = CK_ORIGINAL, .threads = 256, .work = 4096 };
+	k.tasks = 8 * ck_sm_count(d);
+	double spent = 0;
+	while (spent < ms * 1e3) {
+		double t = bench_solo_us(d, &k, 1);
+		spent += t;
+		if (t < 20e3 && k.work < (1L << 28))
+			k.work *= 2;
+	}
+}
+
+/* Sets k->work so that k (original variant) alone on the whole GPU takes target_us;
+ * uses and fills the cache.  Returns the measured time at the chosen work. */
+double bench_calibrate(struct ck_dev *d, struct ck_calib *cal, struct ck_kernel *k, double target_us)
+{
+	struct ck_kernel c = *k;
+	double a, b;
+	c.variant = CK_ORIGINAL;
+	if (ck_calib_get(cal, &c, &a, &b)) {
+		k->work = ck_work_for(a, b, target_us);
+		return NAN;
+	}
+	c.work = 8;
+	double t = bench_solo_us(d, &c, 3);
+	while (t < target_us / 8 && c.work < (1L << 26)) {
+		c.work *= 4;
+		t = bench_solo_us(d, &c, 3);
+	}
+	long w1 = c.work;
+	double t1 = t;
+	c.work = w1 * 3;
+	double t2 = bench_solo_us(d, &c, 3);
+	ck_fit_line((double)w1, t1, (double)c.work, t2, &a, &b);
+	c.work = ck_work_for(a, b, target_us);
+	double tm = bench_solo_us(d, &c, 3);
+	if (fabs(tm - target_us) > 0.02 * target_us) {          /* one secant refinement */
+		ck_fit_line((double)w1 * 3, t2, (double)c.work, tm, &a, &b);
+		if (!(b > 0))
+			ck_fit_line((double)w1, t1, (double)w1 * 3, t2, &a, &b);
+		c.work = ck_work_for(a, b, target_us);
+		tm = bench_solo_us(d, &c, 3);
+	}
+	ck_calib_put(cal, &c, a, b, target_us, tm);
+	k->work = c.work;
+	fprintf(stderr, "calibrated %s: work %ld -> %.1f us (target %.1f)\n", ck_class_names[k->cls], k->work, tm,
+		target_us);
+	return tm;
+}
+
+/* The COMBO Table 3 shape on this GPU: 256 threads, 16 KB shared memory, 4 blocks per SM
+ * (half an SM's threads), one wave. */
+void bench_half_sm_kernel(const struct ck_dev *d, int cls, struct ck_kernel *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->cls = cls;
+	k->variant = CK_ORIGINAL;
+	k->threads = 256;
+	k->smem = 16 * 1024;
+	k->tasks = 4 * ck_sm_count(d);
+	k->workers = k->tasks;
+	k->work = 1;
+}
+
+static const char *rt_note(int cls)
+{
+	return cls == CK_RT ? "RT emulated: software BVH traversal on CUDA cores" : "";
+}
+
+/* ---------------------------------------------------------------- SM scaling */
+
+static void bench_scaling(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)
+{
+	int N = ck_sm_count(d);
+	int ns[] = { 1, 2, 4, 8, 16, N / 4, N / 2, 3 * N / 4, N };
+	FILE *f = out_file(o, "scaling.csv");
+	fputs("class,variant,sms,tasks,workers,threads,smem,work,duration_us,speedup_vs_1sm,efficiency,note\n", f);
+	cJSON *js = cJSON_AddObjectToObject(sum, "scaling");
+	for (int cls = 0; cls < CK_NCLASS; cls++) {
+		struct ck_kernel k;
+		bench_half_sm_kernel(d, cls, &k);
+		bench_calibrate(d, cal, &k, o->target_us);
+		double t1 = NAN;
+		cJSON *arr = cJSON_AddArrayToObject(js, ck_class_names[cls]);
+		for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+			struct ck_kernel s = k;
+			s.variant = CK_SMBOUND;
+			ck_mask_clear(&s);
+			ck_mask_range(&s, 0, ns[i]);
+			double t = bench_solo_us(d, &s, ns[i] < 16 ? 1 : o->reps);
+			if (i == 0)
+				t1 = t;
+			double sp = t1 / t;
+			fprintf(f, "%s,sm-bound,%d,%d,%d,%d,%d,%ld,%.3f,%.4f,%.4f,%s\n", ck_class_names[cls], ns[i], s.tasks,
+				s.workers, s.threads, s.smem, s.work, t, sp, sp / ns[i], rt_note(cls));
+			cJSON *p = cJSON_CreateObject();
+			cJSON_AddNumberToObject(p, "sms", ns[i]);
+			cJSON_AddNumberToObject(p, "duration_us", t);
+			cJSON_AddItemToArray(arr, p);
+		}
+		for (int v = CK_ORIGINAL; v <= CK_SMBOUND; v++) {
+			struct ck_kernel s = k;
+			s.variant = v;
+			ck_mask_clear(&s);
+			ck_mask_range(&s, 0, N);
+			double t = bench_solo_us(d, &s, o->reps);
+			fprintf(f, "%s,%s,%d,%d,%d,%d,%d,%ld,%.3f,,,%s\n", ck_class_names[cls], ck_variant_names[v], N,
+				s.tasks, s.workers, s.threads, s.smem, s.work, t, rt_note(cls));
+		}
+		fflush(f);
+	}
+	out_close(f, "scaling.csv");
+}
+
+/* ---------------------------------------------------------------- pairwise co-runs */
+
+static const char *const kname[CK_NCLASS] = { "kRT", "kCD", "kTC", "kMEM" };
+
+static void kernel_row(FILE *f, const char *label, const struct ck_kernel *k, const char *owner, int stream,
+		       const struct ck_timing *t, uint64_t t0, double solo_us)
+{
+	fprintf(f, "%s,%s,%s,%s,%s,-1,%d,0,%llu,%llu,%lld,%d\n", label, kname[k->cls], ck_class_names[k->cls],
+		ck_variant_names[k->variant], owner, stream, (unsigned long long)(t->first_ns - t0),
+		(unsigned long long)(t->last_ns - t0), (long long)llround(solo_us * 1e3), ck_grid(k));
+}
+
+static void bench_corun(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)
+{
+	int N = ck_sm_count(d);
+	struct ck_kernel k[CK_NCLASS];
+	for (int c = 0; c < CK_NCLASS; c++) {
+		bench_half_sm_kernel(d, c, &k[c]);
+		bench_calibrate(d, cal, &k[c], o->target_us);
+	}
+	FILE *f = out_file(o, "corun.csv"), *fr = out_file(o, "corun_reps.csv");
+	FILE *fk = out_file(o, "kernels.csv"), *fp = out_file(o, "partition.csv");
+	fputs("first,second,variant,t_first_us,t_second_us,t_colo_us,makespan_reduction,reps,note\n", f);
+	fputs("first,second,rep,t_first_us,t_second_us,t_colo_us,t_colo_event_us\n", fr);
+	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", fk);
+	fputs("first,second,sms_each,t_first_alone_us,t_second_alone_us,t_first_with_us,t_second_with_us,"
+	      "slowdown_first,slowdown_second,reps,note\n", fp);
+	cJSON *jr = cJSON_AddObjectToObject(sum, "makespan_reduction");
+	cJSON *jp = cJSON_AddObjectToObject(sum, "partition_slowdown");
+	double solo[CK_NCLASS];
+	for (int c = 0; c < CK_NCLASS; c++)
+		solo[c] = bench_solo_us(d, &k[c], o->reps);
+	int reps = o->reps > MAX_REPS ? MAX_REPS : o->reps;
+	for (int a = 0; a < CK_NCLASS; a++) {
+		for (int b = a; b < CK_NCLASS; b++) {
+			double v1[MAX_REPS], v2[MAX_REPS], vc[MAX_REPS];
+			struct ck_timing ta[MAX_REPS], tb[MAX_REPS], tc[MAX_REPS][2];
+			struct ck_kernel pair[2] = { k[a], k[b] };
+			for (int r = 0; r < reps; r++) {
+				ck_run_group(d, &k[a], NULL, 1, &ta[r], NULL);
+				ck_run_group(d, &k[b], NULL, 1, &tb[r], NULL);
+				ck_run_group(d, pair, (int[]){ 0, 1 }, 2, tc[r], NULL);
+				v1[r] = span_us(&ta[r], 1);
+				v2[r] = span_us(&tb[r], 1);
+				vc[r] = span_us(tc[r], 2);
+				double ev = fmax(tc[r][0].event_ms, tc[r][1].event_ms) * 1e3;
+				fprintf(fr, "%s,%s,%d,%.3f,%.3f,%.3f,%.3f\n", kname[a], kname[b], r, v1[r], v2[r], vc[r], ev);
+			}
+			int i1 = median_index(v1, reps), i2 = median_index(v2, reps), ic = median_index(vc, reps);
+			double t1 = v1[i1], t2 = v2[i2], tcol = vc[ic];
+			double red = (t1 + t2 - tcol) / (t1 + t2);
+			char note[160];
+			snprintf(note, sizeof(note), "%s", a == CK_RT || b == CK_RT ? "RT emulated: software BVH traversal on CUDA cores" : "");
+			fprintf(f, "%s,%s,original,%.3f,%.3f,%.3f,%.6f,%d,%s\n", kname[a], kname[b], t1, t2, tcol, red, reps, note);
+			char key[32];
+			snprintf(key, sizeof(key), "%s+%s", ck_class_names[a], ck_class_names[b]);
+			cJSON_AddNumberToObject(jr, key, red);
+
+			/* the simulator's labels: "original kA alone", "original kA+kB" */
+			char label[96], owner_b[16];
+			snprintf(label, sizeof(label), "original %s alone", kname[a]);
+			kernel_row(fk, label, &k[a], kname[a], 0, &ta[i1], ta[i1].first_ns, solo[a]);
+			snprintf(label, sizeof(label), "original %s alone", kname[b]);
+			kernel_row(fk, label, &k[b], kname[b], 0, &tb[i2], tb[i2].first_ns, solo[b]);
+			snprintf(label, sizeof(label), "original %s+%s", kname[a], kname[b]);
+			snprintf(owner_b, sizeof(owner_b), "%s%s", kname[b], a == b ? "'" : "");
+			uint64_t t0 = tc[ic][0].first_ns < tc[ic][1].first_ns ? tc[ic][0].first_ns : tc[ic][1].first_ns;
+			kernel_row(fk, label, &k[a], kname[a], 0, &tc[ic][0], t0, solo[a]);
+			kernel_row(fk, label, &k[b], owner_b, 1, &tc[ic][1], t0, solo[b]);
+
+			/* inter-SM partition: each SM-bound on half the SMs, half the tasks */
+			struct ck_kernel h[2] = { k[a], k[b] };
+			for (int i = 0; i < 2; i++) {
+				h[i].variant = CK_SMBOUND;
+				h[i].tasks = k[i ? b : a].tasks / 2;
+				h[i].workers = 4 * N;
+				ck_mask_clear(&h[i]);
+				ck_mask_range(&h[i], i ? N / 2 : 0, i ? N : N / 2);
+			}
+			double pa[MAX_REPS], pb[MAX_REPS], pwa[MAX_REPS], pwb[MAX_REPS];
+			for (int r = 0; r < reps; r++) {
+				struct ck_timing t2v[2];
+				pa[r] = bench_solo_us(d, &h[0], 1);
+				pb[r] = bench_solo_us(d, &h[1], 1);
+				ck_run_group(d, h, (int[]){ 0, 1 }, 2, t2v, NULL);
+				pwa[r] = span_us(&t2v[0], 1);
+				pwb[r] = span_us(&t2v[1], 1);
+			}
+			double ma = bench_median(pa, reps), mb = bench_median(pb, reps);
+			double mwa = bench_median(pwa, reps), mwb = bench_median(pwb, reps);
+			fprintf(fp, "%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%d,%s\n", kname[a], kname[b], N / 2, ma, mb, mwa,
+				mwb, mwa / ma, mwb / mb, reps, note);
+			cJSON *pj = cJSON_CreateObject();
+			cJSON_AddNumberToObject(pj, "slowdown_first", mwa / ma);
+			cJSON_AddNumberToObject(pj, "slowdown_second", mwb / mb);
+			cJSON_AddItemToObject(jp, key, pj);
+			fflush(f);
+			fflush(fk);
+			fflush(fp);
+		}
+	}
+	out_close(f, "corun.csv");
+	out_close(fr, "corun_reps.csv");
+	out_close(fk, "kernels.csv");
+	out_close(fp, "partition.csv");
+	cJSON *sh = cJSON_AddObjectToObject(sum, "corun_shape");
+	cJSON_AddNumberToObject(sh, "threads", k[0].threads);
+	cJSON_AddNumberToObject(sh, "smem", k[0].smem);
+	cJSON_AddNumberToObject(sh, "grid", k[0].tasks);
+	cJSON_AddNumberToObject(sh, "target_solo_us", o->target_us);
+	for (int c = 0; c < CK_NCLASS; c++) {
+		char key[32];
+		snprintf(key, sizeof(key), "solo_us_%s", ck_class_names[c]);
+		cJSON_AddNumberToObject(sh, key, solo[c]);
+		snprintf(key, sizeof(key), "work_%s", ck_class_names[c]);
+		cJSON_AddNumberToObject(sh, key, (double)k[c].work);
+		snprintf(key, sizeof(key), "occupancy_alone_%s", ck_class_names[c]);
+		cJSON_AddNumberToObject(sh, key, ck_occupancy(d, c, k[c].threads, k[c].smem));
+	}
+}
+
+/* ---------------------------------------------------------------- block placement */
+
+static int collect(struct ck_placed *p, int n, int kernel, const struct ck_kernel *k, const struct ck_block_rec *r)
+{
+	for (int b = 0; b < ck_grid(k); b++) {
+		p[n].kernel = kernel;
+		p[n].block = b;
+		p[n].smid = (int)r[b].smid;
+		p[n].start_ns = r[b].start_ns;
+		p[n].end_ns = r[b].end_ns;
+		n++;
+	}
+	return n;
+}
+
+/* Runs one placement experiment (1 or 2 kernels on streams 0, 1), appends its blocks to the
+ * CSV and returns them (times relative to the first block). */
+static struct ck_placed *place(struct ck_dev *d, const char *name, const struct ck_kernel *k, int n, FILE *f, int *np)
+{
+	struct ck_block_rec *rec[2] = { NULL, NULL };
+	struct ck_timing t[2];
+	int total = 0;
+	for (int i = 0; i < n; i++) {
+		rec[i] = calloc((size_t)ck_grid(&k[i]), sizeof(struct ck_block_rec));
+		total += ck_grid(&k[i]);
+	}
+	struct ck_placed *p = calloc((size_t)total, sizeof(*p));
+	if (!p || !rec[0] || (n > 1 && !rec[1])) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+	ck_run_group(d, k, (int[]){ 0, 1 }, n, t, rec);
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		m = collect(p, m, i, &k[i], rec[i]);
+	uint64_t t0 = p[0].start_ns;
+	for (int i = 0; i < m; i++)
+		if (p[i].start_ns < t0)
+			t0 = p[i].start_ns;
+	for (int i = 0; i < m; i++) {
+		p[i].start_ns -= t0;
+		p[i].end_ns -= t0;
+		const struct ck_block_rec *r = &rec[p[i].kernel][p[i].block];
+		fprintf(f, "%s,%d,%s,%d,%d,%llu,%llu,%u,%u\n", name, p[i].kernel, ck_class_names[k[p[i].kernel].cls],
+			p[i].block, p[i].smid, (unsigned long long)p[i].start_ns, (unsigned long long)p[i].end_ns,
+			r->tasks_done, r->exited);
+	}
+	free(rec[0]);
+	free(rec[1]);
+	*np = m;
+	return p;
+}
+
+static cJSON *int_array(const int *v, int n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+	return a;
+}
+
+static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)
+{
+	int N = ck_sm_count(d);
+	FILE *f = out_file(o, "placement_blocks.csv");
+	fputs("experiment,kernel,class,block,smid,start_ns,end_ns,tasks_done,exited\n", f);
+	cJSON *pj = cJSON_CreateObject();
+	int *order = calloc((size_t)N, sizeof(int)), *cnt = calloc((size_t)N, sizeof(int));
+	if (!order || !cnt) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+
+	/* big blocks: 256 threads, 64 KB shared memory -> 3 per SM */
+	struct ck_kernel big = { .cls = CK_CD, .variant = CK_ORIGINAL, .threads = 256, .smem = 64 * 1024 };
+	big.tasks = 3 * N;
+	big.workers = big.tasks;
+	bench_calibrate(d, cal, &big, 500);                  /* one wave of 500 us */
+	int cap = ck_occupancy(d, CK_CD, big.threads, big.smem);
+	cJSON_AddNumberToObject(pj, "big_block_threads", big.threads);
+	cJSON_AddNumberToObject(pj, "big_block_smem", big.smem);
+	cJSON_AddNumberToObject(pj, "big_blocks_per_sm", cap);
+	cJSON_AddNumberToObject(pj, "big_block_work", (double)big.work);
+
+	/* P1: one kernel, 2 waves and a bit */
+	struct ck_kernel p1 = big;
+	p1.tasks = 2 * cap * N + 17;
+	int n;
+	const char *oname;
+	struct ck_placed *p = place(d, "P1-one-kernel", &p1, 1, f, &n);
+	int distinct = ck_tie_order(p, n, 0, N, order, &oname);
+	cJSON *j1 = cJSON_AddObjectToObject(pj, "P1_one_kernel");
+	cJSON_AddStringToObject(j1, "what", "one CD kernel, 2 waves + 17 blocks; first N blocks by index give the SM tie order");
+	cJSON_AddNumberToObject(j1, "grid", p1.tasks);
+	cJSON_AddNumberToObject(j1, "distinct_sms_first_n_blocks", distinct);
+	cJSON_AddStringToObject(j1, "tie_order", oname);
+	cJSON_AddItemToObject(j1, "first_n_blocks_smid", int_array(order, N));
+	/* blocks per SM among the first wave (first cap*N blocks by start time is the same as by index
+	 * when the order holds; count by index) */
+	memset(cnt, 0, (size_t)N * sizeof(int));
+	for (int i = 0; i < n; i++)
+		if (p[i].block < cap * N && p[i].smid < N)
+			cnt[p[i].smid]++;
+	int mn = 1 << 30, mx = 0;
+	for (int s = 0; s < N; s++) {
+		mn = cnt[s] < mn ? cnt[s] : mn;
+		mx = cnt[s] > mx ? cnt[s] : mx;
+	}
+	cJSON_AddNumberToObject(j1, "first_wave_min_blocks_per_sm", mn);
+	cJSON_AddNumberToObject(j1, "first_wave_max_blocks_per_sm", mx);
+	free(p);
+
+	/* P2: leftover rule: K1 more than a wave, K2 small blocks that would fit beside it */
+	struct ck_kernel p2[2] = { big, big };
+	p2[0].tasks = cap * N + N / 2;
+	p2[1].threads = 128;
+	p2[1].smem = 0;
+	p2[1].tasks = 2 * N;
+	p2[1].work = big.work / 4 > 0 ? big.work / 4 : 1;
+	p = place(d, "P2-leftover", p2, 2, f, &n);
+	int v2 = ck_leftover_violations(p, n, 0, 1, 5000);
+	uint64_t k2_first = UINT64_MAX, k1_last_start = 0;
+	for (int i = 0; i < n; i++) {
+		if (p[i].kernel == 1 && p[i].start_ns < k2_first)
+			k2_first = p[i].start_ns;
+		if (p[i].kernel == 0 && p[i].start_ns > k1_last_start)
+			k1_last_start = p[i].start_ns;
+	}
+	cJSON *j2 = cJSON_AddObjectToObject(pj, "P2_leftover");
+	cJSON_AddStringToObject(j2, "what", "K1 (3 blocks/SM shape) with N/2 blocks past one wave, then K2 (128 threads, no shared memory, fits beside K1) on another stream; leftover rule: no K2 block starts before K1's last block starts");
+	cJSON_AddNumberToObject(j2, "k1_grid", p2[0].tasks);
+	cJSON_AddNumberToObject(j2, "k2_grid", p2[1].tasks);
+	cJSON_AddNumberToObject(j2, "k2_blocks_before_k1_last_start", v2);
+	cJSON_AddNumberToObject(j2, "k2_first_start_us", (double)k2_first / 1e3);
+	cJSON_AddNumberToObject(j2, "k1_last_start_us", (double)k1_last_start / 1e3);
+	cJSON_AddBoolToObject(j2, "leftover_rule_holds", v2 == 0);
+	free(p);
+
+	/* P3: most-room: K1 with 1.5 blocks per SM, K2 of the same shape with N/2 blocks */
+	struct ck_kernel p3[2] = { big, big };
+	p3[0].tasks = N + N / 2;
+	p3[1].tasks = N / 2;
+	p = place(d, "P3-most-room", p3, 2, f, &n);
+	int v3 = ck_most_room_violations(p, n, 0, 1, N, cap);
+	ck_blocks_per_sm(p, n, 0, N, cnt);
+	int on1 = 0, on2 = 0;
+	for (int i = 0; i < n; i++)
+		if (p[i].kernel == 1 && p[i].smid < N)
+			(cnt[p[i].smid] <= 1 ? on1 : on2)++;
+	cJSON *j3 = cJSON_AddObjectToObject(pj, "P3_most_room");
+	cJSON_AddStringToObject(j3, "what", "K1 (3 blocks/SM shape) with 1.5 blocks per SM, then K2 of the same shape with N/2 blocks on another stream; most-room: every K2 block lands on an SM holding one K1 block");
+	cJSON_AddNumberToObject(j3, "k1_grid", p3[0].tasks);
+	cJSON_AddNumberToObject(j3, "k2_grid", p3[1].tasks);
+	cJSON_AddNumberToObject(j3, "k2_blocks_not_on_most_room_sm", v3);
+	cJSON_AddNumberToObject(j3, "k2_blocks_on_sms_with_1_k1_block", on1);
+	cJSON_AddNumberToObject(j3, "k2_blocks_on_sms_with_2plus_k1_blocks", on2);
+	ck_tie_order(p, n, 0, N, order, &oname);
+	cJSON_AddStringToObject(j3, "k1_tie_order", oname);
+	/* where K1's second-half blocks (index >= N) went: the tie order among SMs holding one */
+	int extra[CK_MAX_SMS], ne = 0;
+	for (int b = N; b < p3[0].tasks && ne < CK_MAX_SMS; b++)
+		for (int i = 0; i < n; i++)
+			if (p[i].kernel == 0 && p[i].block == b)
+				extra[ne++] = p[i].smid;
+	cJSON_AddItemToObject(j3, "k1_blocks_N_and_up_smid", int_array(extra, ne));
+	free(p);
+
+	cJSON_AddItemToObject(sum, "placement", cJSON_Duplicate(pj, 1));
+	write_json(o, "placement.json", pj);
+	cJSON_Delete(pj);
+	free(order);
+	free(cnt);
+	out_close(f, "placement_blocks.csv");
+}
+
+/* ---------------------------------------------------------------- entry */
+
+int bench_run(const struct bench_opts *o)
+{
+	if (mkdir(o->out_dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "combosim-cuda: %s: %s\n", o->out_dir, strerror(errno));
+		return 1;
+	}
+	struct ck_dev *d = ck_open(o->device, 2, NULL);
+	cJSON *props = ck_props_json(d);
+	write_json(o, "device.json", props);
+	struct ck_calib cal;
+	char err[600];
+	if (ck_calib_load(&cal, o->calib_path, ck_device_name(d), err, sizeof(err))) {
+		fprintf(stderr, "combosim-cuda: %s\n", err);
+		cJSON_Delete(props);
+		ck_close(d);
+		return 2;
+	}
+	cJSON *sum = cJSON_CreateObject();
+	cJSON_AddStringToObject(sum, "command", o->command);
+	cJSON_AddStringToObject(sum, "device", ck_device_name(d));
+	cJSON_AddNumberToObject(sum, "sm_count", ck_sm_count(d));
+	cJSON_AddItemToObject(sum, "device_properties", props);
+	cJSON_AddStringToObject(sum, "rt_emulation", CK_RT_NOTE);
+	cJSON_AddStringToObject(sum, "timing", "durations are %globaltimer from the first block's entry to the last block's exit (median of reps); corun_reps.csv also has CUDA-event times");
+	bench_warmup(d, 300);
+	if (o->what & BENCH_PLACEMENT)
+		bench_placement(d, &cal, o, sum);
+	if (o->what & BENCH_CORUN)
+		bench_corun(d, &cal, o, sum);
+	if (o->what & BENCH_SCALING)
+		bench_scaling(d, &cal, o, sum);
+	write_json(o, "summary.json", sum);
+	if (ck_calib_save(&cal))
+		fprintf(stderr, "combosim-cuda: %s: could not save the calibration cache: %s\n", cal.path, strerror(errno));
+	write_json(o, "calib.json", cal.root);
+	ck_calib_free(&cal);
+	cJSON_Delete(sum);
+	ck_close(d);
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* bench — combosim-cuda's micro-benchmarks (SM scaling, pairwise co-runs, inter-SM partitions,
+ * block placement) and the calibration helpers they share with the runner (cuda/bench.c). */
+#ifndef COMBOSIM_CUDA_BENCH_H
+#define COMBOSIM_CUDA_BENCH_H
+
+#include "cuda/ck.h"
+
+enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_ALL = 7 };
+
+struct bench_opts {
+	int what;                  /* BENCH_* bits */
+	int device;                /* CUDA device ordinal */
+	int reps;                  /* repetitions per measurement (median taken) */
+	double target_us;          /* solo time of the co-run / scaling kernels */
+	const char *out_dir;
+	const char *calib_path;
+	const char *command;       /* the command line, recorded in summary.json */
+};
+
+int bench_run(const struct bench_opts *o);
+
+double bench_median(double *v, int n);              /* sorts v */
+double bench_solo_us(struct ck_dev *d, const struct ck_kernel *k, int reps);
+void bench_warmup(struct ck_dev *d, double ms);
+double bench_calibrate(struct ck_dev *d, struct ck_calib *cal, struct ck_kernel *k, double target_us);
+void bench_half_sm_kernel(const struct ck_dev *d, int cls, struct ck_kernel *k);
+
+#endif

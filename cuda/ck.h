@@ -1,0 +1,168 @@
+/* ck — the CUDA backend's shared declarations: synthetic kernel classes and variants, the
+ * device layer (kernels.cu, the only file that calls the CUDA runtime), and the CPU-side parts
+ * written in C (BVH build, calibration cache, block-placement analysis) that CI tests without
+ * a GPU.
+ *
+ * Kernel model (SPEC.md §6): a kernel is `tasks` logical blocks ("tasks") of `threads` threads,
+ * each doing `work` units of its class's inner loop.  Variants: original (grid = tasks, one
+ * task per block), PTB (grid = workers, persistent blocks take tasks from an atomic counter),
+ * SM-bound (PTB whose blocks exit at once when %smid is outside the SM set).
+ */
+#ifndef COMBOSIM_CUDA_CK_H
+#define COMBOSIM_CUDA_CK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ck_class { CK_RT, CK_CD, CK_TC, CK_MEM, CK_NCLASS };
+enum ck_variant { CK_ORIGINAL, CK_PTB, CK_SMBOUND, CK_NVARIANT };
+
+#define CK_MAX_SMS 256
+#define CK_MASK_WORDS (CK_MAX_SMS / 32)
+#define CK_RT_NOTE "RT-class kernels run as software BVH traversal on CUDA cores (this GPU has no RT cores: emulation)"
+
+extern const char *const ck_class_names[CK_NCLASS];
+extern const char *const ck_variant_names[CK_NVARIANT];
+int ck_class_parse(const char *s);         /* -1 if unknown */
+int ck_variant_parse(const char *s);       /* -1 if unknown */
+
+/* One launch of a synthetic kernel. */
+struct ck_kernel {
+	int cls;                           /* enum ck_class */
+	int variant;                       /* enum ck_variant */
+	int tasks;                         /* logical blocks (the original grid) */
+	int workers;                       /* PTB / SM-bound grid (ignored for original) */
+	int threads;                       /* per block */
+	int smem;                          /* dynamic shared memory per block, bytes */
+	long work;                         /* inner-loop units per task */
+	uint32_t mask[CK_MASK_WORDS];      /* SM-bound: the SM set */
+};
+
+static inline void ck_mask_clear(struct ck_kernel *k)
+{
+	for (int i = 0; i < CK_MASK_WORDS; i++)
+		k->mask[i] = 0;
+}
+
+static inline void ck_mask_range(struct ck_kernel *k, int lo, int hi)   /* SMs [lo, hi) */
+{
+	for (int s = lo; s < hi && s < CK_MAX_SMS; s++)
+		k->mask[s / 32] |= 1u << (s % 32);
+}
+
+static inline bool ck_mask_has(const uint32_t *mask, int sm)
+{
+	return sm >= 0 && sm < CK_MAX_SMS && (mask[sm / 32] >> (sm % 32)) & 1u;
+}
+
+/* One block's record (per launched block, on request): where and when it ran. */
+struct ck_block_rec {
+	uint32_t smid;
+	uint32_t tasks_done;               /* tasks this block ran (original: 1) */
+	uint32_t exited;                   /* SM-bound block that landed outside its set */
+	uint32_t pad;
+	uint64_t start_ns;                 /* %globaltimer at entry */
+	uint64_t end_ns;                   /* %globaltimer at exit */
+};
+
+/* Per-launch timing from inside the kernel: first block entry and last block exit. */
+struct ck_timing {
+	uint64_t first_ns, last_ns;        /* %globaltimer, absolute */
+	double event_ms;                   /* CUDA events: from the group's start to this kernel's end */
+};
+
+/* ---- device layer (kernels.cu) ---- */
+struct ck_dev;
+
+/* Opens device `ordinal`, allocates the MEM buffer (>= 4x L2), the BVH, counters and `nstreams`
+ * streams (stream i has priority prio[i], 0 = lowest; NULL: all default).  Exits with a
+ * message on any CUDA error. */
+struct ck_dev *ck_open(int ordinal, int nstreams, const int *prio);
+void ck_close(struct ck_dev *d);
+int ck_sm_count(const struct ck_dev *d);
+const char *ck_device_name(const struct ck_dev *d);
+/* Device properties, runtime/driver versions and the backend's own facts, as JSON. */
+cJSON *ck_props_json(const struct ck_dev *d);
+/* Resident blocks per SM for this class and shape alone (CUDA occupancy calculator). */
+int ck_occupancy(const struct ck_dev *d, int cls, int threads, int smem);
+
+/* Runs n kernels as one group: kernel i is launched on stream streams[i], in index order, all
+ * enqueued back to back after the device is idle; waits for all.  t[i] gets each kernel's
+ * timing; recs[i] (NULL or an array of the kernel's grid size) its block records. */
+void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *streams, int n,
+		  struct ck_timing *t, struct ck_block_rec *const *recs);
+
+/* Grid (blocks launched) of a kernel under its variant. */
+static inline int ck_grid(const struct ck_kernel *k)
+{
+	return k->variant == CK_ORIGINAL ? k->tasks : k->workers;
+}
+
+/* ---- BVH (bvh.c): the RT emulation's scene ---- */
+/* A complete binary BVH over 2^levels spheres, stored implicitly (node i has children 2i+1,
+ * 2i+2; leaves are the last 2^levels nodes).  Each node is 8 floats: min xyz, radius (leaves),
+ * max xyz, unused.  Built from points drawn by a fixed xorshift seed, split at the median of
+ * the longest axis, so the tree is deterministic. */
+struct ck_bvh {
+	int levels;
+	int nodes;                         /* 2^(levels+1) - 1 */
+	float *node;                       /* nodes * 8 floats */
+};
+int ck_bvh_build(struct ck_bvh *b, int levels, uint64_t seed);   /* 0 ok, -1 no memory */
+void ck_bvh_free(struct ck_bvh *b);
+/* Checks every internal box contains its children's boxes; returns the first bad node or -1. */
+int ck_bvh_check(const struct ck_bvh *b);
+
+/* ---- calibration (calib.c) ---- */
+/* Solo time on the whole GPU, original variant, is t(work) = a + b * work (measured); the
+ * cache maps a kernel shape on a device to (a, b). */
+struct ck_calib {
+	cJSON *root;                       /* { "device": ..., "entries": { key: {...} } } */
+	char path[512];
+	bool dirty;
+};
+void ck_calib_key(const struct ck_kernel *k, char *buf, size_t n);
+/* Loads `path` (a missing file is an empty cache); entries of another device are dropped.
+ * Returns 0, or -1 with a message in err for a malformed file. */
+int ck_calib_load(struct ck_calib *c, const char *path, const char *device, char *err, size_t n);
+bool ck_calib_get(const struct ck_calib *c, const struct ck_kernel *k, double *a_us, double *b_us);
+void ck_calib_put(struct ck_calib *c, const struct ck_kernel *k, double a_us, double b_us,
+		  double target_us, double measured_us);
+int ck_calib_save(struct ck_calib *c);     /* 0 ok, -1 with errno */
+void ck_calib_free(struct ck_calib *c);
+/* Fits t = a + b w through two points; work for a target time (at least 1). */
+void ck_fit_line(double w1, double t1, double w2, double t2, double *a, double *b);
+long ck_work_for(double a, double b, double target_us);
+
+/* ---- block placement analysis (placement.c) ---- */
+struct ck_placed {
+	int kernel;                        /* index in the group */
+	int block;                         /* blockIdx.x */
+	int smid;
+	uint64_t start_ns, end_ns;
+};
+/* The SM order of a kernel's first `n_sms` blocks by block index (the dispatcher's tie order
+ * when every SM starts empty): order[i] = SM of block i; returns how many distinct SMs those
+ * blocks used.  Names the order: "sequential", "evens-then-odds" or "other". */
+int ck_tie_order(const struct ck_placed *p, int n, int kernel, int n_sms, int *order, const char **name);
+/* Leftover rule: how many blocks of kernel `later` started before the last block of kernel
+ * `earlier` started (0 when the rule holds), with tolerance tol_ns. */
+int ck_leftover_violations(const struct ck_placed *p, int n, int earlier, int later, uint64_t tol_ns);
+/* Most-room: blocks of `later` that started on an SM holding more `earlier` blocks (resident
+ * at that instant) than the least-loaded SM of `earlier` that still had room; `cap` is the
+ * per-SM block capacity of the common shape.  Returns the count (0 when the rule holds). */
+int ck_most_room_violations(const struct ck_placed *p, int n, int earlier, int later, int n_sms, int cap);
+/* Per-SM block counts of one kernel (counts has n_sms entries). */
+void ck_blocks_per_sm(const struct ck_placed *p, int n, int kernel, int n_sms, int *counts);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,568 @@
+/* kernels — the device layer of combosim-cuda: the synthetic kernels (CD: FP32 FMA chains in
+ * registers; TC: WMMA fp16 x fp16 -> fp32 on Tensor cores; MEM: streaming reads over a buffer
+ * of at least 4x L2; RT: software BVH traversal on CUDA cores, since the H100 has no RT cores),
+ * each as one template with the original, PTB and SM-bound variants, and the host functions
+ * of cuda/ck.h that open the device, report its properties and run groups of launches.
+ * This is the only file that calls the CUDA runtime; every call is checked (cuda/check.h).
+ */
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <mma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/check.h"
+#include "cuda/ck.h"
+
+#define CK_MAX_GROUP 16
+#define CK_STACK 24                    /* BVH traversal stack: deeper than any tree we build */
+#define CK_BVH_LEVELS 15               /* 32768 spheres, 2 MB of nodes */
+
+struct ck_slot {                       /* per launch, in device memory */
+	unsigned long long first, last;
+	unsigned int counter, exited;
+};
+
+struct ck_args {
+	int variant, tasks, work, bvh_first_leaf;
+	unsigned int buf_mask;
+	uint32_t mask[CK_MASK_WORDS];
+	struct ck_slot *slot;
+	struct ck_block_rec *rec;
+	const float4 *buf;
+	const float4 *bvh;
+	const __half *tc;
+	float *sink;
+};
+
+struct ck_dev {
+	int ordinal, sm_count, nstreams;
+	cudaDeviceProp prop;
+	cudaStream_t *streams;
+	cudaEvent_t ev_start, ev_end[CK_MAX_GROUP];
+	float4 *buf;
+	unsigned int buf_elems;
+	float4 *bvh;
+	__half *tc;
+	float *sink;
+	struct ck_slot *slots;
+	struct ck_block_rec *drec;
+	size_t drec_cap;
+	int prio_least, prio_greatest;
+};
+
+/* ---------------------------------------------------------------- device code */
+
+__device__ __forceinline__ unsigned int ck_smid(void)
+{
+	unsigned int id;
+	asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+	return id;
+}
+
+__device__ __forceinline__ unsigned long long ck_now(void)
+{
+	unsigned long long t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+}
+
+__device__ __forceinline__ unsigned int ck_hash(unsigned int x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	x *= 0x846ca68bU;
+	x ^= x >> 16;
+	return x;
+}
+
+__device__ __forceinline__ float ck_unit(unsigned int *s)      /* [0, 1) */
+{
+	*s = *s * 1664525U + 1013904223U;
+	return (float)(*s >> 8) * (1.0f / 16777216.0f);
+}
+
+/* CD: 8 independent FP32 FMA chains per thread; one work unit = 8 FMAs. */
+__device__ __forceinline__ float body_cd(const ck_args &a, int task)
+{
+	float x0 = threadIdx.x * 1e-3f + task * 1e-6f, x1 = x0 + 0.1f, x2 = x0 + 0.2f, x3 = x0 + 0.3f;
+	float x4 = x0 + 0.4f, x5 = x0 + 0.5f, x6 = x0 + 0.6f, x7 = x0 + 0.7f;
+	const float m = 0.99991f, c = 1e-4f;
+#pragma unroll 4
+	for (int i = 0; i < a.work; i++) {
+		x0 = fmaf(x0, m, c);
+		x1 = fmaf(x1, m, c);
+		x2 = fmaf(x2, m, c);
+		x3 = fmaf(x3, m, c);
+		x4 = fmaf(x4, m, c);
+		x5 = fmaf(x5, m, c);
+		x6 = fmaf(x6, m, c);
+		x7 = fmaf(x7, m, c);
+	}
+	return x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7;
+}
+
+/* TC: per warp, two independent 16x16x16 fp16 -> fp32 WMMA accumulations; one work unit =
+ * two mma_sync (HMMA on Tensor cores).  Threads per block must be a multiple of 32. */
+__device__ __forceinline__ float body_tc(const ck_args &a, int task)
+{
+	using namespace nvcuda;
+	wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+	wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> fb;
+	wmma::fragment<wmma::accumulator, 16, 16, 16, float> c0, c1;
+	wmma::load_matrix_sync(fa, a.tc, 16);
+	wmma::load_matrix_sync(fb, a.tc + 256, 16);
+	wmma::fill_fragment(c0, 0.0f);
+	wmma::fill_fragment(c1, (float)(task & 7) + 1.0f);
+	for (int i = 0; i < a.work; i++) {
+		wmma::mma_sync(c0, fa, fb, c0);
+		wmma::mma_sync(c1, fa, fb, c1);
+	}
+	return c0.x[0] + c1.x[0];
+}
+
+/* MEM: streaming, coalesced 16-byte reads; one work unit = one float4 per thread.  A task
+ * reads the next threads*work elements after the previous task's, wrapping around the buffer
+ * (a power of two, >= 4x L2), so the kernel streams through DRAM. */
+__device__ __forceinline__ float body_mem(const ck_args &a, int task)
+{
+	unsigned long long base = (unsigned long long)task * blockDim.x * (unsigned int)a.work + threadIdx.x;
+	float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll 8
+	for (int i = 0; i < a.work; i++) {
+		unsigned int idx = (unsigned int)(base + (unsigned long long)i * blockDim.x) & a.buf_mask;
+		float4 v = __ldcs(&a.buf[idx]);
+		s.x += v.x;
+		s.y += v.y;
+		s.z += v.z;
+		s.w += v.w;
+	}
+	return s.x + s.y + s.z + s.w;
+}
+
+/* RT (emulated): each work unit is one ray (random origin in the unit cube, random direction,
+ * t_max 0.25) traced through the implicit BVH of spheres with a stack in local memory: slab
+ * tests on internal boxes, ray-sphere tests at leaves.  Runs on CUDA cores and the memory
+ * pipeline; the H100 has no RT cores. */
+__device__ __forceinline__ float body_rt(const ck_args &a, int task)
+{
+	unsigned int s = ck_hash((unsigned int)task * 1024u + threadIdx.x + 1u);
+	float acc = 0.f;
+	int stack[CK_STACK];
+	for (int r = 0; r < a.work; r++) {
+		float ox = ck_unit(&s), oy = ck_unit(&s), oz = ck_unit(&s);
+		float dx = ck_unit(&s) - 0.5f, dy = ck_unit(&s) - 0.5f, dz = ck_unit(&s) - 0.5f;
+		float inv_len = rsqrtf(dx * dx + dy * dy + dz * dz + 1e-12f);
+		dx *= inv_len;
+		dy *= inv_len;
+		dz *= inv_len;
+		float ix = 1.f / dx, iy = 1.f / dy, iz = 1.f / dz;
+		float tmax = 0.25f;
+		int sp = 0, node = 0;
+		for (;;) {
+			float4 lo = __ldg(&a.bvh[2 * node]);
+			float4 hi = __ldg(&a.bvh[2 * node + 1]);
+			float t1x = (lo.x - ox) * ix, t2x = (hi.x - ox) * ix;
+			float t1y = (lo.y - oy) * iy, t2y = (hi.y - oy) * iy;
+			float t1z = (lo.z - oz) * iz, t2z = (hi.z - oz) * iz;
+			float tn = fmaxf(fmaxf(fminf(t1x, t2x), fminf(t1y, t2y)), fmaxf(fminf(t1z, t2z), 0.f));
+			float tf = fminf(fminf(fmaxf(t1x, t2x), fmaxf(t1y, t2y)), fminf(fmaxf(t1z, t2z), tmax));
+			bool hit = tn <= tf;
+			if (hit && node >= a.bvh_first_leaf) {
+				float cx = 0.5f * (lo.x + hi.x) - ox, cy = 0.5f * (lo.y + hi.y) - oy;
+				float cz = 0.5f * (lo.z + hi.z) - oz;
+				float b = cx * dx + cy * dy + cz * dz;
+				float c = cx * cx + cy * cy + cz * cz - lo.w * lo.w;
+				float disc = b * b - c;
+				if (disc >= 0.f) {
+					float t = b - sqrtf(disc);
+					if (t > 0.f && t < tmax)
+						tmax = t;
+				}
+				hit = false;
+			}
+			if (hit && sp < CK_STACK) {
+				stack[sp++] = 2 * node + 2;
+				node = 2 * node + 1;
+				continue;
+			}
+			if (sp == 0)
+				break;
+			node = stack[--sp];
+		}
+		acc += tmax;
+	}
+	return acc;
+}
+
+template <int CLS> __device__ __forceinline__ float ck_body(const ck_args &a, int task)
+{
+	if (CLS == CK_CD)
+		return body_cd(a, task);
+	if (CLS == CK_TC)
+		return body_tc(a, task);
+	if (CLS == CK_MEM)
+		return body_mem(a, task);
+	return body_rt(a, task);
+}
+
+/* One kernel, three variants.  __launch_bounds__(1024, 2) caps registers at 32 per thread,
+ * so two kernels of half an SM each (1024 threads) fit beside each other. */
+template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck_args a)
+{
+	__shared__ int s_task;
+	unsigned long long t0 = ck_now();
+	unsigned int sm = ck_smid();
+
+	if (threadIdx.x == 0)
+		atomicMin(&a.slot->first, t0);
+	if (a.variant == CK_SMBOUND && !((a.mask[sm / 32] >> (sm % 32)) & 1u)) {
+		if (threadIdx.x == 0) {
+			atomicAdd(&a.slot->exited, 1u);
+			atomicMax(&a.slot->last, t0);
+			if (a.rec) {
+				struct ck_block_rec r = { sm, 0, 1, 0, t0, t0 };
+				a.rec[blockIdx.x] = r;
+			}
+		}
+		return;
+	}
+	float acc = 0.f;
+	unsigned int done = 0;
+	if (a.variant == CK_ORIGINAL) {
+		acc = ck_body<CLS>(a, blockIdx.x);
+		done = 1;
+	} else {
+		for (;;) {
+			if (threadIdx.x == 0)
+				s_task = (int)atomicAdd(&a.slot->counter, 1u);
+			__syncthreads();
+			int t = s_task;
+			__syncthreads();
+			if (t >= a.tasks)
+				break;
+			acc += ck_body<CLS>(a, t);
+			done++;
+		}
+	}
+	if (acc == 1234.5678f)                 /* keeps the work live; practically never true */
+		a.sink[threadIdx.x] = acc;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		unsigned long long t1 = ck_now();
+		atomicMax(&a.slot->last, t1);
+		if (a.rec) {
+			struct ck_block_rec r = { sm, done, 0, 0, t0, t1 };
+			a.rec[blockIdx.x] = r;
+		}
+	}
+}
+
+__global__ void ck_slot_init(struct ck_slot *s, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) {
+		s[i].first = ~0ULL;
+		s[i].last = 0;
+		s[i].counter = 0;
+		s[i].exited = 0;
+	}
+}
+
+__global__ void ck_fill(float4 *buf, unsigned int n)
+{
+	for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+		float v = (float)(i & 1023) * 1e-3f + 0.5f;
+		buf[i] = make_float4(v, -v, 0.25f * v, 1.0f);
+	}
+}
+
+/* One thread: %nsmid, and the smallest and mean step of %globaltimer over 64 changes. */
+__global__ void ck_probe(unsigned long long *out)
+{
+	unsigned int nsm;
+	asm volatile("mov.u32 %0, %%nsmid;" : "=r"(nsm));
+	unsigned long long prev = ck_now(), first = prev, min_step = ~0ULL;
+	int changes = 0;
+	for (long spin = 0; changes < 64 && spin < 100000000L; spin++) {
+		unsigned long long t = ck_now();
+		if (t != prev) {
+			if (t - prev < min_step)
+				min_step = t - prev;
+			prev = t;
+			changes++;
+		}
+	}
+	out[0] = nsm;
+	out[1] = min_step;
+	out[2] = changes ? (prev - first) / changes : 0;
+}
+
+/* ---------------------------------------------------------------- host code */
+
+typedef void (*ck_fn)(const ck_args);
+
+static ck_fn kernel_of(int cls)
+{
+	switch (cls) {
+	case CK_RT:
+		return ck_kernel<CK_RT>;
+	case CK_CD:
+		return ck_kernel<CK_CD>;
+	case CK_TC:
+		return ck_kernel<CK_TC>;
+	default:
+		return ck_kernel<CK_MEM>;
+	}
+}
+
+struct ck_dev *ck_open(int ordinal, int nstreams, const int *prio)
+{
+	struct ck_dev *d = (struct ck_dev *)calloc(1, sizeof(*d));
+	if (!d) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+	d->ordinal = ordinal;
+	CUDA_CHECK(cudaSetDevice(ordinal));
+	CUDA_CHECK(cudaGetDeviceProperties(&d->prop, ordinal));
+	d->sm_count = d->prop.multiProcessorCount;
+	if (d->sm_count > CK_MAX_SMS) {
+		fprintf(stderr, "combosim-cuda: %d SMs, at most %d supported\n", d->sm_count, CK_MAX_SMS);
+		exit(1);
+	}
+	CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&d->prio_least, &d->prio_greatest));
+	d->nstreams = nstreams < 1 ? 1 : nstreams;
+	d->streams = (cudaStream_t *)calloc((size_t)d->nstreams, sizeof(cudaStream_t));
+	if (!d->streams) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+	for (int i = 0; i < d->nstreams; i++) {
+		int p = d->prio_least - (prio ? prio[i] : 0);
+		if (p < d->prio_greatest)
+			p = d->prio_greatest;
+		CUDA_CHECK(cudaStreamCreateWithPriority(&d->streams[i], cudaStreamNonBlocking, p));
+	}
+	CUDA_CHECK(cudaEventCreate(&d->ev_start));
+	for (int i = 0; i < CK_MAX_GROUP; i++)
+		CUDA_CHECK(cudaEventCreate(&d->ev_end[i]));
+
+	/* MEM buffer: the smallest power of two of float4 >= 4x L2 (at least 64 MB) */
+	size_t want = 4 * (size_t)d->prop.l2CacheSize, bytes = 64u << 20;
+	while (bytes < want)
+		bytes *= 2;
+	d->buf_elems = (unsigned int)(bytes / sizeof(float4));
+	CUDA_CHECK(cudaMalloc(&d->buf, bytes));
+	ck_fill<<<4 * d->sm_count, 256>>>(d->buf, d->buf_elems);
+	CUDA_CHECK_LAUNCH();
+
+	struct ck_bvh b;
+	if (ck_bvh_build(&b, CK_BVH_LEVELS, 0x9e3779b97f4a7c15ULL)) {
+		fprintf(stderr, "combosim-cuda: out of memory building the BVH\n");
+		exit(1);
+	}
+	CUDA_CHECK(cudaMalloc(&d->bvh, (size_t)b.nodes * 8 * sizeof(float)));
+	CUDA_CHECK(cudaMemcpy(d->bvh, b.node, (size_t)b.nodes * 8 * sizeof(float), cudaMemcpyHostToDevice));
+	ck_bvh_free(&b);
+
+	__half h[512];
+	for (int i = 0; i < 512; i++)
+		h[i] = __float2half(((i * 37) % 17 - 8) * 1e-3f);
+	CUDA_CHECK(cudaMalloc(&d->tc, sizeof(h)));
+	CUDA_CHECK(cudaMemcpy(d->tc, h, sizeof(h), cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMalloc(&d->sink, 1024 * sizeof(float)));
+	CUDA_CHECK(cudaMalloc(&d->slots, CK_MAX_GROUP * sizeof(struct ck_slot)));
+
+	/* the whole unified array may go to shared memory; >48 KB dynamic needs opting in */
+	for (int c = 0; c < CK_NCLASS; c++) {
+		cudaFuncAttributes fa;
+		CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel_of(c)));
+		CUDA_CHECK(cudaFuncSetAttribute(kernel_of(c), cudaFuncAttributePreferredSharedMemoryCarveout,
+						cudaSharedmemCarveoutMaxShared));
+		CUDA_CHECK(cudaFuncSetAttribute(kernel_of(c), cudaFuncAttributeMaxDynamicSharedMemorySize,
+						(int)(d->prop.sharedMemPerBlockOptin - fa.sharedSizeBytes)));
+	}
+	CUDA_CHECK(cudaDeviceSynchronize());
+	return d;
+}
+
+void ck_close(struct ck_dev *d)
+{
+	if (!d)
+		return;
+	for (int i = 0; i < d->nstreams; i++)
+		CUDA_CHECK(cudaStreamDestroy(d->streams[i]));
+	CUDA_CHECK(cudaEventDestroy(d->ev_start));
+	for (int i = 0; i < CK_MAX_GROUP; i++)
+		CUDA_CHECK(cudaEventDestroy(d->ev_end[i]));
+	CUDA_CHECK(cudaFree(d->buf));
+	CUDA_CHECK(cudaFree(d->bvh));
+	CUDA_CHECK(cudaFree(d->tc));
+	CUDA_CHECK(cudaFree(d->sink));
+	CUDA_CHECK(cudaFree(d->slots));
+	if (d->drec)
+		CUDA_CHECK(cudaFree(d->drec));
+	free(d->streams);
+	free(d);
+}
+
+int ck_sm_count(const struct ck_dev *d)
+{
+	return d->sm_count;
+}
+
+const char *ck_device_name(const struct ck_dev *d)
+{
+	return d->prop.name;
+}
+
+int ck_occupancy(const struct ck_dev *d, int cls, int threads, int smem)
+{
+	int n = 0;
+	(void)d;
+	CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel_of(cls), threads, (size_t)smem));
+	return n;
+}
+
+static int attr(int what, int ordinal)
+{
+	int v = 0;
+	CUDA_CHECK(cudaDeviceGetAttribute(&v, (cudaDeviceAttr)what, ordinal));
+	return v;
+}
+
+cJSON *ck_props_json(const struct ck_dev *d)
+{
+	const cudaDeviceProp *p = &d->prop;
+	cJSON *j = cJSON_CreateObject();
+	int drv = 0, rt = 0;
+	CUDA_CHECK(cudaDriverGetVersion(&drv));
+	CUDA_CHECK(cudaRuntimeGetVersion(&rt));
+	cJSON_AddStringToObject(j, "name", p->name);
+	cJSON_AddNumberToObject(j, "cc_major", p->major);
+	cJSON_AddNumberToObject(j, "cc_minor", p->minor);
+	cJSON_AddNumberToObject(j, "driver_version", drv);
+	cJSON_AddNumberToObject(j, "runtime_version", rt);
+	cJSON_AddNumberToObject(j, "sm_count", p->multiProcessorCount);
+	cJSON_AddNumberToObject(j, "max_threads_per_sm", p->maxThreadsPerMultiProcessor);
+	cJSON_AddNumberToObject(j, "max_blocks_per_sm", p->maxBlocksPerMultiProcessor);
+	cJSON_AddNumberToObject(j, "max_threads_per_block", p->maxThreadsPerBlock);
+	cJSON_AddNumberToObject(j, "regs_per_sm", p->regsPerMultiprocessor);
+	cJSON_AddNumberToObject(j, "regs_per_block", p->regsPerBlock);
+	cJSON_AddNumberToObject(j, "warp_size", p->warpSize);
+	cJSON_AddNumberToObject(j, "smem_per_sm_b", (double)p->sharedMemPerMultiprocessor);
+	cJSON_AddNumberToObject(j, "smem_per_block_b", (double)p->sharedMemPerBlock);
+	cJSON_AddNumberToObject(j, "smem_per_block_optin_b", (double)p->sharedMemPerBlockOptin);
+	cJSON_AddNumberToObject(j, "reserved_smem_per_block_b", (double)p->reservedSharedMemPerBlock);
+	cJSON_AddNumberToObject(j, "l2_bytes", p->l2CacheSize);
+	cJSON_AddNumberToObject(j, "persisting_l2_max_bytes", p->persistingL2CacheMaxSize);
+	cJSON_AddNumberToObject(j, "memory_bus_bits", p->memoryBusWidth);
+	cJSON_AddNumberToObject(j, "total_global_mem_b", (double)p->totalGlobalMem);
+	int clk = attr(cudaDevAttrClockRate, d->ordinal), mclk = attr(cudaDevAttrMemoryClockRate, d->ordinal);
+	cJSON_AddNumberToObject(j, "clock_khz", clk);
+	cJSON_AddNumberToObject(j, "memory_clock_khz", mclk);
+	/* DDR: two transfers per memory clock */
+	cJSON_AddNumberToObject(j, "dram_peak_gbps", 2.0 * mclk * 1e3 * (p->memoryBusWidth / 8) / 1e9);
+	cJSON_AddNumberToObject(j, "concurrent_kernels", p->concurrentKernels);
+	cJSON_AddNumberToObject(j, "stream_priority_least", d->prio_least);
+	cJSON_AddNumberToObject(j, "stream_priority_greatest", d->prio_greatest);
+	cJSON_AddNumberToObject(j, "mem_buffer_bytes", (double)d->buf_elems * sizeof(float4));
+
+	unsigned long long *dp, hp[3];
+	CUDA_CHECK(cudaMalloc(&dp, sizeof(hp)));
+	ck_probe<<<1, 1>>>(dp);
+	CUDA_CHECK_LAUNCH();
+	CUDA_CHECK(cudaMemcpy(hp, dp, sizeof(hp), cudaMemcpyDeviceToHost));
+	CUDA_CHECK(cudaFree(dp));
+	cJSON_AddNumberToObject(j, "nsmid", (double)hp[0]);
+	cJSON_AddNumberToObject(j, "globaltimer_min_step_ns", (double)hp[1]);
+	cJSON_AddNumberToObject(j, "globaltimer_mean_step_ns", (double)hp[2]);
+
+	cJSON *ks = cJSON_AddObjectToObject(j, "kernels");
+	for (int c = 0; c < CK_NCLASS; c++) {
+		cudaFuncAttributes fa;
+		CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel_of(c)));
+		cJSON *k = cJSON_AddObjectToObject(ks, ck_class_names[c]);
+		cJSON_AddNumberToObject(k, "regs", fa.numRegs);
+		cJSON_AddNumberToObject(k, "local_bytes", (double)fa.localSizeBytes);
+		cJSON_AddNumberToObject(k, "static_smem_bytes", (double)fa.sharedSizeBytes);
+		cJSON_AddNumberToObject(k, "ptx_version", fa.ptxVersion);
+		cJSON_AddNumberToObject(k, "binary_version", fa.binaryVersion);
+	}
+	cJSON_AddStringToObject(j, "rt_emulation", CK_RT_NOTE);
+	cJSON_AddStringToObject(j, "smem_carveout", "every kernel prefers the maximum shared-memory carveout");
+	return j;
+}
+
+void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *streams, int n,
+		  struct ck_timing *t, struct ck_block_rec *const *recs)
+{
+	if (n < 1 || n > CK_MAX_GROUP) {
+		fprintf(stderr, "combosim-cuda: a group holds 1 to %d kernels, got %d\n", CK_MAX_GROUP, n);
+		exit(1);
+	}
+	size_t total = 0, off[CK_MAX_GROUP];
+	for (int i = 0; i < n; i++) {
+		off[i] = total;
+		if (recs && recs[i])
+			total += (size_t)ck_grid(&k[i]);
+	}
+	if (total > d->drec_cap) {
+		if (d->drec)
+			CUDA_CHECK(cudaFree(d->drec));
+		CUDA_CHECK(cudaMalloc(&d->drec, total * sizeof(struct ck_block_rec)));
+		d->drec_cap = total;
+	}
+	if (total)
+		CUDA_CHECK(cudaMemset(d->drec, 0xff, total * sizeof(struct ck_block_rec)));
+	ck_slot_init<<<1, CK_MAX_GROUP>>>(d->slots, CK_MAX_GROUP);
+	CUDA_CHECK_LAUNCH();
+	CUDA_CHECK(cudaDeviceSynchronize());
+
+	for (int i = 0; i < n; i++) {
+		const struct ck_kernel *ki = &k[i];
+		int s = streams ? streams[i] : 0;
+		if (s < 0 || s >= d->nstreams || ki->threads < 32 || ki->threads % 32 || ki->threads > 1024 ||
+		    ki->work < 1 || ki->work > 0x7fffffffL || ki->tasks < 1 || ck_grid(ki) < 1) {
+			fprintf(stderr, "combosim-cuda: bad launch %d: class %d stream %d threads %d work %ld grid %d\n",
+				i, ki->cls, s, ki->threads, ki->work, ck_grid(ki));
+			exit(1);
+		}
+		ck_args a;
+		memset(&a, 0, sizeof(a));
+		a.variant = ki->variant;
+		a.tasks = ki->tasks;
+		a.work = (int)ki->work;
+		a.bvh_first_leaf = (1 << CK_BVH_LEVELS) - 1;
+		a.buf_mask = d->buf_elems - 1;
+		memcpy(a.mask, ki->mask, sizeof(a.mask));
+		a.slot = d->slots + i;
+		a.rec = recs && recs[i] ? d->drec + off[i] : NULL;
+		a.buf = d->buf;
+		a.bvh = d->bvh;
+		a.tc = d->tc;
+		a.sink = d->sink;
+		if (i == 0)
+			CUDA_CHECK(cudaEventRecord(d->ev_start, d->streams[s]));
+		kernel_of(ki->cls)<<<ck_grid(ki), ki->threads, (size_t)ki->smem, d->streams[s]>>>(a);
+		CUDA_CHECK_LAUNCH();
+		CUDA_CHECK(cudaEventRecord(d->ev_end[i], d->streams[s]));
+	}
+	CUDA_CHECK(cudaDeviceSynchronize());
+
+	struct ck_slot hs[CK_MAX_GROUP];
+	CUDA_CHECK(cudaMemcpy(hs, d->slots, sizeof(hs), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < n; i++) {
+		float ms = 0;
+		CUDA_CHECK(cudaEventElapsedTime(&ms, d->ev_start, d->ev_end[i]));
+		t[i].first_ns = hs[i].first;
+		t[i].last_ns = hs[i].last;
+		t[i].event_ms = ms;
+		if (recs && recs[i])
+			CUDA_CHECK(cudaMemcpy(recs[i], d->drec + off[i], (size_t)ck_grid(&k[i]) * sizeof(struct ck_block_rec),
+					      cudaMemcpyDeviceToHost));
+	}
+}

@@ -1,0 +1,191 @@
+/* dispatch — the hardware thread-block dispatcher.
+ *
+ * After all events of an instant are handled, one pass over the kernels in the hardware queues,
+ * in dispatch order (higher stream priority first, then launch order), places what fits:
+ *  - a block is placed on an SM only when its threads, registers, shared memory (under that
+ *    SM's carveout; RT blocks need graphics mode) and a block slot all fit;
+ *  - most-room rule (Gilman et al., SIGMETRICS PER 2021): each block goes to the SM that can
+ *    take the most further blocks of its kernel, re-evaluated per block, ties broken by the
+ *    GPU's SM order;
+ *  - leftover rule: a later kernel gets an SM only when no earlier kernel still has blocks
+ *    waiting that could go there (any SM for unmasked kernels: a later kernel waits until all
+ *    earlier blocks are placed; kernels masked to disjoint SM sets do not hold each other up);
+ *  - SM-bound workers that land outside their set exit at once.
+ */
+#include <string.h>
+
+#include "sim/engine_impl.h"
+
+static struct smset all_sms(const struct sim *s)
+{
+	return smset_range(0, s->g->sm_count);
+}
+
+static void smset_minus(struct smset *a, const struct smset *b)
+{
+	for (size_t w = 0; w < sizeof(a->w) / sizeof(a->w[0]); w++)
+		a->w[w] &= ~b->w[w];
+}
+
+/* Places up to k->unplaced blocks.  Placing one block lowers that SM's room by exactly one, so
+ * the per-block most-room rule equals levelling the rooms down from the top and then handing one
+ * block each, in tie order, to the SMs left at the level.  Works on SM classes: a class whose
+ * members the rule treats differently is split first. */
+static void place(struct sim *s, struct kinst *k, const struct smset *blocked, bool only_freed)
+{
+	struct smset allowed = k->masked ? k->sms : all_sms(s);
+	if (blocked)
+		smset_minus(&allowed, blocked);
+	int ncand = 0, maxroom = 0;
+	long total = 0;
+	/* the classes as they are now: splits below make new ones, possibly with recycled ids */
+	int nsnap = 0;
+	for (int i = 0; i < s->n_classes; i++) {
+		struct smclass *c = &s->classes[i];
+		if (c->alive && (!only_freed || c->freed))
+			s->snap[nsnap++] = c;
+	}
+	for (int i = 0; i < nsnap; i++) {
+		struct smclass *c = s->snap[i];
+		int room = class_room(s, c, k);
+		if (!room)
+			continue;
+		c = class_split(s, c, &allowed);
+		if (!c)
+			continue;
+		if (k->variant == VAR_SMBOUND) {
+			/* workers inside and outside the set fare differently */
+			struct smclass *in = class_split(s, c, &k->sms);
+			if (in && in != c) {
+				s->room[in->id] = room;
+				s->cand[ncand++] = in;
+			}
+		}
+		s->room[c->id] = room;
+		s->cand[ncand++] = c;
+		total += (long)room * c->nsm;
+		if (room > maxroom)
+			maxroom = room;
+	}
+	if (total == 0)
+		return;
+	/* the SM-bound split may have moved members: recount */
+	total = 0;
+	for (int j = 0; j < ncand; j++)
+		total += (long)s->room[s->cand[j]->id] * s->cand[j]->nsm;
+	long want = k->unplaced;
+	int level = 0;             /* smallest level L with sum(max(0, room - L)) <= want */
+	if (total > want) {
+		int lo = 0, hi = maxroom;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			long placed = 0;
+			for (int j = 0; j < ncand; j++) {
+				int r = s->room[s->cand[j]->id];
+				placed += r > mid ? (long)(r - mid) * s->cand[j]->nsm : 0;
+			}
+			if (placed <= want)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		level = lo;
+	}
+	long placed = 0;
+	for (int j = 0; j < ncand; j++) {
+		struct smclass *c = s->cand[j];
+		int r = s->room[c->id];
+		s->take[c->id] = r > level ? r - level : 0;
+		placed += (long)s->take[c->id] * c->nsm;
+	}
+	if (placed < want && level > 0) {
+		/* one more block each for the first SMs at the level, in tie order */
+		struct smset extra;
+		memset(&extra, 0, sizeof(extra));
+		long more = want - placed;
+		for (int rank = 0; rank < s->g->sm_count && more > 0; rank++) {
+			int sm = s->g->sm_by_rank[rank];
+			struct smclass *c = s->cls_of[sm];
+			bool is_cand = false;
+			for (int j = 0; j < ncand && !is_cand; j++)
+				is_cand = s->cand[j] == c;
+			if (is_cand && s->room[c->id] >= level) {
+				smset_add(&extra, sm);
+				more--;
+			}
+		}
+		int n = ncand;
+		for (int j = 0; j < n; j++) {
+			struct smclass *c = s->cand[j];
+			struct smclass *d = class_split(s, c, &extra);
+			if (!d)
+				continue;
+			if (d != c) {
+				s->room[d->id] = s->room[c->id];
+				s->take[d->id] = s->take[c->id];
+				s->cand[ncand++] = d;
+			}
+			s->take[d->id]++;
+			placed += d->nsm;
+		}
+	}
+	for (int j = 0; j < ncand; j++) {
+		struct smclass *c = s->cand[j];
+		int take = s->take[c->id];
+		if (!take)
+			continue;
+		bool outside = false;
+		if (k->variant == VAR_SMBOUND) {
+			/* a class lies wholly inside or wholly outside the set after the split */
+			for (int sm = 0; sm < s->g->sm_count; sm++)
+				if (smset_has(&c->members, sm)) {
+					outside = !smset_has(&k->sms, sm);
+					break;
+				}
+		}
+		if (outside)
+			k->exited += take * c->nsm;   /* lands, reads %smid, returns */
+		else
+			group_add(s, k, c, take);
+	}
+	k->unplaced -= (int)placed;
+}
+
+void dispatch(struct sim *s)
+{
+	struct smset blocked;
+	bool any_blocked = false, stop = false;
+	memset(&blocked, 0, sizeof(blocked));
+	s->need_dispatch = false;
+	for (int i = 0; i < s->n_active; i++) {
+		struct kinst *k = s->active[i];
+		if (!k->unplaced)
+			continue;
+		if (stop) {
+			k->settled = false;
+			continue;
+		}
+		/* A kernel left waiting by a pass in which nothing held it up had no room anywhere
+		 * then; rooms grow only where blocks left, so look only there. */
+		place(s, k, any_blocked ? &blocked : NULL, k->settled);
+		k->settled = !any_blocked;
+		if (k->variant == VAR_SMBOUND && !k->unplaced && !k->resident && k->pool > 0)
+			sim_fail(s, "SM-bound kernel '%s' got no worker on its SM set (all %d workers landed outside it)",
+				 k->spec->name, k->blocks);
+		if (!k->unplaced)
+			continue;
+		if (!k->masked) {
+			stop = true;
+			continue;
+		}
+		for (size_t w = 0; w < sizeof(blocked.w) / sizeof(blocked.w[0]); w++)
+			blocked.w[w] |= k->sms.w[w];
+		any_blocked = true;
+	}
+	for (int i = 0; i < s->n_classes; i++)
+		s->classes[i].freed = false;
+	residency_settle(s);
+#ifdef COMBOSIM_DEBUG
+	residency_check(s);
+#endif
+}

@@ -1,0 +1,186 @@
+/* engine_impl — the engine's private structures, shared by its three files:
+ *   engine.c     the event loop, streams and kernels, frames, BE apps, the policy actions;
+ *   residency.c  SM classes, block groups, speeds and completion times;
+ *   dispatch.c   the hardware block dispatcher.
+ * Nothing outside sim/engine*.c, sim/residency.c and sim/dispatch.c includes this.
+ *
+ * SM classes.  SMs whose residency is identical evolve identically, so the engine keeps
+ * classes of identical SMs with a multiplicity: a block group (blocks of one kernel placed at
+ * one instant) belongs to a class and stands for that many blocks on each member SM.  A class
+ * splits when the dispatcher treats its members differently (a mask, an SM-bound set, the
+ * last blocks of a wave going to the first SMs in tie order) and classes that fall idle merge
+ * again.  Results equal a per-SM simulation; the event count drops by the multiplicity.
+ */
+#ifndef COMBOSIM_ENGINE_IMPL_H
+#define COMBOSIM_ENGINE_IMPL_H
+
+#include <gsl/gsl_rng.h>
+#include "models/interference.h"
+#include "sim/engine.h"
+#include "sim/metrics.h"
+#include "sim/timeline.h"
+#include "traces/source.h"
+
+#define HW_QUEUE_SLOTS 32       /* kernels resident in hardware queues at once */
+#define MAX_LANES 64            /* timeline lanes per SM */
+#define TL_STREAM_TID 100000
+
+enum ev_kind { EV_GROUP_DONE = 1, EV_POOL_DONE, EV_FRAME_RELEASE, EV_APP_START, EV_TIMER };
+
+struct kinst;
+struct smclass;
+
+struct group {
+	struct kinst *k;
+	struct smclass *c;
+	int n;                   /* blocks on each member SM of the class */
+	int lane;
+	double remaining;        /* per block, ns at speed 1 (original variant only) */
+	double speed;
+	sim_time since, start, at;
+	ev_handle ev;
+	struct group *c_next, *c_prev, *k_next, *k_prev;
+};
+
+struct smclass {
+	int id;
+	bool alive;
+	struct smset members;
+	int nsm;
+	/* per member SM */
+	int threads, regs, smem, blocks, rt_blocks, dram_groups;
+	bool graphics;
+	struct group *groups, *groups_tail;
+	uint64_t lanes;
+	double load[UNIT_COUNT];
+	double dram;             /* this SM's DRAM demand at intrinsic speeds */
+	sim_time since;          /* utilisation integrated up to here */
+	bool dirty;              /* residency changed: speeds to recompute */
+	bool freed;              /* blocks left since the last dispatch */
+};
+
+struct frame {
+	int game;
+	long number;
+	sim_time release, deadline, start, finish;
+	int kernels_left;
+	struct frame_kernels kernels;   /* this frame's kernels, owned until it finishes */
+	bool launched;
+	struct frame *next;      /* in-flight list of its game */
+};
+
+struct kinst {
+	const struct kernel_spec *spec;
+	struct kernel_fit fit;
+	enum variant variant;
+	struct smset sms;
+	bool masked;
+	int stream, prio;
+	uint64_t order;
+	int blocks, unplaced, resident, done_blocks, exited;
+	double pool, pool_rate;  /* persistent kernels: work left (block-ns) and drain rate */
+	sim_time pool_since;
+	ev_handle pool_ev;
+	sim_time launched, started, finished;
+	int game, app;
+	struct frame *frame;
+	struct group *groups;
+	bool settled;            /* waiting, and no SM had room for it at the last dispatch */
+	struct kinst *q_next;    /* stream queue (and free list) */
+	struct kinst *hw_next;   /* hardware wait list */
+};
+
+struct stream {
+	int prio;
+	struct kinst *head, *tail;   /* launched kernels waiting their turn, head first */
+	bool running;                /* head is in hardware */
+	bool named;
+};
+
+struct game_rt {
+	const struct game_spec *spec;
+	struct frame_source src;
+	int stream;
+	long released, in_flight;
+	struct frame *first, *last;
+	gsl_rng *rng;
+};
+
+struct app_rt {
+	const struct app_spec *spec;
+	int stream;
+	long next;                   /* index of the next kernel in the whole sequence */
+	bool in_flight, done;
+};
+
+struct sim {
+	const struct experiment *e;
+	const struct gpu_desc *g;
+	const struct policy_ops *pol;
+	void *pol_self;
+	const struct interference_ops *model;
+	void *model_self;
+	struct sim_sinks out;
+	evq *q;
+	sim_time now, end, last_finish;
+	uint64_t events, order;
+	bool failed;
+	char err[512];
+	bool exclude_games, exclude_apps;
+	/* Dispatch and re-rating wait until every event of the current instant is handled:
+	 * a wave's blocks finish on all SMs at once, and are refilled in one pass. */
+	bool need_dispatch;
+	bool started;
+
+	/* SM classes: classes[0..n_classes) of which the alive ones partition the SMs */
+	struct smclass *classes;
+	int n_classes;
+	int *free_classes, n_free_classes;
+	struct smclass **cls_of;     /* per SM */
+	uint64_t *lanes_named;       /* per SM: timeline lanes already named */
+	double unit_int[UNIT_COUNT], busy_int, thread_int;   /* SM-time integrals, all SMs */
+
+	struct stream *streams;
+	int n_streams, cap_streams;
+	struct kinst *active[HW_QUEUE_SLOTS];
+	int n_active;
+	struct kinst *hw_wait_head, *hw_wait_tail;
+	double dram_load;
+	struct game_rt *games;
+	struct app_rt *apps;
+	struct metrics *m;
+	struct kinst *free_k;
+	struct group *free_g;
+	/* dispatcher scratch, per class id */
+	int *room, *take;
+	struct smclass **cand, **snap;
+};
+
+void *xcalloc(size_t n, size_t sz);
+void sim_fail(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static inline bool persistent(const struct kinst *k)
+{
+	return k->variant != VAR_ORIGINAL;
+}
+
+/* residency.c */
+void residency_init(struct sim *s);
+void residency_free(struct sim *s);
+/* The part of class c whose members are in `set`: c itself, a new class split off, or NULL. */
+struct smclass *class_split(struct sim *s, struct smclass *c, const struct smset *set);
+void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n);
+void group_remove(struct sim *s, struct group *gr);
+/* Re-rates dirty classes (and DRAM users when the chip's DRAM bottleneck moved), merges idle
+ * classes. */
+void residency_settle(struct sim *s);
+void residency_integrate_all(struct sim *s);
+int class_room(const struct sim *s, const struct smclass *c, const struct kinst *k);
+#ifdef COMBOSIM_DEBUG
+void residency_check(const struct sim *s);
+#endif
+
+/* dispatch.c */
+void dispatch(struct sim *s);
+
+#endif

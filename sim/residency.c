@@ -1,0 +1,541 @@
+/* residency — what is resident on the SMs and how fast it goes (see engine_impl.h).
+ *
+ * SM classes (identical SMs with a multiplicity) hold block groups.  Whenever a class's
+ * residency changes, the speeds of its groups are recomputed by the interference model, the
+ * remaining work of each group is advanced at its old speed, and its completion event moves.
+ * Persistent kernels (PTB, SM-bound) keep one pool of work that their resident workers drain
+ * at the sum of their speeds; the pool's completion event moves with that sum.
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/engine_impl.h"
+
+/* ---------------------------------------------------------------- classes */
+
+static void class_set_members(struct sim *s, struct smclass *c)
+{
+	c->nsm = 0;
+	for (int sm = 0; sm < s->g->sm_count; sm++)
+		if (smset_has(&c->members, sm)) {
+			s->cls_of[sm] = c;
+			c->nsm++;
+		}
+}
+
+void residency_init(struct sim *s)
+{
+	int n = s->g->sm_count;
+	s->classes = xcalloc((size_t)n, sizeof(*s->classes));
+	s->free_classes = xcalloc((size_t)n, sizeof(int));
+	s->cls_of = xcalloc((size_t)n, sizeof(*s->cls_of));
+	s->lanes_named = xcalloc((size_t)n, sizeof(uint64_t));
+	s->room = xcalloc((size_t)n, sizeof(int));
+	s->take = xcalloc((size_t)n, sizeof(int));
+	s->cand = xcalloc((size_t)n, sizeof(*s->cand));
+	s->snap = xcalloc((size_t)n, sizeof(*s->snap));
+	struct smclass *c = &s->classes[0];
+	s->n_classes = 1;
+	c->id = 0;
+	c->alive = true;
+	c->members = smset_range(0, n);
+	class_set_members(s, c);
+}
+
+static void group_free(struct sim *s, struct group *gr)
+{
+	gr->k_next = s->free_g;
+	s->free_g = gr;
+}
+
+void residency_free(struct sim *s)
+{
+	for (int i = 0; s->classes && i < s->n_classes; i++)
+		for (struct group *gr = s->classes[i].groups, *n; gr; gr = n) {
+			n = gr->c_next;
+			free(gr);
+		}
+	for (struct group *gr = s->free_g, *n; gr; gr = n) {
+		n = gr->k_next;
+		free(gr);
+	}
+	free(s->classes);
+	free(s->free_classes);
+	free(s->cls_of);
+	free(s->lanes_named);
+	free(s->room);
+	free(s->take);
+	free(s->cand);
+	free(s->snap);
+}
+
+static struct smclass *class_new(struct sim *s)
+{
+	int id = s->n_free_classes ? s->free_classes[--s->n_free_classes] : s->n_classes++;
+	assert(id < s->g->sm_count);
+	struct smclass *c = &s->classes[id];
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->alive = true;
+	return c;
+}
+
+static void class_integrate(struct sim *s, struct smclass *c)
+{
+	double dt = (double)(s->now - c->since) * c->nsm;
+	if (dt > 0) {
+		for (int u = 0; u < UNIT_COUNT; u++)
+			s->unit_int[u] += fmin(1.0, c->load[u]) * dt;
+		s->busy_int += c->groups ? dt : 0;
+		s->thread_int += (double)c->threads * dt;
+	}
+	c->since = s->now;
+}
+
+void residency_integrate_all(struct sim *s)
+{
+	for (int i = 0; i < s->n_classes; i++)
+		if (s->classes[i].alive)
+			class_integrate(s, &s->classes[i]);
+}
+
+static struct group *group_new(struct sim *s)
+{
+	struct group *gr = s->free_g;
+	if (gr)
+		s->free_g = gr->k_next;
+	else
+		gr = xcalloc(1, sizeof(*gr));
+	memset(gr, 0, sizeof(*gr));
+	return gr;
+}
+
+static void link_group(struct smclass *c, struct kinst *k, struct group *gr)
+{
+	gr->c = c;
+	gr->c_prev = c->groups_tail;
+	gr->c_next = NULL;
+	if (c->groups_tail)
+		c->groups_tail->c_next = gr;
+	else
+		c->groups = gr;
+	c->groups_tail = gr;
+	gr->k_prev = NULL;
+	gr->k_next = k->groups;
+	if (k->groups)
+		k->groups->k_prev = gr;
+	k->groups = gr;
+}
+
+static void unlink_group(struct smclass *c, struct kinst *k, struct group *gr)
+{
+	if (gr->c_prev)
+		gr->c_prev->c_next = gr->c_next;
+	else
+		c->groups = gr->c_next;
+	if (gr->c_next)
+		gr->c_next->c_prev = gr->c_prev;
+	else
+		c->groups_tail = gr->c_prev;
+	if (gr->k_prev)
+		gr->k_prev->k_next = gr->k_next;
+	else
+		k->groups = gr->k_next;
+	if (gr->k_next)
+		gr->k_next->k_prev = gr->k_prev;
+}
+
+struct smclass *class_split(struct sim *s, struct smclass *c, const struct smset *set)
+{
+	struct smset in;
+	bool any = false, all = true;
+	for (size_t w = 0; w < sizeof(in.w) / sizeof(in.w[0]); w++) {
+		in.w[w] = c->members.w[w] & set->w[w];
+		any |= in.w[w] != 0;
+		all &= in.w[w] == c->members.w[w];
+	}
+	if (!any)
+		return NULL;
+	if (all)
+		return c;
+	class_integrate(s, c);
+	struct smclass *d = class_new(s);
+	int id = d->id;
+	*d = *c;                     /* same residency, same speeds */
+	d->id = id;
+	d->groups = d->groups_tail = NULL;
+	d->members = in;
+	for (size_t w = 0; w < sizeof(in.w) / sizeof(in.w[0]); w++)
+		c->members.w[w] &= ~in.w[w];
+	class_set_members(s, c);
+	class_set_members(s, d);
+	for (struct group *gr = c->groups; gr; gr = gr->c_next) {
+		struct group *copy = group_new(s);
+		*copy = *gr;
+		link_group(d, gr->k, copy);
+		copy->ev = gr->ev ? evq_push(s->q, gr->at, EV_GROUP_DONE, copy) : EV_NONE;
+	}
+	return d;
+}
+
+/* Merges class `from` into `into`; both must hold the same residency (or none). */
+static void class_merge(struct sim *s, struct smclass *into, struct smclass *from)
+{
+	class_integrate(s, into);
+	class_integrate(s, from);
+	for (size_t w = 0; w < sizeof(into->members.w) / sizeof(into->members.w[0]); w++)
+		into->members.w[w] |= from->members.w[w];
+	into->freed |= from->freed;
+	into->dirty |= from->dirty;
+	while (from->groups) {
+		struct group *gr = from->groups;
+		unlink_group(from, gr->k, gr);
+		if (gr->ev)
+			evq_cancel(s->q, gr->ev);
+		group_free(s, gr);
+	}
+	from->alive = false;
+	s->free_classes[s->n_free_classes++] = from->id;
+	class_set_members(s, into);
+}
+
+/* Idle SMs are all alike: keep them in one class. */
+static void merge_idle(struct sim *s)
+{
+	struct smclass *idle = NULL;
+	for (int i = 0; i < s->n_classes; i++) {
+		struct smclass *c = &s->classes[i];
+		if (!c->alive || c->groups)
+			continue;
+		if (!idle)
+			idle = c;
+		else
+			class_merge(s, idle, c);
+	}
+}
+
+/* ---------------------------------------------------------------- groups */
+
+static void class_commit(struct sim *s, struct smclass *c, const struct kinst *k, int n)
+{
+	c->threads += n * k->fit.threads;
+	c->regs += n * k->fit.regs;
+	c->smem += n * k->fit.smem;
+	c->blocks += n;
+	if (k->fit.graphics) {
+		c->rt_blocks += n;
+		c->graphics = true;
+	}
+#ifdef COMBOSIM_DEBUG
+	assert(c->threads <= s->g->max_threads && c->regs <= s->g->regs &&
+	       c->smem <= gpu_smem_capacity(s->g, c->graphics) && c->blocks <= s->g->max_blocks);
+#else
+	(void)s;
+#endif
+}
+
+static void class_release(struct smclass *c, const struct kinst *k, int n)
+{
+	c->threads -= n * k->fit.threads;
+	c->regs -= n * k->fit.regs;
+	c->smem -= n * k->fit.smem;
+	c->blocks -= n;
+	if (k->fit.graphics) {
+		c->rt_blocks -= n;
+		if (c->rt_blocks == 0)
+			c->graphics = false;    /* back to the compute carveout */
+	}
+#ifdef COMBOSIM_DEBUG
+	assert(c->threads >= 0 && c->regs >= 0 && c->smem >= 0 && c->blocks >= 0 && c->rt_blocks >= 0);
+#endif
+}
+
+void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
+{
+	class_integrate(s, c);
+	class_commit(s, c, k, n);
+	c->dirty = true;
+	k->resident += n * c->nsm;
+	if (!k->started)
+		k->started = s->now;
+	/* blocks placed at one instant share a group; persistent workers always do */
+	for (struct group *gr = c->groups; gr; gr = gr->c_next)
+		if (gr->k == k && (persistent(k) || gr->start == s->now)) {
+			gr->n += n;
+			return;
+		}
+	struct group *gr = group_new(s);
+	gr->k = k;
+	gr->n = n;
+	gr->remaining = k->fit.block_ns;
+	gr->start = gr->since = s->now;
+	gr->lane = c->lanes == ~0ull ? MAX_LANES - 1 : __builtin_ctzll(~c->lanes);
+	c->lanes |= 1ull << gr->lane;
+	if (k->fit.dram_delta > 0)
+		c->dram_groups++;
+	link_group(c, k, gr);
+}
+
+static void timeline_group(struct sim *s, const struct group *gr)
+{
+	struct timeline *t = s->out.timeline;
+	if (!t)
+		return;
+	char args[96];
+	snprintf(args, sizeof(args), "{\"blocks\":%d,\"variant\":\"%s\"}", gr->n, variant_names[gr->k->variant]);
+	for (int sm = 0; sm < s->g->sm_count; sm++) {
+		if (!smset_has(&gr->c->members, sm))
+			continue;
+		int tid = 1 + sm * MAX_LANES + gr->lane;
+		if (!(s->lanes_named[sm] >> gr->lane & 1)) {
+			char name[32];
+			snprintf(name, sizeof(name), "SM %d.%d", sm, gr->lane);
+			timeline_thread(t, s->out.index, tid, name);
+			s->lanes_named[sm] |= 1ull << gr->lane;
+		}
+		timeline_slice(t, s->out.index, tid, gr->k->spec->name, kclass_names[gr->k->spec->cls],
+			       gr->start, s->now, args);
+	}
+}
+
+void group_remove(struct sim *s, struct group *gr)
+{
+	struct smclass *c = gr->c;
+	struct kinst *k = gr->k;
+	timeline_group(s, gr);
+	class_integrate(s, c);
+	class_release(c, k, gr->n);
+	c->dirty = true;
+	c->freed = true;
+	c->lanes &= ~(1ull << gr->lane);
+	if (k->fit.dram_delta > 0)
+		c->dram_groups--;
+	k->resident -= gr->n * c->nsm;
+	if (persistent(k))
+		k->pool_rate -= gr->n * c->nsm * gr->speed;
+	if (gr->ev)
+		evq_cancel(s->q, gr->ev);
+	unlink_group(c, k, gr);
+	group_free(s, gr);
+}
+
+/* ---------------------------------------------------------------- rates */
+
+static void pool_advance(struct sim *s, struct kinst *k)
+{
+	k->pool -= k->pool_rate * (double)(s->now - k->pool_since);
+	if (k->pool < 0)
+		k->pool = 0;
+	k->pool_since = s->now;
+}
+
+static void pool_schedule(struct sim *s, struct kinst *k)
+{
+	if (k->pool_rate <= 1e-12) {
+		if (k->pool_ev)
+			evq_cancel(s->q, k->pool_ev);
+		k->pool_ev = EV_NONE;
+		return;
+	}
+	sim_time at = s->now + (sim_time)ceil(k->pool / k->pool_rate);
+	if (k->pool_ev)
+		evq_reschedule(s->q, k->pool_ev, at);
+	else
+		k->pool_ev = evq_push(s->q, at, EV_POOL_DONE, k);
+}
+
+/* Recomputes the speed of every group of a class and moves their completion events. */
+static void class_rerate(struct sim *s, struct smclass *c)
+{
+	struct sm_kernel_view view[HW_QUEUE_SLOTS];
+	struct kinst *kin[HW_QUEUE_SLOTS];
+	double speed[HW_QUEUE_SLOTS];
+	int n = 0;
+
+	class_integrate(s, c);
+	for (struct group *gr = c->groups; gr; gr = gr->c_next) {
+		int i;
+		for (i = 0; i < n && kin[i] != gr->k; i++)
+			;
+		if (i == n) {
+			kin[n] = gr->k;
+			view[n] = (struct sm_kernel_view){
+				.cls = gr->k->spec->cls,
+				.delta = gr->k->fit.delta,
+				.dram_delta = s->g->dram_sharing ? gr->k->fit.dram_delta : 0,
+				.blocks = 0,
+				.sat = gr->k->fit.sat,
+				.order = gr->k->order,
+			};
+			n++;
+		}
+		view[i].blocks += gr->n;
+	}
+	struct chip_view chip = { .dram_load = s->dram_load };
+	if (n)
+		s->model->sm_speeds(s->model_self, view, n, &chip, speed);
+
+	for (int u = 0; u < UNIT_COUNT; u++)
+		c->load[u] = 0;
+	for (int i = 0; i < n; i++) {
+		for (int u = 0; u < UNIT_COUNT; u++)
+			c->load[u] += view[i].blocks * view[i].delta[u] * speed[i];
+		if (persistent(kin[i]))
+			pool_advance(s, kin[i]);
+	}
+	for (struct group *gr = c->groups; gr; gr = gr->c_next) {
+		int i;
+		for (i = 0; kin[i] != gr->k; i++)
+			;
+		double v = speed[i];
+		struct kinst *k = gr->k;
+		if (persistent(k)) {
+			k->pool_rate += gr->n * c->nsm * (v - gr->speed);
+			gr->speed = v;
+			gr->since = s->now;
+			continue;
+		}
+		gr->remaining -= gr->speed * (double)(s->now - gr->since);
+		if (gr->remaining < 0)
+			gr->remaining = 0;
+		gr->since = s->now;
+		if (v == gr->speed && gr->ev)
+			continue;
+		gr->speed = v;
+		gr->at = v > 1e-12 ? s->now + (sim_time)ceil(gr->remaining / v) : SIM_TIME_NEVER;
+		if (gr->at == SIM_TIME_NEVER) {
+			if (gr->ev)
+				evq_cancel(s->q, gr->ev);
+			gr->ev = EV_NONE;
+		} else if (gr->ev) {
+			evq_reschedule(s->q, gr->ev, gr->at);
+		} else {
+			gr->ev = evq_push(s->q, gr->at, EV_GROUP_DONE, gr);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		if (persistent(kin[i]))
+			pool_schedule(s, kin[i]);
+	c->dirty = false;
+}
+
+/* A member SM's DRAM demand at its kernels' intrinsic speeds: sum of min(n_k, sat_k) * dram_delta_k. */
+static double class_dram(const struct smclass *c)
+{
+	const struct kinst *kin[HW_QUEUE_SLOTS];
+	int blocks[HW_QUEUE_SLOTS], n = 0;
+	double d = 0;
+	for (const struct group *gr = c->groups; gr; gr = gr->c_next) {
+		if (gr->k->fit.dram_delta <= 0)
+			continue;
+		int i;
+		for (i = 0; i < n && kin[i] != gr->k; i++)
+			;
+		if (i == n) {
+			kin[n] = gr->k;
+			blocks[n++] = 0;
+		}
+		blocks[i] += gr->n;
+	}
+	for (int i = 0; i < n; i++)
+		d += (blocks[i] < kin[i]->fit.sat ? blocks[i] : kin[i]->fit.sat) * kin[i]->fit.dram_delta;
+	return d;
+}
+
+void residency_settle(struct sim *s)
+{
+	double before = s->dram_load;
+	if (s->g->dram_sharing) {
+		double total = 0;
+		for (int i = 0; i < s->n_classes; i++) {
+			struct smclass *c = &s->classes[i];
+			if (!c->alive)
+				continue;
+			if (c->dirty)
+				c->dram = c->dram_groups ? class_dram(c) : 0;
+			total += c->dram * c->nsm;
+		}
+		s->dram_load = total < 1e-12 ? 0 : total;
+	}
+	bool dram_moved = fmax(1, before) != fmax(1, s->dram_load);
+	for (int i = 0; i < s->n_classes; i++) {
+		struct smclass *c = &s->classes[i];
+		if (c->alive && (c->dirty || (dram_moved && c->dram_groups)))
+			class_rerate(s, c);
+	}
+	merge_idle(s);
+}
+
+int class_room(const struct sim *s, const struct smclass *c, const struct kinst *k)
+{
+	const struct gpu_desc *g = s->g;
+	bool graphics = c->graphics || k->fit.graphics;
+	int cap = gpu_smem_capacity(g, graphics);
+	if (c->smem > cap)
+		return 0;        /* cannot switch carveout while compute blocks use more */
+	int room = g->max_blocks - c->blocks;
+	int r = (g->max_threads - c->threads) / k->fit.threads;
+	room = r < room ? r : room;
+	if (k->fit.regs) {
+		r = (g->regs - c->regs) / k->fit.regs;
+		room = r < room ? r : room;
+	}
+	if (k->fit.smem) {
+		r = (cap - c->smem) / k->fit.smem;
+		room = r < room ? r : room;
+	}
+	return room > 0 ? room : 0;
+}
+
+#ifdef COMBOSIM_DEBUG
+/* Debug builds: class counters equal what their groups hold, nothing is negative or
+ * over-committed, the classes partition the SMs, every resident block is counted once, and
+ * work is conserved. */
+void residency_check(const struct sim *s)
+{
+	const struct gpu_desc *g = s->g;
+	long resident_total = 0;
+	int sms = 0;
+	for (int i = 0; i < s->n_classes; i++) {
+		const struct smclass *c = &s->classes[i];
+		if (!c->alive)
+			continue;
+		int threads = 0, regs = 0, smem = 0, blocks = 0, rt = 0;
+		for (const struct group *gr = c->groups; gr; gr = gr->c_next) {
+			assert(gr->c == c && gr->n > 0 && gr->speed >= 0 && gr->remaining >= 0);
+			threads += gr->n * gr->k->fit.threads;
+			regs += gr->n * gr->k->fit.regs;
+			smem += gr->n * gr->k->fit.smem;
+			blocks += gr->n;
+			rt += gr->k->fit.graphics ? gr->n : 0;
+		}
+		assert(threads == c->threads && regs == c->regs && smem == c->smem && blocks == c->blocks);
+		assert(rt == c->rt_blocks && c->graphics == (rt > 0));
+		assert(threads <= g->max_threads && regs <= g->regs && blocks <= g->max_blocks);
+		assert(smem <= gpu_smem_capacity(g, c->graphics));
+		assert(c->nsm == smset_count(&c->members) && c->nsm > 0);
+		for (int sm = 0; sm < g->sm_count; sm++)
+			assert(smset_has(&c->members, sm) == (s->cls_of[sm] == c));
+		resident_total += (long)blocks * c->nsm;
+		sms += c->nsm;
+	}
+	assert(sms == g->sm_count);
+	long by_kernel = 0;
+	for (int i = 0; i < s->n_active; i++) {
+		const struct kinst *k = s->active[i];
+		long n = 0;
+		for (const struct group *gr = k->groups; gr; gr = gr->k_next)
+			n += (long)gr->n * gr->c->nsm;
+		assert(n == k->resident);
+		by_kernel += n;
+		if (!persistent(k))
+			assert(k->unplaced + k->resident + k->done_blocks + k->exited == k->blocks);
+		else
+			assert(k->pool >= 0);
+	}
+	assert(by_kernel == resident_total);
+}
+#endif

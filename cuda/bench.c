@@ -499,7 +499,7 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 	int on1 = 0, on2 = 0;
 	for (int i = 0; i < n; i++)
 		if (p[i].kernel == 1 && p[i].smid < N)
-			(cnt[p[i].smid] <= 1 ? on1 : on2)++;
+			*(cnt[p[i].smid] <= 1 ? &on1 : &on2) += 1;
 	cJSON *j3 = cJSON_AddObjectToObject(pj, "P3_most_room");
 	cJSON_AddStringToObject(j3, "what", "K1 (3 blocks/SM shape) with 1.5 blocks per SM, then K2 of the same shape with N/2 blocks on another stream; most-room: every K2 block lands on an SM holding one K1 block");
 	cJSON_AddNumberToObject(j3, "k1_grid", p3[0].tasks);

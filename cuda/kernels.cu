@@ -22,12 +22,12 @@
 struct ck_slot {                       /* per launch, in device memory */
 	unsigned long long first, last;
 	unsigned int counter, exited;
+	uint32_t mask[CK_MASK_WORDS];  /* SM-bound set (global memory: no local copy of the args) */
 };
 
 struct ck_args {
 	int variant, tasks, work, bvh_first_leaf;
 	unsigned int buf_mask;
-	uint32_t mask[CK_MASK_WORDS];
 	struct ck_slot *slot;
 	struct ck_block_rec *rec;
 	const float4 *buf;
@@ -218,7 +218,7 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 
 	if (threadIdx.x == 0)
 		atomicMin(&a.slot->first, t0);
-	if (a.variant == CK_SMBOUND && !((a.mask[sm / 32] >> (sm % 32)) & 1u)) {
+	if (a.variant == CK_SMBOUND && !((a.slot->mask[sm / 32] >> (sm % 32)) & 1u)) {
 		if (threadIdx.x == 0) {
 			atomicAdd(&a.slot->exited, 1u);
 			atomicMax(&a.slot->last, t0);
@@ -257,17 +257,6 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 			struct ck_block_rec r = { sm, done, 0, 0, t0, t1 };
 			a.rec[blockIdx.x] = r;
 		}
-	}
-}
-
-__global__ void ck_slot_init(struct ck_slot *s, int n)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n) {
-		s[i].first = ~0ULL;
-		s[i].last = 0;
-		s[i].counter = 0;
-		s[i].exited = 0;
 	}
 }
 
@@ -518,8 +507,13 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 	}
 	if (total)
 		CUDA_CHECK(cudaMemset(d->drec, 0xff, total * sizeof(struct ck_block_rec)));
-	ck_slot_init<<<1, CK_MAX_GROUP>>>(d->slots, CK_MAX_GROUP);
-	CUDA_CHECK_LAUNCH();
+	struct ck_slot hs[CK_MAX_GROUP];
+	memset(hs, 0, sizeof(hs));
+	for (int i = 0; i < n; i++) {
+		hs[i].first = ~0ULL;
+		memcpy(hs[i].mask, k[i].mask, sizeof(hs[i].mask));
+	}
+	CUDA_CHECK(cudaMemcpy(d->slots, hs, sizeof(hs), cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaDeviceSynchronize());
 
 	for (int i = 0; i < n; i++) {
@@ -538,7 +532,6 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 		a.work = (int)ki->work;
 		a.bvh_first_leaf = (1 << CK_BVH_LEVELS) - 1;
 		a.buf_mask = d->buf_elems - 1;
-		memcpy(a.mask, ki->mask, sizeof(a.mask));
 		a.slot = d->slots + i;
 		a.rec = recs && recs[i] ? d->drec + off[i] : NULL;
 		a.buf = d->buf;
@@ -553,7 +546,6 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 	}
 	CUDA_CHECK(cudaDeviceSynchronize());
 
-	struct ck_slot hs[CK_MAX_GROUP];
 	CUDA_CHECK(cudaMemcpy(hs, d->slots, sizeof(hs), cudaMemcpyDeviceToHost));
 	for (int i = 0; i < n; i++) {
 		float ms = 0;

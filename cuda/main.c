@@ -1,0 +1,119 @@
+/* combosim-cuda — the CUDA backend's command-line program.
+ *
+ *   combosim-cuda info [--device N]
+ *   combosim-cuda bench all|scaling|corun|placement [--out DIR] [--calib FILE] [--reps N]
+ *                       [--target-us US] [--device N]
+ *
+ * Exit codes as combosim: 0 ok, 1 the run failed (any CUDA error), 2 bad usage or input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/bench.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: combosim-cuda info [--device N]\n"
+	      "       combosim-cuda bench all|scaling|corun|placement [--out DIR] [--calib FILE]\n"
+	      "                     [--reps N] [--target-us US] [--device N]\n"
+	      "info prints the device's properties as JSON.  bench runs the micro-benchmarks and\n"
+	      "writes DIR (default cuda-bench): device.json, summary.json, scaling.csv, corun.csv,\n"
+	      "corun_reps.csv, kernels.csv, partition.csv, placement_blocks.csv, placement.json,\n"
+	      "calib.json.  The calibration cache FILE (default combosim-cuda-calib.json) maps kernel\n"
+	      "shapes to work for a solo time on this device; it is read and updated.\n"
+	      "RT-class kernels are emulated by software BVH traversal on CUDA cores on GPUs without\n"
+	      "RT cores (all that CUDA can program); every output says so.\n"
+	      "Exit codes: 0 ok, 1 run failed, 2 bad usage or input.\n", f);
+}
+
+static int parse_int(const char *opt, const char *s, int lo, int hi, int *v)
+{
+	char *end;
+	long x = strtol(s, &end, 10);
+	if (!*s || *end || x < lo || x > hi) {
+		fprintf(stderr, "combosim-cuda: %s: expected an integer in [%d, %d], got '%s'\n", opt, lo, hi, s);
+		return -1;
+	}
+	*v = (int)x;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	struct bench_opts o = { .what = 0, .device = 0, .reps = 5, .target_us = 2000,
+				.out_dir = "cuda-bench", .calib_path = "combosim-cuda-calib.json" };
+	int i = 2;
+	if (!strcmp(cmd, "bench")) {
+		if (argc < 3) {
+			usage(stderr);
+			return 2;
+		}
+		const char *w = argv[2];
+		o.what = !strcmp(w, "all") ? BENCH_ALL : !strcmp(w, "scaling") ? BENCH_SCALING
+			: !strcmp(w, "corun") ? BENCH_CORUN : !strcmp(w, "placement") ? BENCH_PLACEMENT : 0;
+		if (!o.what) {
+			fprintf(stderr, "combosim-cuda bench: unknown benchmark '%s' (all, scaling, corun, placement)\n", w);
+			return 2;
+		}
+		i = 3;
+	} else if (strcmp(cmd, "info")) {
+		fprintf(stderr, "combosim-cuda: unknown command '%s'\n", cmd);
+		usage(stderr);
+		return 2;
+	}
+	for (; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int iv;
+		if (!v) {
+			fprintf(stderr, "combosim-cuda: %s needs a value\n", a);
+			return 2;
+		}
+		if (!strcmp(a, "--device")) {
+			if (parse_int(a, v, 0, 64, &o.device))
+				return 2;
+		} else if (!strcmp(a, "--out") && o.what) {
+			o.out_dir = v;
+		} else if (!strcmp(a, "--calib") && o.what) {
+			o.calib_path = v;
+		} else if (!strcmp(a, "--reps") && o.what) {
+			if (parse_int(a, v, 1, 64, &o.reps))
+				return 2;
+		} else if (!strcmp(a, "--target-us") && o.what) {
+			if (parse_int(a, v, 10, 10000000, &iv))
+				return 2;
+			o.target_us = iv;
+		} else {
+			fprintf(stderr, "combosim-cuda: unknown option '%s'\n", a);
+			usage(stderr);
+			return 2;
+		}
+		i++;
+	}
+	if (!o.what) {
+		struct ck_dev *d = ck_open(o.device, 1, NULL);
+		cJSON *j = ck_props_json(d);
+		char *s = cJSON_Print(j);
+		puts(s ? s : "{}");
+		free(s);
+		cJSON_Delete(j);
+		ck_close(d);
+		return 0;
+	}
+	char line[2048];
+	size_t len = 0;
+	line[0] = 0;
+	for (int k = 0; k < argc && len + 2 < sizeof(line); k++)
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s", k ? " " : "", argv[k]);
+	o.command = line;
+	return bench_run(&o);
+}

@@ -88,3 +88,29 @@ install: all
 
 clean:
 	rm -rf build bin results
+
+# ---- CUDA backend (cuda/, issue 5) ---------------------------------------------------------
+# bin/combosim-cuda is built by `all` and `test` only when nvcc is found (PATH, then
+# /usr/local/cuda/bin); skipped otherwise.  Its CPU-side parts (bin/combosim-cuda-tests) need
+# no CUDA and always run under `make test`.  Debug builds skip the nvcc-linked program.
+NVCC          ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+CUDA_ARCH     := -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=compute_80
+CUDA_CPU_OBJ  := $(patsubst %.c,$(BUILD)/%.o,cuda/ck.c cuda/bvh.c cuda/calib.c cuda/placement.c)
+CUDA_HOST_OBJ := $(CUDA_CPU_OBJ) $(BUILD)/cuda/bench.o $(BUILD)/cuda/main.o
+CUDA_PROG     := $(if $(and $(NVCC),$(filter release,$(MODE))),bin/combosim-cuda)
+.PHONY: cuda cuda-test
+all: $(CUDA_PROG)
+test: cuda-test
+cuda: $(CUDA_PROG)
+$(CUDA_HOST_OBJ) $(BUILD)/cuda/test_ck.o: cuda/ck.h cuda/bench.h
+$(BUILD)/cuda/kernels.o: cuda/kernels.cu cuda/ck.h cuda/check.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -O3 -I. $(CUDA_ARCH) -c $< -o $@
+bin/combosim-cuda: $(CUDA_HOST_OBJ) $(BUILD)/cuda/kernels.o
+	@mkdir -p bin
+	$(NVCC) -o $@ $^ $(shell pkg-config --libs libcjson 2>/dev/null) -lm
+$(BIN)/combosim-cuda-tests: $(BUILD)/cuda/test_ck.o $(CUDA_CPU_OBJ)
+	@mkdir -p $(BIN)
+	$(CC) $(LDSAN) -o $@ $^ -lcunit $(LDLIBS)
+cuda-test: deps-test $(BIN)/combosim-cuda-tests $(CUDA_PROG)
+	$(BIN)/combosim-cuda-tests

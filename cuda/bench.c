@@ -152,13 +152,19 @@ double bench_calibrate(struct ck_dev *d, struct ck_calib *cal, struct ck_kernel 
 	ck_fit_line((double)w1, t1, (double)c.work, t2, &a, &b);
 	c.work = ck_work_for(a, b, target_us);
 	double tm = bench_solo_us(d, &c, 3);
-	if (fabs(tm - target_us) > 0.02 * target_us) {          /* one secant refinement */
-		ck_fit_line((double)w1 * 3, t2, (double)c.work, tm, &a, &b);
+	double wp = (double)w1 * 3, tp = t2;
+	for (int it = 0; it < 4 && fabs(tm - target_us) > 0.02 * target_us; it++) {   /* secant steps */
+		double wc = (double)c.work;
+		ck_fit_line(wp, tp, wc, tm, &a, &b);
 		if (!(b > 0))
 			ck_fit_line((double)w1, t1, (double)w1 * 3, t2, &a, &b);
+		wp = wc;
+		tp = tm;
 		c.work = ck_work_for(a, b, target_us);
 		tm = bench_solo_us(d, &c, 3);
 	}
+	/* the cache keeps the line through the final point with the fitted slope */
+	a = tm - b * (double)c.work;
 	ck_calib_put(cal, &c, a, b, target_us, tm);
 	k->work = c.work;
 	fprintf(stderr, "calibrated %s: work %ld -> %.1f us (target %.1f)\n", ck_class_names[k->cls], k->work, tm,
@@ -187,33 +193,39 @@ static const char *rt_note(int cls)
 
 /* ---------------------------------------------------------------- SM scaling */
 
+/* Each class in the co-run shape, SM-bound to SMs [0, n) with 4 workers per SM and 2 tasks per
+ * worker (8n tasks, so every point takes about the same time); the full kernel's duration on n
+ * SMs is read as duration * 4N / 8n.  Then the three variants of the full kernel on all SMs. */
 static void bench_scaling(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)
 {
 	int N = ck_sm_count(d);
 	int ns[] = { 1, 2, 4, 8, 16, N / 4, N / 2, 3 * N / 4, N };
 	FILE *f = out_file(o, "scaling.csv");
-	fputs("class,variant,sms,tasks,workers,threads,smem,work,duration_us,speedup_vs_1sm,efficiency,note\n", f);
-	cJSON *js = cJSON_AddObjectToObject(sum, "scaling");
+	fputs("class,variant,sms,tasks,workers,threads,smem,work,duration_us,full_kernel_equiv_us,"
+	      "speedup_vs_1sm,efficiency,note\n", f);
+	cJSON *js = cJSON_AddObjectToObject(sum, "scaling_full_kernel_equiv_us");
 	for (int cls = 0; cls < CK_NCLASS; cls++) {
 		struct ck_kernel k;
 		bench_half_sm_kernel(d, cls, &k);
 		bench_calibrate(d, cal, &k, o->target_us);
-		double t1 = NAN;
+		double e1 = NAN;
 		cJSON *arr = cJSON_AddArrayToObject(js, ck_class_names[cls]);
 		for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
 			struct ck_kernel s = k;
 			s.variant = CK_SMBOUND;
+			s.tasks = 8 * ns[i];
 			ck_mask_clear(&s);
 			ck_mask_range(&s, 0, ns[i]);
-			double t = bench_solo_us(d, &s, ns[i] < 16 ? 1 : o->reps);
+			double t = bench_solo_us(d, &s, o->reps);
+			double equiv = t * k.tasks / s.tasks;
 			if (i == 0)
-				t1 = t;
-			double sp = t1 / t;
-			fprintf(f, "%s,sm-bound,%d,%d,%d,%d,%d,%ld,%.3f,%.4f,%.4f,%s\n", ck_class_names[cls], ns[i], s.tasks,
-				s.workers, s.threads, s.smem, s.work, t, sp, sp / ns[i], rt_note(cls));
+				e1 = equiv;
+			double sp = e1 / equiv;
+			fprintf(f, "%s,sm-bound,%d,%d,%d,%d,%d,%ld,%.3f,%.3f,%.4f,%.4f,%s\n", ck_class_names[cls], ns[i],
+				s.tasks, s.workers, s.threads, s.smem, s.work, t, equiv, sp, sp / ns[i], rt_note(cls));
 			cJSON *p = cJSON_CreateObject();
 			cJSON_AddNumberToObject(p, "sms", ns[i]);
-			cJSON_AddNumberToObject(p, "duration_us", t);
+			cJSON_AddNumberToObject(p, "us", equiv);
 			cJSON_AddItemToArray(arr, p);
 		}
 		for (int v = CK_ORIGINAL; v <= CK_SMBOUND; v++) {
@@ -222,8 +234,8 @@ static void bench_scaling(struct ck_dev *d, struct ck_calib *cal, const struct b
 			ck_mask_clear(&s);
 			ck_mask_range(&s, 0, N);
 			double t = bench_solo_us(d, &s, o->reps);
-			fprintf(f, "%s,%s,%d,%d,%d,%d,%d,%ld,%.3f,,,%s\n", ck_class_names[cls], ck_variant_names[v], N,
-				s.tasks, s.workers, s.threads, s.smem, s.work, t, rt_note(cls));
+			fprintf(f, "%s,%s,%d,%d,%d,%d,%d,%ld,%.3f,%.3f,,,%s\n", ck_class_names[cls], ck_variant_names[v], N,
+				s.tasks, ck_grid(&s), s.threads, s.smem, s.work, t, t, rt_note(cls));
 		}
 		fflush(f);
 	}
@@ -232,122 +244,193 @@ static void bench_scaling(struct ck_dev *d, struct ck_calib *cal, const struct b
 
 /* ---------------------------------------------------------------- pairwise co-runs */
 
-static const char *const kname[CK_NCLASS] = { "kRT", "kCD", "kTC", "kMEM" };
+/* A named kernel of a co-run set; the names are those of the simulator experiments in
+ * cuda/experiments/, so kernels.csv rows carry the labels `combosim run` writes. */
+struct named {
+	char name[16];
+	struct ck_kernel k;
+	double solo_us;
+};
 
-static void kernel_row(FILE *f, const char *label, const struct ck_kernel *k, const char *owner, int stream,
-		       const struct ck_timing *t, uint64_t t0, double solo_us)
+struct corun_files {
+	FILE *table, *reps, *kernels;
+};
+
+static void kernel_row(FILE *f, const char *label, const struct named *n, const char *owner, int stream,
+		       const struct ck_timing *t, uint64_t t0)
 {
-	fprintf(f, "%s,%s,%s,%s,%s,-1,%d,0,%llu,%llu,%lld,%d\n", label, kname[k->cls], ck_class_names[k->cls],
-		ck_variant_names[k->variant], owner, stream, (unsigned long long)(t->first_ns - t0),
-		(unsigned long long)(t->last_ns - t0), (long long)llround(solo_us * 1e3), ck_grid(k));
+	fprintf(f, "%s,%s,%s,%s,%s,-1,%d,0,%llu,%llu,%lld,%d\n", label, n->name, ck_class_names[n->k.cls],
+		ck_variant_names[n->k.variant], owner, stream, (unsigned long long)(t->first_ns - t0),
+		(unsigned long long)(t->last_ns - t0), (long long)llround(n->solo_us * 1e3), ck_grid(&n->k));
 }
 
+/* COMBO Eq. 1 for one ordered pair: a alone, b alone, a then b on two streams; reps times,
+ * interleaved; medians.  Writes the table row, the raw repetitions and the median
+ * repetitions as simulator-format kernel rows.  Returns the makespan reduction. */
+static double corun_pair(struct ck_dev *d, const struct named *a, const struct named *b, int reps,
+			 const struct corun_files *cf)
+{
+	double v1[MAX_REPS], v2[MAX_REPS], vc[MAX_REPS];
+	struct ck_timing ta[MAX_REPS], tb[MAX_REPS], tc[MAX_REPS][2];
+	struct ck_kernel pair[2] = { a->k, b->k };
+	for (int r = 0; r < reps; r++) {
+		ck_run_group(d, &a->k, NULL, 1, &ta[r], NULL);
+		ck_run_group(d, &b->k, NULL, 1, &tb[r], NULL);
+		ck_run_group(d, pair, (int[]){ 0, 1 }, 2, tc[r], NULL);
+		v1[r] = span_us(&ta[r], 1);
+		v2[r] = span_us(&tb[r], 1);
+		vc[r] = span_us(tc[r], 2);
+		double ev = fmax(tc[r][0].event_ms, tc[r][1].event_ms) * 1e3;
+		fprintf(cf->reps, "%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", a->name, b->name, r, v1[r], v2[r], vc[r],
+			(double)(tc[r][0].last_ns - tc[r][0].first_ns) / 1e3,
+			(double)(tc[r][1].last_ns - tc[r][1].first_ns) / 1e3, ev);
+	}
+	int i1 = median_index(v1, reps), i2 = median_index(v2, reps), ic = median_index(vc, reps);
+	double t1 = v1[i1], t2 = v2[i2], tcol = vc[ic];
+	double red = (t1 + t2 - tcol) / (t1 + t2);
+	const char *note = a->k.cls == CK_RT || b->k.cls == CK_RT ? "RT emulated: software BVH traversal on CUDA cores" : "";
+	fprintf(cf->table, "%s,%s,original,%.3f,%.3f,%.3f,%.6f,%.3f,%.3f,%d,%s\n", a->name, b->name, t1, t2, tcol, red,
+		(double)(tc[ic][0].last_ns - tc[ic][0].first_ns) / 1e3,
+		(double)(tc[ic][1].last_ns - tc[ic][1].first_ns) / 1e3, reps, note);
+
+	/* the simulator's labels: "original A alone", "original A+B"; a same-kernel pair's second
+	 * app is named B' */
+	char label[96], owner_b[24];
+	snprintf(label, sizeof(label), "original %s alone", a->name);
+	kernel_row(cf->kernels, label, a, a->name, 0, &ta[i1], ta[i1].first_ns);
+	snprintf(label, sizeof(label), "original %s alone", b->name);
+	kernel_row(cf->kernels, label, b, b->name, 0, &tb[i2], tb[i2].first_ns);
+	snprintf(label, sizeof(label), "original %s+%s", a->name, b->name);
+	snprintf(owner_b, sizeof(owner_b), "%s%s", b->name, strcmp(a->name, b->name) ? "" : "'");
+	uint64_t t0 = tc[ic][0].first_ns < tc[ic][1].first_ns ? tc[ic][0].first_ns : tc[ic][1].first_ns;
+	kernel_row(cf->kernels, label, a, a->name, 0, &tc[ic][0], t0);
+	kernel_row(cf->kernels, label, b, owner_b, 1, &tc[ic][1], t0);
+	fflush(cf->table);
+	fflush(cf->kernels);
+	return red;
+}
+
+static struct corun_files corun_open(const struct bench_opts *o, const char *table, const char *reps, const char *kernels)
+{
+	struct corun_files cf = { out_file(o, table), out_file(o, reps), out_file(o, kernels) };
+	fputs("first,second,variant,t_first_us,t_second_us,t_colo_us,makespan_reduction,first_in_colo_us,"
+	      "second_in_colo_us,reps,note\n", cf.table);
+	fputs("first,second,rep,t_first_us,t_second_us,t_colo_us,first_in_colo_us,second_in_colo_us,t_colo_event_us\n",
+	      cf.reps);
+	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", cf.kernels);
+	return cf;
+}
+
+static void corun_close(struct corun_files *cf, const char *table, const char *reps, const char *kernels)
+{
+	out_close(cf->table, table);
+	out_close(cf->reps, reps);
+	out_close(cf->kernels, kernels);
+}
+
+/* Co-run set 1 (calibration, COMBO Table 3 shape): kRT, kCD, kTC, kMEM, 256 threads, 16 KB,
+ * 4 blocks per SM, target solo time; every unordered pair in both launch orders.  Inter-SM
+ * partitions of the same kernels.  Set 2 (held out): the second kernel in another shape (128
+ * threads, 8 KB, 8 blocks per SM, half the solo time): kRTh, kCDh, kTCh, kMEMh. */
 static void bench_corun(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)
 {
-	int N = ck_sm_count(d);
-	struct ck_kernel k[CK_NCLASS];
+	int N = ck_sm_count(d), reps = o->reps > MAX_REPS ? MAX_REPS : o->reps;
+	static const char *const base[CK_NCLASS] = { "kRT", "kCD", "kTC", "kMEM" };
+	struct named k[CK_NCLASS], h[CK_NCLASS];
 	for (int c = 0; c < CK_NCLASS; c++) {
-		bench_half_sm_kernel(d, c, &k[c]);
-		bench_calibrate(d, cal, &k[c], o->target_us);
+		snprintf(k[c].name, sizeof(k[c].name), "%s", base[c]);
+		bench_half_sm_kernel(d, c, &k[c].k);
+		bench_calibrate(d, cal, &k[c].k, o->target_us);
+		k[c].solo_us = bench_solo_us(d, &k[c].k, reps);
+		snprintf(h[c].name, sizeof(h[c].name), "%sh", base[c]);
+		h[c].k = k[c].k;
+		h[c].k.threads = 128;
+		h[c].k.smem = 8 * 1024;
+		h[c].k.tasks = h[c].k.workers = 8 * N;
+		bench_calibrate(d, cal, &h[c].k, o->target_us / 2);
+		h[c].solo_us = bench_solo_us(d, &h[c].k, reps);
 	}
-	FILE *f = out_file(o, "corun.csv"), *fr = out_file(o, "corun_reps.csv");
-	FILE *fk = out_file(o, "kernels.csv"), *fp = out_file(o, "partition.csv");
-	fputs("first,second,variant,t_first_us,t_second_us,t_colo_us,makespan_reduction,reps,note\n", f);
-	fputs("first,second,rep,t_first_us,t_second_us,t_colo_us,t_colo_event_us\n", fr);
-	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", fk);
-	fputs("first,second,sms_each,t_first_alone_us,t_second_alone_us,t_first_with_us,t_second_with_us,"
-	      "slowdown_first,slowdown_second,reps,note\n", fp);
+	struct corun_files cf = corun_open(o, "corun.csv", "corun_reps.csv", "kernels.csv");
 	cJSON *jr = cJSON_AddObjectToObject(sum, "makespan_reduction");
-	cJSON *jp = cJSON_AddObjectToObject(sum, "partition_slowdown");
-	double solo[CK_NCLASS];
-	for (int c = 0; c < CK_NCLASS; c++)
-		solo[c] = bench_solo_us(d, &k[c], o->reps);
-	int reps = o->reps > MAX_REPS ? MAX_REPS : o->reps;
-	for (int a = 0; a < CK_NCLASS; a++) {
+	cJSON *jrr = cJSON_AddObjectToObject(sum, "makespan_reduction_second_first");
+	cJSON *jm = cJSON_AddObjectToObject(sum, "makespan_reduction_mean_of_orders");
+	for (int a = 0; a < CK_NCLASS; a++)
 		for (int b = a; b < CK_NCLASS; b++) {
-			double v1[MAX_REPS], v2[MAX_REPS], vc[MAX_REPS];
-			struct ck_timing ta[MAX_REPS], tb[MAX_REPS], tc[MAX_REPS][2];
-			struct ck_kernel pair[2] = { k[a], k[b] };
-			for (int r = 0; r < reps; r++) {
-				ck_run_group(d, &k[a], NULL, 1, &ta[r], NULL);
-				ck_run_group(d, &k[b], NULL, 1, &tb[r], NULL);
-				ck_run_group(d, pair, (int[]){ 0, 1 }, 2, tc[r], NULL);
-				v1[r] = span_us(&ta[r], 1);
-				v2[r] = span_us(&tb[r], 1);
-				vc[r] = span_us(tc[r], 2);
-				double ev = fmax(tc[r][0].event_ms, tc[r][1].event_ms) * 1e3;
-				fprintf(fr, "%s,%s,%d,%.3f,%.3f,%.3f,%.3f\n", kname[a], kname[b], r, v1[r], v2[r], vc[r], ev);
-			}
-			int i1 = median_index(v1, reps), i2 = median_index(v2, reps), ic = median_index(vc, reps);
-			double t1 = v1[i1], t2 = v2[i2], tcol = vc[ic];
-			double red = (t1 + t2 - tcol) / (t1 + t2);
-			char note[160];
-			snprintf(note, sizeof(note), "%s", a == CK_RT || b == CK_RT ? "RT emulated: software BVH traversal on CUDA cores" : "");
-			fprintf(f, "%s,%s,original,%.3f,%.3f,%.3f,%.6f,%d,%s\n", kname[a], kname[b], t1, t2, tcol, red, reps, note);
 			char key[32];
 			snprintf(key, sizeof(key), "%s+%s", ck_class_names[a], ck_class_names[b]);
-			cJSON_AddNumberToObject(jr, key, red);
+			double r1 = corun_pair(d, &k[a], &k[b], reps, &cf);
+			cJSON_AddNumberToObject(jr, key, r1);
+			double r2 = a == b ? r1 : corun_pair(d, &k[b], &k[a], reps, &cf);
+			cJSON_AddNumberToObject(jrr, key, r2);
+			cJSON_AddNumberToObject(jm, key, 0.5 * (r1 + r2));
+		}
+	corun_close(&cf, "corun.csv", "corun_reps.csv", "kernels.csv");
 
-			/* the simulator's labels: "original kA alone", "original kA+kB" */
-			char label[96], owner_b[16];
-			snprintf(label, sizeof(label), "original %s alone", kname[a]);
-			kernel_row(fk, label, &k[a], kname[a], 0, &ta[i1], ta[i1].first_ns, solo[a]);
-			snprintf(label, sizeof(label), "original %s alone", kname[b]);
-			kernel_row(fk, label, &k[b], kname[b], 0, &tb[i2], tb[i2].first_ns, solo[b]);
-			snprintf(label, sizeof(label), "original %s+%s", kname[a], kname[b]);
-			snprintf(owner_b, sizeof(owner_b), "%s%s", kname[b], a == b ? "'" : "");
-			uint64_t t0 = tc[ic][0].first_ns < tc[ic][1].first_ns ? tc[ic][0].first_ns : tc[ic][1].first_ns;
-			kernel_row(fk, label, &k[a], kname[a], 0, &tc[ic][0], t0, solo[a]);
-			kernel_row(fk, label, &k[b], owner_b, 1, &tc[ic][1], t0, solo[b]);
+	cf = corun_open(o, "corun_heldout.csv", "corun_heldout_reps.csv", "kernels_heldout.csv");
+	cJSON *jh = cJSON_AddObjectToObject(sum, "makespan_reduction_heldout");
+	for (int a = 0; a < CK_NCLASS; a++)
+		for (int b = 0; b < CK_NCLASS; b++) {
+			if (a == b)
+				continue;
+			char key[32];
+			snprintf(key, sizeof(key), "%s+%s", k[a].name, h[b].name);
+			cJSON_AddNumberToObject(jh, key, corun_pair(d, &k[a], &h[b], reps, &cf));
+		}
+	corun_close(&cf, "corun_heldout.csv", "corun_heldout_reps.csv", "kernels_heldout.csv");
 
-			/* inter-SM partition: each SM-bound on half the SMs, half the tasks */
-			struct ck_kernel h[2] = { k[a], k[b] };
+	/* inter-SM partition: each SM-bound on half the SMs, half the tasks */
+	FILE *fp = out_file(o, "partition.csv");
+	fputs("first,second,sms_each,t_first_alone_us,t_second_alone_us,t_first_with_us,t_second_with_us,"
+	      "slowdown_first,slowdown_second,reps,note\n", fp);
+	cJSON *jp = cJSON_AddObjectToObject(sum, "partition_slowdown");
+	for (int a = 0; a < CK_NCLASS; a++)
+		for (int b = a; b < CK_NCLASS; b++) {
+			struct ck_kernel hp[2] = { k[a].k, k[b].k };
 			for (int i = 0; i < 2; i++) {
-				h[i].variant = CK_SMBOUND;
-				h[i].tasks = k[i ? b : a].tasks / 2;
-				h[i].workers = 4 * N;
-				ck_mask_clear(&h[i]);
-				ck_mask_range(&h[i], i ? N / 2 : 0, i ? N : N / 2);
+				hp[i].variant = CK_SMBOUND;
+				hp[i].tasks /= 2;
+				hp[i].workers = 4 * N;
+				ck_mask_clear(&hp[i]);
+				ck_mask_range(&hp[i], i ? N / 2 : 0, i ? N : N / 2);
 			}
 			double pa[MAX_REPS], pb[MAX_REPS], pwa[MAX_REPS], pwb[MAX_REPS];
 			for (int r = 0; r < reps; r++) {
 				struct ck_timing t2v[2];
-				pa[r] = bench_solo_us(d, &h[0], 1);
-				pb[r] = bench_solo_us(d, &h[1], 1);
-				ck_run_group(d, h, (int[]){ 0, 1 }, 2, t2v, NULL);
+				pa[r] = bench_solo_us(d, &hp[0], 1);
+				pb[r] = bench_solo_us(d, &hp[1], 1);
+				ck_run_group(d, hp, (int[]){ 0, 1 }, 2, t2v, NULL);
 				pwa[r] = span_us(&t2v[0], 1);
 				pwb[r] = span_us(&t2v[1], 1);
 			}
 			double ma = bench_median(pa, reps), mb = bench_median(pb, reps);
 			double mwa = bench_median(pwa, reps), mwb = bench_median(pwb, reps);
-			fprintf(fp, "%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%d,%s\n", kname[a], kname[b], N / 2, ma, mb, mwa,
-				mwb, mwa / ma, mwb / mb, reps, note);
+			fprintf(fp, "%s,%s,%d,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%d,%s\n", k[a].name, k[b].name, N / 2, ma, mb,
+				mwa, mwb, mwa / ma, mwb / mb, reps,
+				a == CK_RT || b == CK_RT ? "RT emulated: software BVH traversal on CUDA cores" : "");
+			char key[32];
+			snprintf(key, sizeof(key), "%s+%s", ck_class_names[a], ck_class_names[b]);
 			cJSON *pj = cJSON_CreateObject();
 			cJSON_AddNumberToObject(pj, "slowdown_first", mwa / ma);
 			cJSON_AddNumberToObject(pj, "slowdown_second", mwb / mb);
 			cJSON_AddItemToObject(jp, key, pj);
-			fflush(f);
-			fflush(fk);
 			fflush(fp);
 		}
-	}
-	out_close(f, "corun.csv");
-	out_close(fr, "corun_reps.csv");
-	out_close(fk, "kernels.csv");
 	out_close(fp, "partition.csv");
-	cJSON *sh = cJSON_AddObjectToObject(sum, "corun_shape");
-	cJSON_AddNumberToObject(sh, "threads", k[0].threads);
-	cJSON_AddNumberToObject(sh, "smem", k[0].smem);
-	cJSON_AddNumberToObject(sh, "grid", k[0].tasks);
-	cJSON_AddNumberToObject(sh, "target_solo_us", o->target_us);
-	for (int c = 0; c < CK_NCLASS; c++) {
-		char key[32];
-		snprintf(key, sizeof(key), "solo_us_%s", ck_class_names[c]);
-		cJSON_AddNumberToObject(sh, key, solo[c]);
-		snprintf(key, sizeof(key), "work_%s", ck_class_names[c]);
-		cJSON_AddNumberToObject(sh, key, (double)k[c].work);
-		snprintf(key, sizeof(key), "occupancy_alone_%s", ck_class_names[c]);
-		cJSON_AddNumberToObject(sh, key, ck_occupancy(d, c, k[c].threads, k[c].smem));
+
+	const struct ck_kernel *m = &k[CK_MEM].k;
+	cJSON_AddNumberToObject(sum, "mem_stream_read_gbps",
+				(double)m->tasks * m->threads * (double)m->work * 16 / (k[CK_MEM].solo_us * 1e3));
+	cJSON *sh = cJSON_AddObjectToObject(sum, "corun_kernels");
+	for (int c = 0; c < 2 * CK_NCLASS; c++) {
+		const struct named *n = c < CK_NCLASS ? &k[c] : &h[c - CK_NCLASS];
+		cJSON *j = cJSON_AddObjectToObject(sh, n->name);
+		cJSON_AddStringToObject(j, "class", ck_class_names[n->k.cls]);
+		cJSON_AddNumberToObject(j, "grid", n->k.tasks);
+		cJSON_AddNumberToObject(j, "threads", n->k.threads);
+		cJSON_AddNumberToObject(j, "smem", n->k.smem);
+		cJSON_AddNumberToObject(j, "work", (double)n->k.work);
+		cJSON_AddNumberToObject(j, "solo_us", n->solo_us);
+		cJSON_AddNumberToObject(j, "occupancy_alone", ck_occupancy(d, n->k.cls, n->k.threads, n->k.smem));
 	}
 }
 
@@ -517,6 +600,27 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 				extra[ne++] = p[i].smid;
 	cJSON_AddItemToObject(j3, "k1_blocks_N_and_up_smid", int_array(extra, ne));
 	free(p);
+
+	/* P4-P6: one kernel, grid below a wave, capacity 1, 2 and 3 blocks per SM: where do
+	 * the blocks go (block index -> SM), and do they spread one per SM? */
+	static const int smem_kb[3] = { 200, 100, 64 };
+	for (int c = 0; c < 3; c++) {
+		struct ck_kernel q = big;
+		char name[48];
+		q.smem = smem_kb[c] * 1024;
+		q.tasks = c == 2 ? N / 2 : N;
+		snprintf(name, sizeof(name), "P%d-cap%d-grid%d", 4 + c, ck_occupancy(d, CK_CD, q.threads, q.smem), q.tasks);
+		p = place(d, name, &q, 1, f, &n);
+		cJSON *jq = cJSON_AddObjectToObject(pj, name);
+		cJSON_AddNumberToObject(jq, "smem", q.smem);
+		cJSON_AddNumberToObject(jq, "blocks_per_sm_capacity", ck_occupancy(d, CK_CD, q.threads, q.smem));
+		cJSON_AddNumberToObject(jq, "grid", q.tasks);
+		distinct = ck_tie_order(p, n, 0, q.tasks < N ? q.tasks : N, order, &oname);
+		cJSON_AddNumberToObject(jq, "distinct_sms", distinct);
+		cJSON_AddStringToObject(jq, "order_name", oname);
+		cJSON_AddItemToObject(jq, "smid_by_block", int_array(order, q.tasks < N ? q.tasks : N));
+		free(p);
+	}
 
 	cJSON_AddItemToObject(sum, "placement", cJSON_Duplicate(pj, 1));
 	write_json(o, "placement.json", pj);

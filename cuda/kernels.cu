@@ -123,16 +123,18 @@ __device__ __forceinline__ float body_tc(const ck_args &a, int task)
 	return c0.x[0] + c1.x[0];
 }
 
-/* MEM: streaming, coalesced 16-byte reads; one work unit = one float4 per thread.  A task
- * reads the next threads*work elements after the previous task's, wrapping around the buffer
- * (a power of two, >= 4x L2), so the kernel streams through DRAM. */
+/* MEM: streaming, coalesced 16-byte reads; one work unit = one float4 per thread.  At step i
+ * the tasks together read window i of tasks*threads elements (task t its slice t), windows
+ * following each other through the buffer (a power of two, >= 4x L2) and wrapping, so no
+ * element is read twice within 4x L2 of traffic: the kernel streams from DRAM. */
 __device__ __forceinline__ float body_mem(const ck_args &a, int task)
 {
-	unsigned long long base = (unsigned long long)task * blockDim.x * (unsigned int)a.work + threadIdx.x;
+	unsigned long long base = (unsigned long long)task * blockDim.x + threadIdx.x;
+	unsigned long long step = (unsigned long long)a.tasks * blockDim.x;
 	float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
 #pragma unroll 8
 	for (int i = 0; i < a.work; i++) {
-		unsigned int idx = (unsigned int)(base + (unsigned long long)i * blockDim.x) & a.buf_mask;
+		unsigned int idx = (unsigned int)(base + (unsigned long long)i * step) & a.buf_mask;
 		float4 v = __ldcs(&a.buf[idx]);
 		s.x += v.x;
 		s.y += v.y;

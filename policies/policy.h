@@ -53,11 +53,20 @@ struct kernel_done {
 	sim_time launched, started, finished;
 };
 
+/* What the host knows of a frame before rendering it (COMBO Eq. 4's inputs), when its trace
+ * says; `known` is false otherwise. */
+struct frame_features {
+	bool known;
+	double width, height, spp, triangles;
+};
+
 struct frame_info {
 	int game;
 	long number;
 	sim_time released, deadline;
+	sim_time started;        /* its first kernel's start (frame_finished only; 0 before) */
 	int kernels;
+	struct frame_features features;
 };
 
 struct policy_ops {
@@ -101,6 +110,15 @@ void sim_frame_launch(struct sim *sim, const struct frame_info *f, const struct 
 void sim_app_launch(struct sim *sim, int app, const struct launch_opts *o);
 /* Calls the policy's timer callback with `cookie` at time `at` (>= now). */
 void sim_timer(struct sim *sim, sim_time at, long cookie);
+/* Whether the app has a kernel launched and not yet finished. */
+bool sim_app_busy(const struct sim *sim, int app);
+/* Marks the app's progress as saved (a training checkpoint). */
+void sim_app_checkpoint(struct sim *sim, int app);
+/* Tears the app's GPU context down (Pilotfish's straggler preemption): its kernel in flight is
+ * killed, its progress rolls back to the last checkpoint (the solo time of the kernels it
+ * finished since is taken off its throughput), and it can launch again after `cost` ns of reset
+ * and restore, when be_ready is called. */
+void sim_app_reset(struct sim *sim, int app, sim_time cost);
 /* Leaves the games or the BE apps out of this run (exclusive baselines), at init only. */
 void sim_exclude_games(struct sim *sim);
 void sim_exclude_apps(struct sim *sim);

@@ -4,13 +4,25 @@
 
 extern const struct policy_ops policy_exclusive;
 extern const struct policy_ops policy_static;
+extern const struct policy_ops policy_pilotfish;
+extern const struct policy_ops policy_combo;
+extern const struct policy_ops policy_combo_nm;
+extern const struct policy_ops policy_combo_intra;
+extern const struct policy_ops policy_combo_exact;
 
 static const struct policy_ops *const policies[] = {
 	&policy_exclusive,
 	&policy_static,
+	&policy_pilotfish,
+	&policy_combo,
+	&policy_combo_nm,
+	&policy_combo_intra,
+	&policy_combo_exact,
 };
 
-static const char *const names[] = { "exclusive", "static", NULL };
+static const char *const names[] = {
+	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", NULL
+};
 
 const struct policy_ops *policy_find(const char *name)
 {

@@ -251,7 +251,8 @@ static struct frame_info frame_info_of(const struct sim *s, const struct frame *
 {
 	return (struct frame_info){
 		.game = f->game, .number = f->number, .released = f->release,
-		.deadline = f->deadline, .kernels = f->kernels.n,
+		.deadline = f->deadline, .started = f->start, .kernels = f->kernels.n,
+		.features = f->kernels.features,
 	};
 }
 
@@ -351,7 +352,7 @@ static void frame_kernel_done(struct sim *s, struct kinst *k)
 static void app_ready(struct sim *s, int ai)
 {
 	struct app_rt *a = &s->apps[ai];
-	if (a->done || a->in_flight)
+	if (a->done || a->in_flight || s->now < a->blocked_until)
 		return;
 	if (s->pol && s->pol->be_ready)
 		s->pol->be_ready(s->pol_self, s, ai);
@@ -363,6 +364,8 @@ static void app_kernel_done(struct sim *s, struct kinst *k)
 {
 	struct app_rt *a = &s->apps[k->app];
 	a->in_flight = false;
+	a->kernel = NULL;
+	a->since_checkpoint[k->spec->cls] += (double)k->spec->solo_ns;
 	a->next++;
 	if (a->spec->repeat && a->next >= a->spec->repeat * a->spec->n_kernels)
 		a->done = true;
@@ -464,7 +467,7 @@ void sim_frame_launch(struct sim *s, const struct frame_info *fi, const struct l
 void sim_app_launch(struct sim *s, int app, const struct launch_opts *o)
 {
 	struct app_rt *a = &s->apps[app];
-	if (a->in_flight || a->done)
+	if (a->in_flight || a->done || s->now < a->blocked_until)
 		return;
 	struct launch_opts d = owner_default(&a->spec->launch);
 	if (!o)
@@ -477,6 +480,7 @@ void sim_app_launch(struct sim *s, int app, const struct launch_opts *o)
 		return;
 	k->app = app;
 	a->in_flight = true;
+	a->kernel = k;
 	stream_push(s, k);
 	s->need_dispatch = true;
 }
@@ -486,6 +490,78 @@ void sim_timer(struct sim *s, sim_time at, long cookie)
 	if (at < s->now)
 		at = s->now;
 	evq_push(s->q, at, EV_TIMER, (void *)(intptr_t)cookie);
+}
+
+bool sim_app_busy(const struct sim *s, int app)
+{
+	return s->apps[app].in_flight;
+}
+
+void sim_app_checkpoint(struct sim *s, int app)
+{
+	struct app_rt *a = &s->apps[app];
+	a->checkpoint = a->next;
+	memset(a->since_checkpoint, 0, sizeof(a->since_checkpoint));
+}
+
+/* Takes a kernel out of the GPU and its queues as if its context were torn down. */
+static void kernel_kill(struct sim *s, struct kinst *k)
+{
+	while (k->groups)
+		group_remove(s, k->groups);
+	if (k->pool_ev)
+		evq_cancel(s->q, k->pool_ev);
+	k->pool_ev = EV_NONE;
+	bool active = false;
+	for (int i = 0; i < s->n_active; i++)
+		active |= s->active[i] == k;
+	if (active) {
+		active_remove(s, k);
+	} else {
+		struct kinst **pp = &s->hw_wait_head, *prev = NULL;
+		while (*pp && *pp != k) {
+			prev = *pp;
+			pp = &(*pp)->hw_next;
+		}
+		if (*pp) {
+			*pp = k->hw_next;
+			if (s->hw_wait_tail == k)
+				s->hw_wait_tail = prev;
+		}
+	}
+	struct stream *st = stream_of(s, k->stream);
+	struct kinst **pp = &st->head, *prev = NULL;
+	while (*pp && *pp != k) {
+		prev = *pp;
+		pp = &(*pp)->q_next;
+	}
+	if (*pp) {
+		if (pp == &st->head)
+			st->running = false;
+		*pp = k->q_next;
+		if (st->tail == k)
+			st->tail = prev;
+	}
+	k->q_next = s->free_k;
+	s->free_k = k;
+	stream_kick(s, k->stream);
+	s->need_dispatch = true;
+}
+
+void sim_app_reset(struct sim *s, int app, sim_time cost)
+{
+	struct app_rt *a = &s->apps[app];
+	if (a->kernel)
+		kernel_kill(s, a->kernel);
+	a->kernel = NULL;
+	a->in_flight = false;
+	metrics_be_lost(s->m, a->since_checkpoint);
+	memset(a->since_checkpoint, 0, sizeof(a->since_checkpoint));
+	a->next = a->checkpoint;
+	a->done = false;
+	a->resets++;
+	a->blocked_until = s->now + (cost > 0 ? cost : 0);
+	evq_push(s->q, a->blocked_until, EV_APP_START, a);
 }
 
 void sim_exclude_games(struct sim *s) { s->exclude_games = true; }

@@ -111,6 +111,11 @@ struct app_rt {
 	int stream;
 	long next;                   /* index of the next kernel in the whole sequence */
 	bool in_flight, done;
+	struct kinst *kernel;        /* the one in flight */
+	long checkpoint;             /* `next` at the last checkpoint */
+	double since_checkpoint[KC_COUNT];   /* solo time finished since then, per class */
+	sim_time blocked_until;      /* restoring after a context reset */
+	long resets;
 };
 
 struct sim {

@@ -31,6 +31,8 @@ struct metrics {
 	struct game_metrics *games;
 	double be_solo_ns[KC_COUNT];
 	long be_kernels[KC_COUNT];
+	double be_lost_ns[KC_COUNT];
+	long resets;
 	long kernels;
 };
 
@@ -99,6 +101,15 @@ void metrics_kernel(struct metrics *m, const struct kernel_spec *k, bool be, dou
 		return;
 	m->be_solo_ns[k->cls] += (double)k->solo_ns * scale;
 	m->be_kernels[k->cls]++;
+}
+
+void metrics_be_lost(struct metrics *m, const double lost[KC_COUNT])
+{
+	for (int c = 0; c < KC_COUNT; c++) {
+		m->be_solo_ns[c] -= lost[c];
+		m->be_lost_ns[c] += lost[c];
+	}
+	m->resets++;
 }
 
 void metrics_frame(struct metrics *m, int game, sim_time release, sim_time finish, sim_time deadline)
@@ -206,6 +217,11 @@ void metrics_report(const struct metrics *m, const struct sm_usage *u, bool game
 		cJSON_AddNumberToObject(be, kclass_names[c], t);
 	}
 	cJSON_AddNumberToObject(be, "total", total);
+	double lost = 0;
+	for (int c = 0; c < KC_COUNT; c++)
+		lost += m->be_lost_ns[c];
+	cJSON_AddNumberToObject(out, "be_lost_s", lost / 1e9);
+	cJSON_AddNumberToObject(out, "be_resets", (double)m->resets);
 	cJSON *bek = cJSON_AddObjectToObject(out, "be_kernels_finished");
 	for (int c = 0; c < KC_COUNT; c++)
 		cJSON_AddNumberToObject(bek, kclass_names[c], (double)m->be_kernels[c]);

@@ -23,6 +23,8 @@ struct metrics *metrics_new(const struct experiment *e);
 void metrics_free(struct metrics *m);
 
 void metrics_kernel(struct metrics *m, const struct kernel_spec *k, bool be, double scale, sim_time now);
+/* BE work lost to a context reset (solo ns per class), taken off the throughput. */
+void metrics_be_lost(struct metrics *m, const double lost[KC_COUNT]);
 void metrics_frame(struct metrics *m, int game, sim_time release, sim_time finish, sim_time deadline);
 void metrics_frame_dropped(struct metrics *m, int game, sim_time release);
 void metrics_frame_unfinished(struct metrics *m, int game, sim_time release);

@@ -27,7 +27,7 @@ for f in tests/bad/*.json; do
 	want=$(sed -n 's/^EXPECT: //p' "${f%.json}.expect")
 	expect_error "bad input $(basename "$f")" 2 "$want" -- run "$f" --out "$T/bad"
 done
-expect_error "--set unknown policy" 2 '$.policies[0].name: expected one of "exclusive", "static", got "nosuch"' -- \
+expect_error "--set unknown policy" 2 '$.policies[0].name: expected one of "exclusive", "static", "pilotfish", "combo"' -- \
 	run experiments/default.json --set 'policies[0].name=nosuch' --out "$T/x"
 expect_error "--set out of range" 2 '$.policies[2].game_share: expected a number in [0, 1], got 1.5' -- \
 	run experiments/default.json --set 'policies[2].game_share=1.5' --out "$T/x"

@@ -14,6 +14,7 @@
 struct frame_kernels {
 	struct kernel_spec *k;
 	int n, cap;
+	struct frame_features features;   /* set by sources whose traces carry them */
 };
 
 /* Makes room for one more kernel and returns it (zeroed). */

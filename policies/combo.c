@@ -1,0 +1,459 @@
+/* combo — COMBO (SoCC'23): two-level SM sharing between a cloud game and BE work.
+ *
+ * Per frame, COMBO predicts the frame's render time on the whole GPU, classifies the recent load
+ * as stable or dynamic (Eq. 2-3: (max - min) / mean of recent render times against 10 %), and
+ *  - stable: exact integrated SM sharing (§5.1.1).  The render group gets the fewest SMs that
+ *    meet the QoS target (Eq. 5), the game's kernels run SM-bound on it, and the BE apps' CD
+ *    and TC kernels run on the other SMs, sharing them intra-SM.  In a frame where the
+ *    partition changes or the scheme switches, the render kernels are launched original
+ *    (unbound) so that BE blocks still on the SMs cannot delay them (§5.3, Fig. 11c);
+ *  - dynamic: relaxed intra-SM sharing (§5.1.2).  The game gets the whole GPU; BE CD kernels
+ *    co-run with the frame's RT kernels only when the frame is predicted to meet QoS even when
+ *    slowed by the co-run; BE TC kernels never co-run with game kernels (shared-memory pressure
+ *    with RT, game CD kernels' > 32 KB): they, and CD kernels that do not fit the co-run rule,
+ *    run in the headroom after the frame when predicted to fit it (temporal fallback), CD and
+ *    TC together.  With headroom merging (§5.5) every second frame starts (1/fps - render time)
+ *    later, so that two frames' headrooms form one larger one.
+ *
+ * Prediction (Eq. 4): render time = a * W*H*spp + b * W*H*triangles, fitted with GSL least
+ * squares on profiled frames when the trace gives those features; otherwise the last measured
+ * render time (scaled to the whole GPU by the SM count it ran on, Eq. 5's 1/n) stands for the
+ * next.  BE kernels are predicted by their profiled solo times; co-run slowdowns come from the
+ * GPU's pairwise calibration (COMBO's offline performance surface, here the makespan reductions
+ * r of models/<gpu>.json: two equal kernels co-run in 2(1 - r) of one's time).
+ *
+ * Eq. 5 as printed (SM_total x QoS / rendertime) is inverted; we use its dimensionally
+ * consistent form SM_render = ceil(SM_total x rendertime_full_gpu / QoS target).
+ *
+ * BE kernels of the BE group are launched with a hardware SM mask rather than SM-bound: an
+ * SM-bound BE kernel whose group is full when it launches loses every worker to the render
+ * SMs and does no work (our engine reports that as a failed run); the paper does not say how
+ * COMBO avoids it.
+ *
+ * Variants: combo (switching + merge), combo-nm (no merge), combo-intra (relaxed only),
+ * combo-exact (exact only).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <gsl/gsl_multifit.h>
+
+#include "policies/policy.h"
+
+#define HISTORY 64
+
+enum scheme { SCHEME_EXACT, SCHEME_RELAXED };
+enum mode { MODE_AUTO, MODE_EXACT, MODE_INTRA };
+
+struct frame_note {
+	long number;
+	int sms;                 /* SMs the frame's kernels ran on */
+	bool delayed;
+	struct frame_features f;
+};
+
+struct combo {
+	enum mode mode;
+	bool merge;
+	int window;
+	double threshold;
+	int profile_frames;
+	int sm_margin;
+	bool measure_overhead;
+	double corun_rt_cd, corun_cd_tc;  /* predicted slowdowns of co-run pairs */
+
+	/* history */
+	double render_full[HISTORY];      /* measured render times scaled to the whole GPU, ns */
+	long n_render;
+	struct frame_note notes[HISTORY];
+	/* Eq. 4 fit */
+	double fx[HISTORY][2], fy[HISTORY];
+	int n_fit;
+	double a, b;
+	bool fitted;
+
+	enum scheme scheme;
+	int partition;                    /* render SMs of the last exact frame, 0: none */
+	bool started;
+	sim_time window_end;              /* end of the current BE headroom (relaxed) */
+	bool corun_ok;                    /* BE CD kernels may co-run with the frame in flight */
+	int in_flight;
+	long released;
+	struct frame_info pending;        /* the frame whose start merging delayed */
+
+	/* results */
+	long frames[2], switches, partition_changes, original_frames, merged;
+	long be_launched[2];
+	double predict_ns, select_ns;
+	long decisions;
+};
+
+static double pair_slowdown(const struct gpu_desc *g, const char *pair)
+{
+	/* two equal-time kernels co-run in 2(1 - r) of one's time */
+	const cJSON *mr = g->interference ? cJSON_GetObjectItemCaseSensitive(g->interference, "makespan_reduction") : NULL;
+	const cJSON *v = mr ? cJSON_GetObjectItemCaseSensitive(mr, pair) : NULL;
+	return cJSON_IsNumber(v) ? 2 * (1 - v->valuedouble) : 2.0;
+}
+
+static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mode, bool merge)
+{
+	static const char *const schemes[] = { "auto", "exact", "intra", NULL };
+	int64_t window = 10, profile = 10, margin = 0;
+	double threshold = 0.10;
+	bool mg = merge, overhead = false;
+	cfg_only(p, (const char *const[]){ "name", "label", "scheme", "merge", "window", "threshold",
+					   "profile_frames", "sm_margin", "measure_overhead", NULL });
+	int sc = cfg_enum(p, "scheme", schemes, mode == MODE_EXACT ? "exact" : mode == MODE_INTRA ? "intra" : "auto");
+	cfg_bool(p, "merge", &merge, &mg);
+	cfg_int(p, "window", 2, HISTORY, &(int64_t){ 10 }, &window);
+	cfg_num(p, "threshold", 0, 10, &(double){ 0.10 }, &threshold);
+	cfg_int(p, "profile_frames", 1, HISTORY, &(int64_t){ 10 }, &profile);
+	cfg_int(p, "sm_margin", 0, 64, &(int64_t){ 0 }, &margin);
+	cfg_bool(p, "measure_overhead", &(bool){ false }, &overhead);
+	if (p->diag->failed || sc < 0)
+		return NULL;
+	struct combo *c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->mode = (enum mode)sc;
+	c->merge = mg;
+	c->window = (int)window;
+	c->threshold = threshold;
+	c->profile_frames = (int)profile;
+	c->sm_margin = (int)margin;
+	c->measure_overhead = overhead;
+	c->corun_rt_cd = pair_slowdown(sim_gpu(sim), "RT+CD");
+	c->corun_cd_tc = pair_slowdown(sim_gpu(sim), "CD+TC");
+	c->scheme = SCHEME_RELAXED;
+	return c;
+}
+
+static void *combo_init(struct sim *sim, const struct cfg *p) { return combo_init_mode(sim, p, MODE_AUTO, true); }
+static void *combo_nm_init(struct sim *sim, const struct cfg *p) { return combo_init_mode(sim, p, MODE_AUTO, false); }
+static void *combo_intra_init(struct sim *sim, const struct cfg *p) { return combo_init_mode(sim, p, MODE_INTRA, true); }
+static void *combo_exact_init(struct sim *sim, const struct cfg *p) { return combo_init_mode(sim, p, MODE_EXACT, false); }
+
+static void combo_destroy(void *self)
+{
+	free(self);
+}
+
+static double now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* ---------------------------------------------------------------- prediction */
+
+static void fit_eq4(struct combo *c)
+{
+	if (c->n_fit < 3)
+		return;
+	int n = c->n_fit < HISTORY ? c->n_fit : HISTORY;
+	gsl_matrix *X = gsl_matrix_alloc((size_t)n, 2);
+	gsl_vector *y = gsl_vector_alloc((size_t)n), *beta = gsl_vector_alloc(2);
+	gsl_matrix *cov = gsl_matrix_alloc(2, 2);
+	gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc((size_t)n, 2);
+	for (int i = 0; i < n; i++) {
+		gsl_matrix_set(X, (size_t)i, 0, c->fx[i][0]);
+		gsl_matrix_set(X, (size_t)i, 1, c->fx[i][1]);
+		gsl_vector_set(y, (size_t)i, c->fy[i]);
+	}
+	double chisq;
+	if (gsl_multifit_linear(X, y, beta, cov, &chisq, w) == 0) {
+		c->a = gsl_vector_get(beta, 0);
+		c->b = gsl_vector_get(beta, 1);
+		c->fitted = true;
+	}
+	gsl_multifit_linear_free(w);
+	gsl_matrix_free(X);
+	gsl_matrix_free(cov);
+	gsl_vector_free(y);
+	gsl_vector_free(beta);
+}
+
+/* The frame's render time on the whole GPU, predicted before it runs; 0 when unknown yet. */
+static double predict(const struct combo *c, const struct frame_info *f)
+{
+	const struct frame_features *x = &f->features;
+	if (c->fitted && x->known) {
+		double p = c->a * x->width * x->height * x->spp + c->b * x->width * x->height * x->triangles;
+		if (p > 0)
+			return p;
+	}
+	return c->n_render ? c->render_full[(c->n_render - 1) % HISTORY] : 0;
+}
+
+/* Eq. 2-3 over the last `window` render times. */
+static bool load_stable(const struct combo *c)
+{
+	if (c->n_render < c->window)
+		return false;
+	double lo = INFINITY, hi = 0, sum = 0;
+	for (int i = 0; i < c->window; i++) {
+		double r = c->render_full[(c->n_render - 1 - i) % HISTORY];
+		lo = fmin(lo, r);
+		hi = fmax(hi, r);
+		sum += r;
+	}
+	return (hi - lo) / (sum / c->window) < c->threshold;
+}
+
+/* ---------------------------------------------------------------- BE launches */
+
+static struct smset be_group(const struct combo *c, const struct sim *sim)
+{
+	int n = sim_gpu(sim)->sm_count;
+	return smset_range(c->partition, n - c->partition);
+}
+
+/* Exact scheme: BE apps run continuously in the BE group. */
+static void launch_exact(struct combo *c, struct sim *sim, int app)
+{
+	if (c->partition <= 0 || sim_app_busy(sim, app))
+		return;
+	struct launch_opts o = launch_masked(be_group(c, sim));
+	sim_app_launch(sim, app, &o);
+	if (sim_app_busy(sim, app))
+		c->be_launched[SCHEME_EXACT]++;
+}
+
+static int busy_apps(const struct sim *sim)
+{
+	int n = 0;
+	for (int a = 0; a < sim_apps(sim); a++)
+		n += sim_app_busy(sim, a);
+	return n;
+}
+
+/* Relaxed scheme: BE CD kernels beside the frame when the co-run is safe; otherwise BE
+ * kernels (CD and TC together) only where they are predicted to fit the headroom. */
+static void launch_relaxed(struct combo *c, struct sim *sim)
+{
+	sim_time now = sim_now(sim);
+	for (int a = 0; a < sim_apps(sim); a++) {
+		if (sim_app_busy(sim, a))
+			continue;
+		const struct kernel_spec *k = sim_app_next(sim, a);
+		bool ok;
+		if (c->in_flight) {
+			ok = k->cls != KC_TC && c->corun_ok;
+		} else {
+			double slow = busy_apps(sim) ? c->corun_cd_tc : 1.0;
+			ok = now + (sim_time)((double)k->solo_ns * slow) <= c->window_end;
+		}
+		if (!ok)
+			continue;
+		struct launch_opts o = launch_original();
+		sim_app_launch(sim, a, &o);
+		if (sim_app_busy(sim, a))
+			c->be_launched[SCHEME_RELAXED]++;
+	}
+}
+
+static void launch_be(struct combo *c, struct sim *sim)
+{
+	if (c->scheme == SCHEME_EXACT) {
+		for (int a = 0; a < sim_apps(sim); a++)
+			launch_exact(c, sim, a);
+	} else {
+		launch_relaxed(c, sim);
+	}
+}
+
+/* ---------------------------------------------------------------- frames */
+
+static void start_frame(struct combo *c, struct sim *sim, const struct frame_info *f, int sms, bool original)
+{
+	struct frame_note *n = &c->notes[f->number % HISTORY];
+	n->number = f->number;
+	n->sms = sms;
+	n->f = f->features;
+	const struct gpu_desc *g = sim_gpu(sim);
+	if (original || sms >= g->sm_count) {
+		sim_frame_launch(sim, f, NULL);
+		n->sms = g->sm_count;
+		if (sms < g->sm_count)
+			c->original_frames++;
+	} else {
+		struct launch_opts o = launch_smbound(smset_range(0, sms));
+		sim_frame_launch(sim, f, &o);
+	}
+}
+
+static void combo_frame_released(void *self, struct sim *sim, const struct frame_info *f)
+{
+	struct combo *c = self;
+	const struct gpu_desc *g = sim_gpu(sim);
+	double t0 = c->measure_overhead ? now_ns() : 0;
+	double render = predict(c, f);
+	double t1 = c->measure_overhead ? now_ns() : 0;
+	sim_time qos = f->deadline - f->released;
+	sim_time period = sim_game_period(sim, f->game);
+
+	enum scheme want;
+	if (c->mode == MODE_EXACT)
+		want = SCHEME_EXACT;
+	else if (c->mode == MODE_INTRA)
+		want = SCHEME_RELAXED;
+	else
+		want = load_stable(c) ? SCHEME_EXACT : SCHEME_RELAXED;
+	if (c->released < c->profile_frames || render <= 0)
+		want = SCHEME_RELAXED;            /* profiling: the game alone on the whole GPU */
+	bool switched = c->started && want != c->scheme;
+	if (switched)
+		c->switches++;
+	c->scheme = want;
+	c->started = true;
+	c->in_flight++;
+	c->released++;
+	c->frames[want]++;
+
+	if (want == SCHEME_EXACT) {
+		int sms = (int)ceil(g->sm_count * render / (double)qos) + c->sm_margin;   /* Eq. 5 */
+		if (sms < 1)
+			sms = 1;
+		if (sms > g->sm_count)
+			sms = g->sm_count;
+		bool changed = sms != c->partition;
+		if (changed && c->partition)
+			c->partition_changes++;
+		c->partition = sms < g->sm_count ? sms : 0;
+		if (c->measure_overhead) {
+			c->select_ns += now_ns() - t1;
+			c->predict_ns += t1 - t0;
+			c->decisions++;
+		}
+		start_frame(c, sim, f, sms, changed || switched);
+		launch_be(c, sim);
+		return;
+	}
+
+	c->partition = 0;
+	/* relaxed: may BE CD kernels co-run with this frame? */
+	c->corun_ok = render > 0 && render * c->corun_rt_cd <= (double)qos;
+	c->window_end = 0;
+	if (c->measure_overhead) {
+		c->select_ns += now_ns() - t1;
+		c->predict_ns += t1 - t0;
+		c->decisions++;
+	}
+	/* headroom merging: every second frame starts (1/fps - render time) later */
+	if (c->merge && c->mode != MODE_EXACT && f->number % 2 == 1 && render > 0 && render < (double)period) {
+		sim_time delay = (sim_time)((double)period - render);
+		c->notes[f->number % HISTORY].delayed = true;
+		c->merged++;
+		c->window_end = sim_now(sim) + delay;
+		c->in_flight--;               /* the GPU is the BE's until the delayed start */
+		sim_timer(sim, sim_now(sim) + delay, f->number);
+		c->pending = *f;
+		launch_be(c, sim);
+		return;
+	}
+	c->notes[f->number % HISTORY].delayed = false;
+	start_frame(c, sim, f, g->sm_count, true);
+	launch_be(c, sim);
+}
+
+static void combo_timer(void *self, struct sim *sim, long cookie)
+{
+	struct combo *c = self;
+	if (cookie != c->pending.number)
+		return;
+	c->in_flight++;
+	c->window_end = 0;
+	start_frame(c, sim, &c->pending, sim_gpu(sim)->sm_count, true);
+	launch_be(c, sim);
+}
+
+static void combo_frame_finished(void *self, struct sim *sim, const struct frame_info *f, sim_time finished)
+{
+	struct combo *c = self;
+	const struct gpu_desc *g = sim_gpu(sim);
+	const struct frame_note *n = &c->notes[f->number % HISTORY];
+	int sms = n->number == f->number ? n->sms : g->sm_count;
+	/* measured render time, scaled to the whole GPU (Eq. 5: time ~ 1/SMs) */
+	double full = (double)(finished - f->started) * sms / g->sm_count;
+	c->render_full[c->n_render % HISTORY] = full;
+	c->n_render++;
+	if (f->features.known && c->n_fit < HISTORY) {
+		double px = f->features.width * f->features.height;
+		c->fx[c->n_fit][0] = px * f->features.spp;
+		c->fx[c->n_fit][1] = px * f->features.triangles;
+		c->fy[c->n_fit] = full;
+		c->n_fit++;
+		if (c->n_fit == c->profile_frames || c->n_fit % 16 == 0)
+			fit_eq4(c);
+	}
+	if (--c->in_flight > 0)
+		return;
+	if (c->scheme == SCHEME_RELAXED) {
+		/* the headroom until the next frame is released */
+		c->window_end = f->released + sim_game_period(sim, f->game);
+		if (c->merge && c->mode != MODE_EXACT && f->number % 2 == 0) {
+			/* the next frame will start late by about this frame's headroom */
+			double render = full;
+			sim_time period = sim_game_period(sim, f->game);
+			if (render < (double)period)
+				c->window_end += (sim_time)((double)period - render);
+		}
+	}
+	launch_be(c, sim);
+}
+
+static void combo_be_ready(void *self, struct sim *sim, int app)
+{
+	struct combo *c = self;
+	if (c->scheme == SCHEME_EXACT)
+		launch_exact(c, sim, app);
+	else
+		launch_relaxed(c, sim);
+}
+
+static void combo_finish(void *self, struct sim *sim, cJSON *out)
+{
+	struct combo *c = self;
+	cJSON *o = cJSON_AddObjectToObject(out, "combo");
+	cJSON_AddNumberToObject(o, "frames_exact", (double)c->frames[SCHEME_EXACT]);
+	cJSON_AddNumberToObject(o, "frames_relaxed", (double)c->frames[SCHEME_RELAXED]);
+	cJSON_AddNumberToObject(o, "scheme_switches", (double)c->switches);
+	cJSON_AddNumberToObject(o, "partition_changes", (double)c->partition_changes);
+	cJSON_AddNumberToObject(o, "original_kernel_frames", (double)c->original_frames);
+	cJSON_AddNumberToObject(o, "merged_frames", (double)c->merged);
+	cJSON_AddNumberToObject(o, "be_launched_exact", (double)c->be_launched[SCHEME_EXACT]);
+	cJSON_AddNumberToObject(o, "be_launched_relaxed", (double)c->be_launched[SCHEME_RELAXED]);
+	cJSON_AddBoolToObject(o, "eq4_fitted", c->fitted);
+	if (c->fitted) {
+		cJSON_AddNumberToObject(o, "eq4_a", c->a);
+		cJSON_AddNumberToObject(o, "eq4_b", c->b);
+	}
+	if (c->measure_overhead && c->decisions) {
+		/* wall-clock, so not byte-reproducible: only when asked for */
+		cJSON_AddNumberToObject(o, "predict_ms_avg", c->predict_ns / c->decisions / 1e6);
+		cJSON_AddNumberToObject(o, "select_ms_avg", c->select_ns / c->decisions / 1e6);
+	}
+	(void)sim;
+}
+
+#define COMBO_OPS(var, nm, init_fn, text)                       \
+	const struct policy_ops var = {                         \
+		.version = POLICY_OPS_VERSION,                  \
+		.name = nm,                                     \
+		.summary = text,                                \
+		.init = init_fn,                                \
+		.destroy = combo_destroy,                       \
+		.frame_released = combo_frame_released,         \
+		.frame_finished = combo_frame_finished,         \
+		.be_ready = combo_be_ready,                     \
+		.timer = combo_timer,                           \
+		.finish = combo_finish,                         \
+	}
+
+COMBO_OPS(policy_combo, "combo", combo_init, "COMBO: exact SM partition when load is stable, relaxed intra-SM sharing with headroom merging when dynamic");
+COMBO_OPS(policy_combo_nm, "combo-nm", combo_nm_init, "COMBO without headroom merging");
+COMBO_OPS(policy_combo_intra, "combo-intra", combo_intra_init, "COMBO with relaxed intra-SM sharing only");
+COMBO_OPS(policy_combo_exact, "combo-exact", combo_exact_init, "COMBO with exact integrated SM sharing only");

@@ -1,0 +1,136 @@
+/* pilotfish — temporal sharing (Pilotfish, ATC'22; COMBO's baseline), as its public code does it.
+ *
+ * The game owns the whole GPU while it renders.  Each frame's render time is measured (fences
+ * at frame start and end); the idle budget of the frame is what is left of the frame period,
+ * i.e. the time from the frame's end to the next frame's release.  A BE kernel is launched,
+ * whole, only when its predicted time fits what is left of the budget; predictions come from
+ * an offline per-kernel average table (here: each kernel's profiled solo time).  Kernels are
+ * never sliced.  A straggler still running when the next frame is released is preempted by
+ * resetting the BE context: the work since the last checkpoint (every `checkpoint_frames`
+ * frames, 240 in the original) is lost, and the BE app is back after `reset_ms` of reset and
+ * restore.  Whole GPU to one kind of work at a time: one BE kernel at a time too (apps take
+ * turns), so that the solo-time predictions hold.
+ *
+ * Parameters: checkpoint_frames (240, Pilotfish), reset_ms (assumption: 5 ms; Pilotfish gives no
+ * figure we can use), predict_scale (1: predictions are the solo times as profiled).
+ */
+#include <stdlib.h>
+#include "policies/policy.h"
+
+struct pilotfish {
+	long checkpoint_frames;
+	sim_time reset_ns;
+	double predict_scale;
+	long frames_released;
+	int in_flight;               /* game frames released and not finished */
+	sim_time window_end;         /* end of the current idle budget (0: none) */
+	long launched, stragglers;
+	int next_app;                /* round robin among BE apps */
+};
+
+static void *pilotfish_init(struct sim *sim, const struct cfg *p)
+{
+	int64_t ck = 240;
+	double reset_ms = 5, scale = 1;
+	cfg_only(p, (const char *const[]){ "name", "label", "checkpoint_frames", "reset_ms", "predict_scale", NULL });
+	cfg_int(p, "checkpoint_frames", 1, INT64_C(1) << 40, &(int64_t){ 240 }, &ck);
+	cfg_num(p, "reset_ms", 0, 1e6, &(double){ 5 }, &reset_ms);
+	cfg_num(p, "predict_scale", 0.01, 100, &(double){ 1 }, &scale);
+	if (p->diag->failed)
+		return NULL;
+	struct pilotfish *pf = calloc(1, sizeof(*pf));
+	if (!pf)
+		return NULL;
+	pf->checkpoint_frames = ck;
+	pf->reset_ns = (sim_time)(reset_ms * 1e6);
+	pf->predict_scale = scale;
+	(void)sim;
+	return pf;
+}
+
+static void pilotfish_destroy(void *self)
+{
+	free(self);
+}
+
+/* Launches the next BE kernel (apps in turn) whose predicted time fits the rest of the budget. */
+static void try_launch(struct pilotfish *pf, struct sim *sim)
+{
+	int n = sim_apps(sim);
+	if (pf->in_flight || n == 0)
+		return;
+	for (int a = 0; a < n; a++)
+		if (sim_app_busy(sim, a))
+			return;
+	for (int i = 0; i < n; i++) {
+		int app = (pf->next_app + i) % n;
+		const struct kernel_spec *k = sim_app_next(sim, app);
+		sim_time predicted = (sim_time)((double)k->solo_ns * pf->predict_scale);
+		if (sim_now(sim) + predicted > pf->window_end)
+			continue;
+		struct launch_opts o = launch_original();
+		sim_app_launch(sim, app, &o);
+		if (sim_app_busy(sim, app)) {
+			pf->launched++;
+			pf->next_app = (app + 1) % n;
+			return;
+		}
+	}
+}
+
+static void pilotfish_frame_released(void *self, struct sim *sim, const struct frame_info *f)
+{
+	struct pilotfish *pf = self;
+	pf->in_flight++;
+	pf->window_end = 0;
+	if (pf->frames_released++ % pf->checkpoint_frames == 0)
+		for (int a = 0; a < sim_apps(sim); a++)
+			sim_app_checkpoint(sim, a);
+	/* stragglers: the game needs the GPU now */
+	for (int a = 0; a < sim_apps(sim); a++)
+		if (sim_app_busy(sim, a)) {
+			sim_app_reset(sim, a, pf->reset_ns);
+			pf->stragglers++;
+		}
+	sim_frame_launch(sim, f, NULL);
+}
+
+static void pilotfish_frame_finished(void *self, struct sim *sim, const struct frame_info *f, sim_time finished)
+{
+	struct pilotfish *pf = self;
+	if (--pf->in_flight > 0)
+		return;
+	/* the budget: the frame period minus the measured render time */
+	pf->window_end = f->released + sim_game_period(sim, f->game);
+	(void)finished;
+	try_launch(pf, sim);
+}
+
+static void pilotfish_be_ready(void *self, struct sim *sim, int app)
+{
+	(void)app;
+	try_launch(self, sim);
+}
+
+static void pilotfish_finish(void *self, struct sim *sim, cJSON *out)
+{
+	struct pilotfish *pf = self;
+	cJSON *o = cJSON_AddObjectToObject(out, "pilotfish");
+	cJSON_AddNumberToObject(o, "be_kernels_launched", (double)pf->launched);
+	cJSON_AddNumberToObject(o, "stragglers_reset", (double)pf->stragglers);
+	cJSON_AddNumberToObject(o, "reset_ms", (double)pf->reset_ns / 1e6);
+	cJSON_AddNumberToObject(o, "checkpoint_frames", (double)pf->checkpoint_frames);
+	(void)sim;
+}
+
+const struct policy_ops policy_pilotfish = {
+	.version = POLICY_OPS_VERSION,
+	.name = "pilotfish",
+	.summary = "temporal sharing: whole BE kernels in each frame's idle budget, stragglers reset",
+	.init = pilotfish_init,
+	.destroy = pilotfish_destroy,
+	.frame_released = pilotfish_frame_released,
+	.frame_finished = pilotfish_frame_finished,
+	.be_ready = pilotfish_be_ready,
+	.finish = pilotfish_finish,
+};

@@ -75,6 +75,7 @@ struct combo {
 
 	enum scheme scheme;
 	int partition;                    /* render SMs of the last exact frame, 0: none */
+	int last_sms;                     /* Eq. 5's answer for the last exact frame */
 	bool started;
 	sim_time window_end;              /* end of the current BE headroom (relaxed) */
 	bool corun_ok;                    /* BE CD kernels may co-run with the frame in flight */
@@ -319,6 +320,7 @@ static void combo_frame_released(void *self, struct sim *sim, const struct frame
 			sms = 1;
 		if (sms > g->sm_count)
 			sms = g->sm_count;
+		c->last_sms = sms;
 		bool changed = sms != c->partition;
 		if (changed && c->partition)
 			c->partition_changes++;
@@ -422,6 +424,7 @@ static void combo_finish(void *self, struct sim *sim, cJSON *out)
 	cJSON_AddNumberToObject(o, "frames_relaxed", (double)c->frames[SCHEME_RELAXED]);
 	cJSON_AddNumberToObject(o, "scheme_switches", (double)c->switches);
 	cJSON_AddNumberToObject(o, "partition_changes", (double)c->partition_changes);
+	cJSON_AddNumberToObject(o, "render_sms_last", (double)c->last_sms);
 	cJSON_AddNumberToObject(o, "original_kernel_frames", (double)c->original_frames);
 	cJSON_AddNumberToObject(o, "merged_frames", (double)c->merged);
 	cJSON_AddNumberToObject(o, "be_launched_exact", (double)c->be_launched[SCHEME_EXACT]);

@@ -9,6 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "traces/csv.h"
+#include "traces/gametrace.h"
+#include "traces/profile.h"
+
 static void *xcalloc(size_t n, size_t sz)
 {
 	void *p = calloc(n ? n : 1, sz);
@@ -28,11 +32,11 @@ static const char *const kernel_keys[] = {
 	"sat_blocks", "ptb_workers", "note", "source", NULL
 };
 static const char *const game_keys[] = {
-	"name", "fps", "qos_ms", "frame", "priority", "cv", "max_queued", "frames", "start_ms",
-	"variant", "workers", "note", NULL
+	"name", "fps", "qos_ms", "frame", "trace", "profile", "priority", "cv", "max_queued",
+	"frames", "start_ms", "variant", "workers", "note", NULL
 };
 static const char *const app_keys[] = {
-	"name", "kernels", "priority", "repeat", "start_ms", "variant", "workers", "note", NULL
+	"name", "kernels", "queue", "priority", "repeat", "start_ms", "variant", "workers", "note", NULL
 };
 static const char *const types[] = { "run", "corun", NULL };
 static const char *const class_names[] = { "RT", "CD", "TC", "MEM", NULL };
@@ -198,6 +202,142 @@ static void load_launch(const struct cfg *c, struct default_launch *l)
 	l->workers = (int)w;
 }
 
+/* Records an error from a workload file (its own "FILE:LINE: ..." or "FILE: $.path: ...")
+ * against the experiment key that named it. */
+static void fail_from(const struct cfg *c, const char *key, const char *msg)
+{
+	struct cfg_diag *d = c->diag;
+	if (d->failed)
+		return;
+	d->failed = true;
+	snprintf(d->msg, sizeof(d->msg), "%s (named by %s: %s.%s)", msg, d->file, c->path, key);
+}
+
+/* A trace-driven game: "trace" (a kernel-level CSV trace, or a frame-level one with "profile"),
+ * checked row by row now so that a bad row stops the experiment before any run starts. */
+static void load_game_trace(struct experiment *e, const struct cfg *c, struct game_spec *g)
+{
+	const char *trace = NULL, *profile = NULL;
+	char path[PATH_MAX], err[CSV_ERR_MAX + 256];
+	enum trace_kind kind;
+	if (cfg_has(c, "frame")) {
+		cfg_fail_key(c, "frame", "expected either \"frame\" (inline kernels) or \"trace\", got both");
+		return;
+	}
+	if (!cfg_str(c, "trace", NULL, CFG_REQUIRED, &trace) || !cfg_str(c, "profile", NULL, "", &profile))
+		return;
+	if (!trace_resolve_path(trace, e->file, path, sizeof(path))) {
+		cfg_fail_key(c, "trace", "expected a readable game trace (a path beside the experiment file or from the current directory), got \"%.200s\"",
+			     trace);
+		return;
+	}
+	g->trace = strdup(path);
+	if (!g->trace) {
+		fprintf(stderr, "combosim: out of memory\n");
+		exit(1);
+	}
+	if (game_trace_kind(path, &kind, err, sizeof(err))) {
+		fail_from(c, "trace", err);
+		return;
+	}
+	g->frame_level = kind == TRACE_FRAME_LEVEL;
+	if (!g->frame_level && *profile) {
+		cfg_fail_key(c, "profile", "expected no profile: %.200s is a kernel-level trace", path);
+		return;
+	}
+	if (g->frame_level) {
+		if (!*profile) {
+			cfg_fail_key(c, "trace", "expected a \"profile\" beside a frame-level trace (%.200s) to expand its frames into kernels",
+				     path);
+			return;
+		}
+		char ppath[PATH_MAX];
+		if (!profile_resolve("games", profile, e->file, ppath, sizeof(ppath))) {
+			cfg_fail_key(c, "profile", "expected a game profile: a shipped name (traces/games/NAME.json) or a path to one, got \"%.200s\"",
+				     profile);
+			return;
+		}
+		struct cfg_diag pd = { .file = ppath };
+		g->profile = game_profile_load(ppath, e->gpu, &pd);
+		if (!g->profile) {
+			fail_from(c, "profile", pd.msg);
+			return;
+		}
+	}
+	if (game_trace_validate(path, g->profile, e->gpu, &g->trace_frames, err, sizeof(err)))
+		fail_from(c, "trace", err);
+}
+
+/* A BE app whose kernels come from a queue file ("combosim be-queue" v1): its kernels join the
+ * experiment's kernel table, checked as the experiment's own are. */
+static void load_queue(struct experiment *e, const struct cfg *c, struct app_spec *a)
+{
+	static const char *const queue_keys[] = {
+		"format", "version", "name", "description", "source", "sources", "notes",
+		"assumptions", "captured", "generator", "totals", "kernels", NULL
+	};
+	const char *queue = NULL, *fmt = NULL;
+	char path[PATH_MAX];
+	int64_t v;
+	int n = 0;
+	if (cfg_has(c, "kernels")) {
+		cfg_fail_key(c, "kernels", "expected either \"kernels\" or \"queue\", got both");
+		return;
+	}
+	if (!cfg_str(c, "queue", NULL, CFG_REQUIRED, &queue))
+		return;
+	if (!profile_resolve("dnn", queue, e->file, path, sizeof(path))) {
+		cfg_fail_key(c, "queue", "expected a BE queue: a path beside the experiment file or from the current directory, or a shipped name (traces/dnn/NAME.json), got \"%.200s\"",
+			     queue);
+		return;
+	}
+	a->queue = strdup(path);
+	if (!a->queue) {
+		fprintf(stderr, "combosim: out of memory\n");
+		exit(1);
+	}
+	struct cfg_diag qd = { .file = a->queue };
+	cJSON *root = cfg_load_file(a->queue, &qd);
+	if (root) {
+		struct cfg q = cfg_root(root, &qd), arr;
+		if (!cJSON_IsObject(root)) {
+			cfg_fail(&q, "expected a BE queue object");
+		} else {
+			cfg_only(&q, queue_keys);
+			if (cfg_str(&q, "format", NULL, CFG_REQUIRED, &fmt) && strcmp(fmt, "combosim be-queue") != 0)
+				cfg_fail_key(&q, "format", "expected \"combosim be-queue\", got \"%.60s\"", fmt);
+			cfg_int(&q, "version", 1, 1, CFG_REQUIRED, &v);
+			if (cfg_arr(&q, "kernels", true, &arr, &n) && n < 1)
+				cfg_fail_key(&q, "kernels", "expected at least one kernel");
+		}
+		if (!qd.failed) {
+			int base = e->n_kernels;
+			struct kernel_spec *nk = realloc(e->kernels, (size_t)(base + n) * sizeof(*nk));
+			if (!nk) {
+				fprintf(stderr, "combosim: out of memory\n");
+				exit(1);
+			}
+			e->kernels = nk;
+			memset(e->kernels + base, 0, (size_t)n * sizeof(*nk));
+			a->kernels = xcalloc((size_t)n, sizeof(int));
+			for (int i = 0; i < n && !qd.failed; i++) {
+				struct cfg k = cfg_at(&arr, i);
+				if (!cJSON_IsObject(k.node)) {
+					cfg_fail(&k, "expected a kernel object");
+					break;
+				}
+				load_kernel(e, &k, &e->kernels[base + i]);
+				a->kernels[i] = base + i;
+				e->n_kernels = base + i + 1;
+			}
+			a->n_kernels = n;
+		}
+		cJSON_Delete(root);
+	}
+	if (qd.failed)
+		fail_from(c, "queue", qd.msg);
+}
+
 static void load_game(struct experiment *e, const struct cfg *c, struct game_spec *g)
 {
 	double d;
@@ -210,7 +350,10 @@ static void load_game(struct experiment *e, const struct cfg *c, struct game_spe
 	}
 	if (cfg_num(c, "qos_ms", 1e-3, 1e6, &(double){ 1e3 / (g->fps > 0 ? g->fps : 1) }, &d))
 		g->qos_ns = ms_to_ns(d);
-	g->kernels = kernel_list(e, c, "frame", &g->n_kernels);
+	if (cfg_has(c, "trace") || cfg_has(c, "profile"))
+		load_game_trace(e, c, g);
+	else
+		g->kernels = kernel_list(e, c, "frame", &g->n_kernels);
 	if (cfg_int(c, "priority", -100, 100, &(int64_t){ 1 }, &v))
 		g->priority = (int)v;
 	if (cfg_num(c, "cv", 0, 1, &(double){ 0 }, &d))
@@ -230,7 +373,10 @@ static void load_app(struct experiment *e, const struct cfg *c, struct app_spec 
 	int64_t v;
 	cfg_only(c, app_keys);
 	read_name(c, a->name);
-	a->kernels = kernel_list(e, c, "kernels", &a->n_kernels);
+	if (cfg_has(c, "queue"))
+		load_queue(e, c, a);
+	else
+		a->kernels = kernel_list(e, c, "kernels", &a->n_kernels);
 	if (cfg_int(c, "priority", -100, 100, &(int64_t){ 0 }, &v))
 		a->priority = (int)v;
 	if (cfg_int(c, "repeat", 0, INT64_C(1) << 40, &(int64_t){ 0 }, &v))
@@ -517,10 +663,15 @@ void experiment_free(struct experiment *e)
 {
 	if (!e)
 		return;
-	for (int i = 0; i < e->n_games; i++)
+	for (int i = 0; i < e->n_games; i++) {
 		free(e->games[i].kernels);
-	for (int i = 0; i < e->n_apps; i++)
+		free(e->games[i].trace);
+		game_profile_free(e->games[i].profile);
+	}
+	for (int i = 0; i < e->n_apps; i++) {
 		free(e->apps[i].kernels);
+		free(e->apps[i].queue);
+	}
 	free(e->games);
 	free(e->apps);
 	free(e->kernels);

@@ -172,15 +172,20 @@ static void print_table(FILE *t, const struct experiment *e, const cJSON *runs)
 		}
 		fprintf(t, "%-16s %9.4f %8.4f %8.4f ", cJSON_GetObjectItemCaseSensitive(r, "policy")->valuestring,
 			num(be, "total"), num(be, "CD"), num(be, "TC"));
-		if (ng)
-			fprintf(t, "%8.2f %8.2f %8.2f%% ", fps, p99, 100 * viol);
-		else
+		if (ng) {
+			fprintf(t, "%8.2f ", fps);
+			if (isnan(p99))
+				fprintf(t, "%8s ", "-");
+			else
+				fprintf(t, "%8.2f ", p99);
+			fprintf(t, "%8.2f%% ", 100 * viol);
+		} else
 			fprintf(t, "%8s %8s %9s ", "-", "-", "-");
 		fprintf(t, "%6.1f%%\n", 100 * num(util, "sm_busy"));
 	}
 	if (e->n_games > 1)
 		fprintf(t, "(FPS of the first game; QoS violations: the worst game)\n");
-	fprintf(t, "BE thr: solo-time of finished BE kernels per simulated second (COMBO Eq. 6)\n");
+	fprintf(t, "BE thr: solo-time of finished BE kernels per simulated second (COMBO Eq. 6); FPS p99: the FPS 99 %% of 1 s windows reach (- under 1 s)\n");
 }
 
 static int run_policies(const struct experiment *e, struct outdir *o, FILE *table)

@@ -2,8 +2,10 @@
  * frame's kernels, in stream order, as the frame is released; the frame owns the copies until
  * it finishes, so a trace is streamed and memory stays bounded by the frames in flight.
  *
- * Sources: "inline" (the experiment's own kernel list, the same every frame).  Trace-driven
- * sources (kernel-level and frame-level CSV traces) plug in here with their own ops.
+ * Sources: "inline" (the experiment's own kernel list, the same every frame), "kernel-trace"
+ * (a kernel-level CSV game trace) and "frame-trace" (a frame-level CSV trace expanded by a game
+ * profile, which also fills the frame's features); see traces/README.md.  A trace source
+ * returns 1 after the trace's last frame, and the game releases no more frames.
  */
 #ifndef COMBOSIM_SOURCE_H
 #define COMBOSIM_SOURCE_H

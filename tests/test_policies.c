@@ -1,0 +1,193 @@
+/* Tests of the policies' mechanisms: Pilotfish's idle budget and context reset, COMBO's Eq. 5
+ * partition, scheme choice by load, and headroom merging.  Each would fail if its mechanism
+ * broke. */
+#include <CUnit/CUnit.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/engine.h"
+#include "tests/suites.h"
+
+/* One game (RT 3 ms + CD 3 ms at full GPU, 120 fps) and BE apps, as experiment text. */
+static char *experiment(const char *cv, const char *apps, const char *kernels_extra)
+{
+	static const char fmt[] = "{\"gpu\": \"rtx3090\", \"seed\": 1, \"duration_ms\": 500, \"kernels\": ["
+		"{\"name\":\"R\",\"class\":\"RT\",\"grid\":4100,\"threads\":128,\"regs\":32,\"smem\":8192,\"solo_us\":3000,\"sat_blocks\":1,\"ptb_workers\":82},"
+		"{\"name\":\"S\",\"class\":\"CD\",\"grid\":4920,\"threads\":256,\"solo_us\":3000}%s],"
+		"\"games\":[{\"name\":\"g\",\"fps\":120,\"frame\":[\"R\",\"S\"],\"cv\":%s}],"
+		"\"apps\":[%s], \"policies\":[{\"name\":\"exclusive\"}]}";
+	size_t n = sizeof(fmt) + strlen(cv) + strlen(apps) + strlen(kernels_extra) + 16;
+	char *t = malloc(n);
+	snprintf(t, n, fmt, kernels_extra, cv, apps);
+	return t;
+}
+
+static struct experiment *load(const char *json)
+{
+	char path[] = "/tmp/combosim-pol-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	fputs(json, f);
+	fclose(f);
+	struct cfg_diag d = { 0 };
+	struct experiment *e = experiment_load(path, NULL, 0, &d);
+	if (!e)
+		fprintf(stderr, "\n%s\n", d.msg);
+	unlink(path);
+	return e;
+}
+
+/* Runs policy `params` (JSON) on the experiment text; returns the run's summary object. */
+static cJSON *run_policy(const char *json, const char *params)
+{
+	struct experiment *e = load(json);
+	if (!e)
+		return NULL;
+	cJSON *p = cJSON_Parse(params);
+	struct policy_spec ps = { .ops = policy_find(cJSON_GetObjectItem(p, "name")->valuestring), .params = p };
+	snprintf(ps.name, sizeof(ps.name), "%s", "t");
+	snprintf(ps.path, sizeof(ps.path), "$.policies[0]");
+	struct cfg_diag d = { 0 };
+	struct sim *s = sim_new(e, &ps, NULL, &d);
+	cJSON *out = NULL;
+	if (s && sim_run(s) == 0) {
+		out = cJSON_CreateObject();
+		sim_report(s, out);
+	} else {
+		fprintf(stderr, "\nrun failed: %s\n", s ? sim_error(s) : d.msg);
+	}
+	sim_free(s);
+	cJSON_Delete(p);
+	experiment_free(e);
+	return out;
+}
+
+static double num(const cJSON *o, const char *path)
+{
+	char buf[128];
+	snprintf(buf, sizeof(buf), "%s", path);
+	const cJSON *v = o;
+	for (char *tok = strtok(buf, "."); tok && v; tok = strtok(NULL, "."))
+		v = isdigit((unsigned char)tok[0]) ? cJSON_GetArrayItem(v, atoi(tok)) : cJSON_GetObjectItem(v, tok);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* ------------------------------------------------------------ Pilotfish */
+
+static void test_pilotfish_budget(void)
+{
+	/* render ~6 ms of 8.33: a 1.5 ms BE kernel fits the budget, a 3 ms one never does */
+	char *fits = experiment("0", "{\"name\":\"be\",\"kernels\":[\"B\"]}",
+				",{\"name\":\"B\",\"class\":\"TC\",\"grid\":1312,\"threads\":256,\"smem\":20480,\"solo_us\":1500}");
+	char *never = experiment("0", "{\"name\":\"be\",\"kernels\":[\"B\"]}",
+				 ",{\"name\":\"B\",\"class\":\"TC\",\"grid\":1312,\"threads\":256,\"smem\":20480,\"solo_us\":3000}");
+	cJSON *a = run_policy(fits, "{\"name\":\"pilotfish\"}");
+	cJSON *b = run_policy(never, "{\"name\":\"pilotfish\"}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	/* one 1.5 ms kernel per 8.33 ms frame: 0.18 of solo time per second */
+	CU_ASSERT(num(a, "be_throughput.total") > 0.15 && num(a, "be_throughput.total") < 0.19);
+	CU_ASSERT_DOUBLE_EQUAL(num(a, "games.0.qos_violation_rate"), 0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(num(b, "be_throughput.total"), 0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(num(b, "pilotfish.be_kernels_launched"), 0, 1e-12);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	free(fits);
+	free(never);
+}
+
+static void test_pilotfish_reset(void)
+{
+	/* predictions at a third of the truth: kernels overrun into the next frame and are reset,
+	 * losing the work since the last checkpoint */
+	char *x = experiment("0", "{\"name\":\"be\",\"kernels\":[\"B\"]}",
+			     ",{\"name\":\"B\",\"class\":\"TC\",\"grid\":1312,\"threads\":256,\"smem\":20480,\"solo_us\":1500}");
+	cJSON *r = run_policy(x, "{\"name\":\"pilotfish\",\"predict_scale\":0.3,\"checkpoint_frames\":4}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT(num(r, "pilotfish.stragglers_reset") > 0);
+	CU_ASSERT(num(r, "be_lost_s") > 0);
+	CU_ASSERT_EQUAL(num(r, "be_resets"), num(r, "pilotfish.stragglers_reset"));
+	cJSON_Delete(r);
+	free(x);
+}
+
+/* ------------------------------------------------------------ COMBO */
+
+static void test_combo_eq5(void)
+{
+	/* stable load: COMBO-exact picks n render SMs; SM-bound rendering on n SMs meets QoS and on
+	 * n - 1 it does not, so Eq. 5 chose the fewest SMs that work */
+	char *x = experiment("0", "{\"name\":\"be\",\"kernels\":[\"B\"]}",
+			     ",{\"name\":\"B\",\"class\":\"TC\",\"grid\":1312,\"threads\":256,\"smem\":20480,\"solo_us\":1000}");
+	cJSON *r = run_policy(x, "{\"name\":\"combo-exact\"}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	int n = (int)num(r, "combo.render_sms_last");
+	CU_ASSERT(n > 41 && n < 82);
+	CU_ASSERT(num(r, "combo.frames_exact") > 40);
+	CU_ASSERT(num(r, "be_throughput.total") > 0.05);
+	char p1[128], p0[128];
+	snprintf(p1, sizeof(p1), "{\"name\":\"static\",\"mechanism\":\"smbound\",\"game_sms\":%d}", n);
+	snprintf(p0, sizeof(p0), "{\"name\":\"static\",\"mechanism\":\"smbound\",\"game_sms\":%d}", n - 1);
+	cJSON *ok = run_policy(x, p1), *short1 = run_policy(x, p0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ok);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(short1);
+	CU_ASSERT_DOUBLE_EQUAL(num(ok, "games.0.qos_violation_rate"), 0, 1e-12);
+	CU_ASSERT(num(short1, "games.0.qos_violation_rate") > 0.5);
+	cJSON_Delete(r);
+	cJSON_Delete(ok);
+	cJSON_Delete(short1);
+	free(x);
+}
+
+static void test_combo_scheme_by_load(void)
+{
+	const char *be = "{\"name\":\"be\",\"kernels\":[\"B\"]}";
+	const char *bk = ",{\"name\":\"B\",\"class\":\"CD\",\"grid\":1312,\"threads\":256,\"solo_us\":1000}";
+	char *stable = experiment("0", be, bk), *dynamic = experiment("0.2", be, bk);
+	cJSON *s = run_policy(stable, "{\"name\":\"combo\"}"), *d = run_policy(dynamic, "{\"name\":\"combo\"}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	/* stable: after profiling, exact sharing, switched to once */
+	CU_ASSERT(num(s, "combo.frames_exact") > 40);
+	CU_ASSERT_EQUAL(num(s, "combo.scheme_switches"), 1);
+	/* 20 % render-time variation is dynamic load (Eq. 3): relaxed sharing throughout */
+	CU_ASSERT_EQUAL(num(d, "combo.frames_exact"), 0);
+	CU_ASSERT(num(d, "combo.frames_relaxed") > 50);
+	cJSON_Delete(s);
+	cJSON_Delete(d);
+	free(stable);
+	free(dynamic);
+}
+
+static void test_combo_merge(void)
+{
+	/* headroom ~2.3 ms per frame; a 3.5 ms TC kernel (never co-run with game kernels) fits only
+	 * a merged headroom of two frames */
+	char *x = experiment("0", "{\"name\":\"be\",\"kernels\":[\"B\"]}",
+			     ",{\"name\":\"B\",\"class\":\"TC\",\"grid\":1312,\"threads\":256,\"smem\":20480,\"solo_us\":3500}");
+	cJSON *m = run_policy(x, "{\"name\":\"combo-intra\"}");
+	cJSON *nm = run_policy(x, "{\"name\":\"combo-intra\",\"merge\":false}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(nm);
+	CU_ASSERT(num(m, "combo.merged_frames") > 20);
+	CU_ASSERT_EQUAL(num(nm, "combo.merged_frames"), 0);
+	CU_ASSERT_DOUBLE_EQUAL(num(nm, "be_throughput.total"), 0, 1e-12);
+	CU_ASSERT(num(m, "be_throughput.total") > 0.1);
+	cJSON_Delete(m);
+	cJSON_Delete(nm);
+	free(x);
+}
+
+void register_policies_tests(void)
+{
+	CU_pSuite s = CU_add_suite("policies", NULL, NULL);
+	CU_add_test(s, "pilotfish: whole kernels in the idle budget", test_pilotfish_budget);
+	CU_add_test(s, "pilotfish: stragglers reset to the checkpoint", test_pilotfish_reset);
+	CU_add_test(s, "combo: Eq. 5 gives the fewest render SMs", test_combo_eq5);
+	CU_add_test(s, "combo: scheme by load mode (Eq. 2-3)", test_combo_scheme_by_load);
+	CU_add_test(s, "combo: headroom merging", test_combo_merge);
+}

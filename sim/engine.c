@@ -47,6 +47,8 @@ static void active_insert(struct sim *s, struct kinst *k)
 {
 	/* dispatch order: higher stream priority first, then launch order */
 	int i = s->n_active++;
+	if (i == 0)
+		metrics_gpu_busy(s->m, true, s->now);
 	while (i > 0) {
 		struct kinst *o = s->active[i - 1];
 		if (o->prio > k->prio || (o->prio == k->prio && o->order < k->order))
@@ -64,7 +66,8 @@ static void active_remove(struct sim *s, struct kinst *k)
 		;
 	for (; i + 1 < s->n_active; i++)
 		s->active[i] = s->active[i + 1];
-	s->n_active--;
+	if (--s->n_active == 0)
+		metrics_gpu_busy(s->m, false, s->now);
 }
 
 /* The kernel at the head of its stream enters the hardware when a queue slot is free. */
@@ -181,7 +184,7 @@ static void kernel_done(struct sim *s, struct kinst *k)
 	if (!st->head)
 		st->tail = NULL;
 	st->running = false;
-	metrics_kernel(s->m, k->spec, k->app >= 0, 1.0, s->now);
+	metrics_kernel(s->m, k->spec, k->app >= 0, k->started ? k->started : k->launched, s->now);
 	write_kernel_row(s, k);
 
 	struct kernel_done kd = {

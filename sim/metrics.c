@@ -32,6 +32,10 @@ struct metrics {
 	double be_solo_ns[KC_COUNT];
 	long be_kernels[KC_COUNT];
 	double be_lost_ns[KC_COUNT];
+	double active_ns[KC_COUNT];      /* sum of kernel durations, per class */
+	double idle_ns;                  /* no kernel in the hardware queues */
+	sim_time idle_since;
+	bool busy;
 	long resets;
 	long kernels;
 };
@@ -93,14 +97,24 @@ void metrics_free(struct metrics *m)
 	free(m);
 }
 
-void metrics_kernel(struct metrics *m, const struct kernel_spec *k, bool be, double scale, sim_time now)
+void metrics_kernel(struct metrics *m, const struct kernel_spec *k, bool be, sim_time start, sim_time end)
 {
-	(void)now;
 	m->kernels++;
+	m->active_ns[k->cls] += (double)(end - start);
 	if (!be)
 		return;
-	m->be_solo_ns[k->cls] += (double)k->solo_ns * scale;
+	m->be_solo_ns[k->cls] += (double)k->solo_ns;
 	m->be_kernels[k->cls]++;
+}
+
+void metrics_gpu_busy(struct metrics *m, bool busy, sim_time now)
+{
+	if (busy && !m->busy) {
+		m->idle_ns += (double)(now - m->idle_since);
+	} else if (!busy && m->busy) {
+		m->idle_since = now;
+	}
+	m->busy = busy;
 }
 
 void metrics_be_lost(struct metrics *m, const double lost[KC_COUNT])
@@ -229,6 +243,14 @@ void metrics_report(const struct metrics *m, const struct sm_usage *u, bool game
 	cJSON *games = cJSON_AddArrayToObject(out, "games");
 	for (int i = 0; games_run && i < m->e->n_games; i++)
 		report_game(m, i, u->elapsed, games);
+
+	/* COMBO Fig. 2: active time of each class and the GPU's unused time, as fractions of the
+	 * run (= of each frame's QoS target when frames are periodic) */
+	cJSON *act = cJSON_AddObjectToObject(out, "active_fraction");
+	for (int c = 0; c < KC_COUNT; c++)
+		add_num(act, kclass_names[c], secs > 0 ? m->active_ns[c] / 1e9 / secs : NAN);
+	double idle = m->idle_ns + (m->busy ? 0 : (double)u->elapsed - (double)m->idle_since);
+	add_num(out, "gpu_idle_fraction", secs > 0 ? idle / 1e9 / secs : NAN);
 
 	cJSON *util = cJSON_AddObjectToObject(out, "utilisation");
 	double denom = (double)u->sms * (double)u->elapsed;

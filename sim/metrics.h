@@ -22,7 +22,11 @@ struct sm_usage {
 struct metrics *metrics_new(const struct experiment *e);
 void metrics_free(struct metrics *m);
 
-void metrics_kernel(struct metrics *m, const struct kernel_spec *k, bool be, double scale, sim_time now);
+/* A kernel finished: its class's active time grows by end - start; BE kernels add their solo
+ * time to the throughput. */
+void metrics_kernel(struct metrics *m, const struct kernel_spec *k, bool be, sim_time start, sim_time end);
+/* The GPU's hardware queues went from empty to busy (busy = true) or back, at `now`. */
+void metrics_gpu_busy(struct metrics *m, bool busy, sim_time now);
 /* BE work lost to a context reset (solo ns per class), taken off the throughput. */
 void metrics_be_lost(struct metrics *m, const double lost[KC_COUNT]);
 void metrics_frame(struct metrics *m, int game, sim_time release, sim_time finish, sim_time deadline);

@@ -167,7 +167,7 @@ static void read_profile_name(const struct cfg *c, char *dst)
 static const char *const game_profile_keys[] = {
 	"format", "version", "name", "title", "description", "sources", "notes", "derivation",
 	"fps", "fps_source", "rt_share", "rt_share_source", "reference", "kernels", "qualities",
-	"modes", NULL
+	"modes", "feature_noise", "feature_noise_source", NULL
 };
 
 static void load_quality(const struct game_profile *p, const struct cfg *c, struct profile_quality *q)
@@ -240,6 +240,7 @@ struct game_profile *game_profile_load(const char *path, const struct gpu_desc *
 	read_profile_name(&c, p->name);
 	cfg_num(&c, "fps", 0.1, 10000, CFG_REQUIRED, &p->fps);
 	cfg_num(&c, "rt_share", 0, 1, CFG_REQUIRED, &p->rt_share);
+	cfg_num(&c, "feature_noise", 0, 0.5, &(double){ 0 }, &p->feature_noise);
 	if (cfg_obj(&c, "reference", true, &ref)) {
 		cfg_only(&ref, (const char *const[]){ "width", "height", "source", "note", NULL });
 		if (cfg_int(&ref, "width", 1, 65536, CFG_REQUIRED, &v))

@@ -69,6 +69,7 @@ struct game_profile {
 	struct profile_quality q[Q_COUNT];
 	struct profile_stable stable;
 	struct profile_dynamic dynamic;
+	double feature_noise;    /* relative noise of generated spp/triangles around Eq. 4 */
 };
 
 /* Loads a game profile.  With g, every kernel shape must fit an SM of g.  NULL + diag on error. */

@@ -1,0 +1,28 @@
+/* gen — seeded, deterministic workload generators (see traces/README.md):
+ *
+ *  - game: a frame-level trace of N frames from a game profile at one quality, in the stable
+ *    mode (small independent noise under the peak render time that the Table-4 SM ratio
+ *    allows) or the dynamic mode (a persistent, mean-reverting wander between the fractions of
+ *    the peak that COMBO §5.2's 12-16 ms example spans);
+ *  - be: a BE queue of N passes over a BE profile's kernels, each launch's duration varied by
+ *    the profile's cv.
+ *
+ * Same inputs and seed, same bytes (GSL's MT19937).
+ */
+#ifndef COMBOSIM_GEN_H
+#define COMBOSIM_GEN_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "traces/profile.h"
+
+enum load_mode { MODE_STABLE, MODE_DYNAMIC };
+
+/* `cmdline` is recorded in a comment.  fps sets the per-frame persistence of the dynamic
+ * wander (tau_ms of the profile in frames); it does not change the render times' scale. */
+void gen_game(const struct game_profile *p, enum quality q, enum load_mode mode, long frames,
+	      uint64_t seed, double fps, const char *cmdline, FILE *out);
+
+void gen_be(const struct be_profile *p, long iterations, uint64_t seed, const char *cmdline, FILE *out);
+
+#endif

@@ -13,11 +13,13 @@
 #include "policies/policy.h"
 #include "sim/experiment.h"
 #include "sim/runner.h"
+#include "sim/validate.h"
 
 static void usage(FILE *f)
 {
 	fputs("usage: combosim run FILE [--set path=value]... [--out DIR] [--quiet]\n"
 	      "       combosim policies      list the built-in policies\n"
+	      "       combosim validate --sim A/kernels.csv --real B/kernels.csv [--json FILE]\n"
 	      "       combosim version\n"
 	      "Runs every policy of the experiment FILE on the same workload and writes\n"
 	      "DIR (default results/<experiment name>): summary.json, frames.csv, kernels.csv,\n"
@@ -99,6 +101,8 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (strcmp(cmd, "run") == 0)
 		return cmd_run(argc - 2, argv + 2);
+	if (strcmp(cmd, "validate") == 0)
+		return cmd_validate(argc - 2, argv + 2);
 	if (strcmp(cmd, "policies") == 0) {
 		for (const char *const *n = policy_names(); *n; n++)
 			printf("%-12s %s\n", *n, policy_find(*n)->summary);

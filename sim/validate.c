@@ -2,6 +2,7 @@
 #include "sim/validate.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

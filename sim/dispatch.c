@@ -16,11 +16,6 @@
 
 #include "sim/engine_impl.h"
 
-static struct smset all_sms(const struct sim *s)
-{
-	return smset_range(0, s->g->sm_count);
-}
-
 static void smset_minus(struct smset *a, const struct smset *b)
 {
 	for (size_t w = 0; w < sizeof(a->w) / sizeof(a->w[0]); w++)
@@ -33,17 +28,26 @@ static void smset_minus(struct smset *a, const struct smset *b)
  * members the rule treats differently is split first. */
 static void place(struct sim *s, struct kinst *k, const struct smset *blocked, bool only_freed)
 {
-	struct smset allowed = k->masked ? k->sms : all_sms(s);
+	struct smset allowed = k->masked ? k->sms : s->all;
 	if (blocked)
 		smset_minus(&allowed, blocked);
 	int ncand = 0, maxroom = 0;
 	long total = 0;
 	/* the classes as they are now: splits below make new ones, possibly with recycled ids */
 	int nsnap = 0;
-	for (int i = 0; i < s->n_classes; i++) {
-		struct smclass *c = &s->classes[i];
-		if (c->alive && (!only_freed || c->freed))
-			s->snap[nsnap++] = c;
+	if (only_freed) {
+		for (int i = 0; i < s->n_freed; i++) {
+			struct smclass *c = &s->classes[s->freed[i]];
+			bool dup = false;
+			for (int j = 0; j < nsnap && !dup; j++)
+				dup = s->snap[j] == c;
+			if (c->alive && c->freed && !dup)
+				s->snap[nsnap++] = c;
+		}
+	} else {
+		for (int i = 0; i < s->n_classes; i++)
+			if (s->classes[i].alive)
+				s->snap[nsnap++] = &s->classes[i];
 	}
 	for (int i = 0; i < nsnap; i++) {
 		struct smclass *c = s->snap[i];
@@ -182,8 +186,7 @@ void dispatch(struct sim *s)
 			blocked.w[w] |= k->sms.w[w];
 		any_blocked = true;
 	}
-	for (int i = 0; i < s->n_classes; i++)
-		s->classes[i].freed = false;
+	residency_clear_freed(s);
 	residency_settle(s);
 #ifdef COMBOSIM_DEBUG
 	residency_check(s);

@@ -156,6 +156,11 @@ struct sim {
 	struct metrics *m;
 	struct kinst *free_k;
 	struct group *free_g;
+	struct smset all;            /* every SM */
+	/* classes whose residency changed / that blocks left, since the last dispatch (ids; an
+	 * entry counts only while the class is alive with the flag set) */
+	int *dirty, n_dirty, *freed, n_freed;
+	bool maybe_idle;             /* a class emptied: merge idle classes */
 	/* dispatcher scratch, per class id */
 	int *room, *take;
 	struct smclass **cand, **snap;
@@ -180,6 +185,10 @@ void group_remove(struct sim *s, struct group *gr);
  * classes. */
 void residency_settle(struct sim *s);
 void residency_integrate_all(struct sim *s);
+void class_mark_dirty(struct sim *s, struct smclass *c);
+void class_mark_freed(struct sim *s, struct smclass *c);
+/* Clears the freed marks (after a dispatch pass). */
+void residency_clear_freed(struct sim *s);
 int class_room(const struct sim *s, const struct smclass *c, const struct kinst *k);
 #ifdef COMBOSIM_DEBUG
 void residency_check(const struct sim *s);

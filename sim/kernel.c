@@ -106,8 +106,15 @@ struct smset smset_range(int first, int count)
 {
 	struct smset s;
 	memset(&s, 0, sizeof(s));
-	for (int i = first; i < first + count && i < GPU_MAX_SMS; i++)
-		smset_add(&s, i);
+	int end = first + count < GPU_MAX_SMS ? first + count : GPU_MAX_SMS;
+	for (int w = 0; w < GPU_MAX_SMS / 64; w++) {
+		int lo = first > w * 64 ? first - w * 64 : 0;
+		int hi = end < (w + 1) * 64 ? end - w * 64 : 64;
+		if (lo >= hi)
+			continue;
+		uint64_t top = hi == 64 ? ~0ull : (1ull << hi) - 1;
+		s.w[w] = top & ~((1ull << lo) - 1);
+	}
 	return s;
 }
 

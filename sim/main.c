@@ -13,6 +13,7 @@
 #include "policies/policy.h"
 #include "sim/experiment.h"
 #include "sim/runner.h"
+#include "sim/trace_cli.h"
 #include "sim/validate.h"
 
 static void usage(FILE *f)
@@ -20,6 +21,7 @@ static void usage(FILE *f)
 	fputs("usage: combosim run FILE [--set path=value]... [--out DIR] [--quiet]\n"
 	      "       combosim policies      list the built-in policies\n"
 	      "       combosim validate --sim A/kernels.csv --real B/kernels.csv [--json FILE]\n"
+	      "       combosim trace gen|import|check ...   workloads (combosim trace help)\n"
 	      "       combosim version\n"
 	      "Runs every policy of the experiment FILE on the same workload and writes\n"
 	      "DIR (default results/<experiment name>): summary.json, frames.csv, kernels.csv,\n"
@@ -103,6 +105,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 2, argv + 2);
 	if (strcmp(cmd, "validate") == 0)
 		return cmd_validate(argc - 2, argv + 2);
+	if (strcmp(cmd, "trace") == 0)
+		return cmd_trace(argc - 2, argv + 2);
 	if (strcmp(cmd, "policies") == 0) {
 		for (const char *const *n = policy_names(); *n; n++)
 			printf("%-12s %s\n", *n, policy_find(*n)->summary);

@@ -37,6 +37,11 @@ void residency_init(struct sim *s)
 	s->take = xcalloc((size_t)n, sizeof(int));
 	s->cand = xcalloc((size_t)n, sizeof(*s->cand));
 	s->snap = xcalloc((size_t)n, sizeof(*s->snap));
+	/* each list holds a class id at most once per flag-setting; 4n bounds the duplicates
+	 * that recycled ids can leave between two dispatches */
+	s->dirty = xcalloc((size_t)n * 4, sizeof(int));
+	s->freed = xcalloc((size_t)n * 4, sizeof(int));
+	s->all = smset_range(0, n);
 	struct smclass *c = &s->classes[0];
 	s->n_classes = 1;
 	c->id = 0;
@@ -70,6 +75,49 @@ void residency_free(struct sim *s)
 	free(s->take);
 	free(s->cand);
 	free(s->snap);
+	free(s->dirty);
+	free(s->freed);
+}
+
+static void compact(struct sim *s, int *list, int *n, bool freed)
+{
+	int m = 0;
+	for (int i = 0; i < *n; i++) {
+		struct smclass *c = &s->classes[list[i]];
+		bool keep = c->alive && (freed ? c->freed : c->dirty);
+		for (int j = 0; keep && j < m; j++)
+			keep = list[j] != list[i];
+		if (keep)
+			list[m++] = list[i];
+	}
+	*n = m;
+}
+
+void class_mark_dirty(struct sim *s, struct smclass *c)
+{
+	if (c->dirty)
+		return;
+	c->dirty = true;
+	if (s->n_dirty == 4 * s->g->sm_count)
+		compact(s, s->dirty, &s->n_dirty, false);
+	s->dirty[s->n_dirty++] = c->id;
+}
+
+void class_mark_freed(struct sim *s, struct smclass *c)
+{
+	if (c->freed)
+		return;
+	c->freed = true;
+	if (s->n_freed == 4 * s->g->sm_count)
+		compact(s, s->freed, &s->n_freed, true);
+	s->freed[s->n_freed++] = c->id;
+}
+
+void residency_clear_freed(struct sim *s)
+{
+	for (int i = 0; i < s->n_freed; i++)
+		s->classes[s->freed[i]].freed = false;
+	s->n_freed = 0;
 }
 
 static struct smclass *class_new(struct sim *s)
@@ -172,6 +220,11 @@ struct smclass *class_split(struct sim *s, struct smclass *c, const struct smset
 		c->members.w[w] &= ~in.w[w];
 	class_set_members(s, c);
 	class_set_members(s, d);
+	d->dirty = d->freed = false;
+	if (c->dirty)
+		class_mark_dirty(s, d);
+	if (c->freed)
+		class_mark_freed(s, d);
 	for (struct group *gr = c->groups; gr; gr = gr->c_next) {
 		struct group *copy = group_new(s);
 		*copy = *gr;
@@ -188,8 +241,10 @@ static void class_merge(struct sim *s, struct smclass *into, struct smclass *fro
 	class_integrate(s, from);
 	for (size_t w = 0; w < sizeof(into->members.w) / sizeof(into->members.w[0]); w++)
 		into->members.w[w] |= from->members.w[w];
-	into->freed |= from->freed;
-	into->dirty |= from->dirty;
+	if (from->freed)
+		class_mark_freed(s, into);
+	if (from->dirty)
+		class_mark_dirty(s, into);
 	while (from->groups) {
 		struct group *gr = from->groups;
 		unlink_group(from, gr->k, gr);
@@ -206,6 +261,9 @@ static void class_merge(struct sim *s, struct smclass *into, struct smclass *fro
 static void merge_idle(struct sim *s)
 {
 	struct smclass *idle = NULL;
+	if (!s->maybe_idle)
+		return;
+	s->maybe_idle = false;
 	for (int i = 0; i < s->n_classes; i++) {
 		struct smclass *c = &s->classes[i];
 		if (!c->alive || c->groups)
@@ -257,7 +315,7 @@ void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 {
 	class_integrate(s, c);
 	class_commit(s, c, k, n);
-	c->dirty = true;
+	class_mark_dirty(s, c);
 	k->resident += n * c->nsm;
 	if (!k->started)
 		k->started = s->now;
@@ -308,8 +366,8 @@ void group_remove(struct sim *s, struct group *gr)
 	timeline_group(s, gr);
 	class_integrate(s, c);
 	class_release(c, k, gr->n);
-	c->dirty = true;
-	c->freed = true;
+	class_mark_dirty(s, c);
+	class_mark_freed(s, c);
 	c->lanes &= ~(1ull << gr->lane);
 	if (k->fit.dram_delta > 0)
 		c->dram_groups--;
@@ -320,6 +378,8 @@ void group_remove(struct sim *s, struct group *gr)
 		evq_cancel(s->q, gr->ev);
 	unlink_group(c, k, gr);
 	group_free(s, gr);
+	if (!c->groups)
+		s->maybe_idle = true;
 }
 
 /* ---------------------------------------------------------------- rates */
@@ -449,23 +509,32 @@ void residency_settle(struct sim *s)
 {
 	double before = s->dram_load;
 	if (s->g->dram_sharing) {
-		double total = 0;
+		/* a split or merge of identical classes leaves the total unchanged */
+		for (int i = 0; i < s->n_dirty; i++) {
+			struct smclass *c = &s->classes[s->dirty[i]];
+			if (!c->alive || !c->dirty)
+				continue;
+			double d = c->dram_groups ? class_dram(c) : 0;
+			s->dram_load += (d - c->dram) * c->nsm;
+			c->dram = d;
+		}
+		if (s->dram_load < 1e-9)
+			s->dram_load = 0;
+	}
+	if (fmax(1, before) != fmax(1, s->dram_load)) {
 		for (int i = 0; i < s->n_classes; i++) {
 			struct smclass *c = &s->classes[i];
-			if (!c->alive)
-				continue;
-			if (c->dirty)
-				c->dram = c->dram_groups ? class_dram(c) : 0;
-			total += c->dram * c->nsm;
+			if (c->alive && (c->dirty || c->dram_groups))
+				class_rerate(s, c);
 		}
-		s->dram_load = total < 1e-12 ? 0 : total;
+	} else {
+		for (int i = 0; i < s->n_dirty; i++) {
+			struct smclass *c = &s->classes[s->dirty[i]];
+			if (c->alive && c->dirty)
+				class_rerate(s, c);
+		}
 	}
-	bool dram_moved = fmax(1, before) != fmax(1, s->dram_load);
-	for (int i = 0; i < s->n_classes; i++) {
-		struct smclass *c = &s->classes[i];
-		if (c->alive && (c->dirty || (dram_moved && c->dram_groups)))
-			class_rerate(s, c);
-	}
+	s->n_dirty = 0;
 	merge_idle(s);
 }
 

@@ -6,5 +6,6 @@ void register_evq_tests(void);
 void register_cfg_tests(void);
 void register_engine_tests(void);
 void register_policies_tests(void);
+void register_validate_tests(void);
 
 #endif

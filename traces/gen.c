@@ -10,14 +10,19 @@
 #include "traces/gametrace.h"
 #include "traces/queue.h"
 
-static gsl_rng *rng_new(uint64_t seed)
+/* One random stream per (seed, profile): two games generated with the same seed differ. */
+static gsl_rng *rng_new(uint64_t seed, const char *name)
 {
+	uint64_t h = 1469598103934665603ull;         /* FNV-1a of the profile name */
+	for (const char *s = name; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	seed = seed * 1000003ull + (h & 0xffffffffull);
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!r) {
 		fprintf(stderr, "combosim: out of memory\n");
 		exit(1);
 	}
-	gsl_rng_set(r, (unsigned long)seed);
+	gsl_rng_set(r, (unsigned long)(seed ^ (seed >> 32)));
 	return r;
 }
 
@@ -33,7 +38,7 @@ void gen_game(const struct game_profile *p, enum quality q, enum load_mode mode,
 	      uint64_t seed, double fps, const char *cmdline, FILE *out)
 {
 	const struct profile_quality *pq = &p->q[q];
-	gsl_rng *r = rng_new(seed);
+	gsl_rng *r = rng_new(seed, p->name);
 	double peak = pq->peak_ms;
 	double phi = exp(-(1000.0 / fps) / p->dynamic.tau_ms);
 	double innov = p->dynamic.sigma * sqrt(1 - phi * phi);
@@ -75,9 +80,9 @@ void gen_game(const struct game_profile *p, enum quality q, enum load_mode mode,
 	gsl_rng_free(r);
 }
 
-void gen_be(const struct be_profile *p, long iterations, uint64_t seed, const char *cmdline, FILE *out)
+void gen_be(const struct be_profile *p, long iterations, double cv, uint64_t seed, const char *cmdline, FILE *out)
 {
-	gsl_rng *r = rng_new(seed);
+	gsl_rng *r = rng_new(seed, p->name);
 	struct queue_writer w;
 	char desc[512], members[4096] = "";
 	const cJSON *src = cJSON_GetObjectItemCaseSensitive(p->tree, "sources");
@@ -96,8 +101,8 @@ void gen_be(const struct be_profile *p, long iterations, uint64_t seed, const ch
 		for (int i = 0; i < p->n_kernels; i++)
 			for (int l = 0; l < p->kernels[i].launches; l++) {
 				struct kernel_spec k = p->kernels[i].k;
-				if (p->cv > 0) {
-					double x = fmin(3 * p->cv, fmax(-3 * p->cv, gsl_ran_gaussian(r, p->cv)));
+				if (cv > 0) {
+					double x = fmin(3 * cv, fmax(-3 * cv, gsl_ran_gaussian(r, cv)));
 					k.solo_ns = llround((double)k.solo_ns * (1 + x));
 					if (k.solo_ns < 1)
 						k.solo_ns = 1;

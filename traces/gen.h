@@ -5,9 +5,10 @@
  *    allows) or the dynamic mode (a persistent, mean-reverting wander between the fractions of
  *    the peak that COMBO §5.2's 12-16 ms example spans);
  *  - be: a BE queue of N passes over a BE profile's kernels, each launch's duration varied by
- *    the profile's cv.
+ *    cv (the profile's unless the command line gives one).
  *
- * Same inputs and seed, same bytes (GSL's MT19937).
+ * Same inputs and seed, same bytes (GSL's MT19937, seeded from the seed and the profile's name
+ * so that two games generated with one seed do not wander in step).
  */
 #ifndef COMBOSIM_GEN_H
 #define COMBOSIM_GEN_H
@@ -23,6 +24,6 @@ enum load_mode { MODE_STABLE, MODE_DYNAMIC };
 void gen_game(const struct game_profile *p, enum quality q, enum load_mode mode, long frames,
 	      uint64_t seed, double fps, const char *cmdline, FILE *out);
 
-void gen_be(const struct be_profile *p, long iterations, uint64_t seed, const char *cmdline, FILE *out);
+void gen_be(const struct be_profile *p, long iterations, double cv, uint64_t seed, const char *cmdline, FILE *out);
 
 #endif

@@ -79,6 +79,7 @@ debug: deps $(BIN)/combosim
 
 bench: all $(patsubst bench/%.c,$(BIN)/bench-%,$(BENCH_SRC))
 	sh bench/run.sh $(BIN)
+	sh bench/engine_runs.sh $(BIN)
 
 install: all
 	install -d $(PREFIX)/bin $(PREFIX)/share/man/man1

@@ -3,7 +3,7 @@
  *   combosim trace gen game (--game NAME | --profile FILE) [--quality high|medium|low]
  *                           [--mode stable|dynamic] --frames N [--seed S] [--fps F]
  *   combosim trace gen be (--app NAME | --profile FILE) [--iterations N] [--cv X] [--seed S]
- *   combosim trace import nsys|pytorch FILE [--name N] [--tc-regex RE] [--cd-regex RE]
+ *   combosim trace import nsys|pytorch FILE [--name N] [--note TEXT] [--tc-regex RE] [--cd-regex RE]
  *                           [--fit GPU] [--time-scale X] [--stream N]
  *   combosim trace import presentmon FILE [--process APP] [--column COL] [--rt-share X]
  *                           [--width W --height H] [--time-scale X]
@@ -39,7 +39,7 @@ static void usage(FILE *f)
 	      "                 [--quality high|medium|low] [--mode stable|dynamic] --frames N [--seed S] [--fps F]\n"
 	      "       combosim trace gen be (--app cp|mri-fhd|mri-q|lbm|sgemm|cutcp|fft|tpacf | --profile FILE)\n"
 	      "                 [--iterations N] [--cv X] [--seed S]\n"
-	      "       combosim trace import nsys|pytorch FILE [--name NAME] [--tc-regex RE] [--cd-regex RE]\n"
+	      "       combosim trace import nsys|pytorch FILE [--name NAME] [--note TEXT] [--tc-regex RE] [--cd-regex RE]\n"
 	      "                 [--fit GPU] [--time-scale X] [--stream N]\n"
 	      "       combosim trace import presentmon FILE [--process APP] [--column COL] [--rt-share X]\n"
 	      "                 [--width W --height H] [--time-scale X]\n"
@@ -355,7 +355,7 @@ static int gen_be_cmd(int argc, char **argv)
 static int import_cmd(int argc, char **argv)
 {
 	static const char *const kinds[] = { "nsys", "pytorch", "presentmon", NULL };
-	struct opt opts[] = { { "--name", NULL }, { "--tc-regex", NULL }, { "--cd-regex", NULL },
+	struct opt opts[] = { { "--name", NULL }, { "--note", NULL }, { "--tc-regex", NULL }, { "--cd-regex", NULL },
 			      { "--fit", NULL }, { "--time-scale", NULL }, { "--stream", NULL },
 			      { "--process", NULL }, { "--column", NULL }, { "--rt-share", NULL },
 			      { "--width", NULL }, { "--height", NULL }, { NULL, NULL } };
@@ -370,11 +370,11 @@ static int import_cmd(int argc, char **argv)
 	int kind = choice(cmd, "KIND", pos[0], kinds);
 	if (kind < 0)
 		return EXIT_BAD_INPUT;
-	struct import_opts io = { .name = opt(opts, "--name"), .tc_regex = opt(opts, "--tc-regex"),
+	struct import_opts io = { .name = opt(opts, "--name"), .notes = opt(opts, "--note"), .tc_regex = opt(opts, "--tc-regex"),
 				  .cd_regex = opt(opts, "--cd-regex"), .stream = -1, .rt_share = -1,
 				  .process = opt(opts, "--process"), .column = opt(opts, "--column"),
 				  .report = stderr };
-	const char *queue_only[] = { "--name", "--tc-regex", "--cd-regex", "--fit", "--stream", NULL };
+	const char *queue_only[] = { "--name", "--note", "--tc-regex", "--cd-regex", "--fit", "--stream", NULL };
 	const char *game_only[] = { "--process", "--column", "--rt-share", "--width", "--height", NULL };
 	for (const char *const *o = kind == 2 ? queue_only : game_only; *o; o++)
 		if (opt(opts, *o)) {

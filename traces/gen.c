@@ -109,6 +109,6 @@ void gen_be(const struct be_profile *p, long iterations, double cv, uint64_t see
 				}
 				queue_add(&w, &k, NULL);
 			}
-	queue_end(&w);
+	queue_end(&w, NULL);
 	gsl_rng_free(r);
 }

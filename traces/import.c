@@ -225,9 +225,41 @@ static int add_kernel(struct import_state *st, const struct import_opts *o, stru
 	return 0;
 }
 
+/* The queue's opening members: where it came from, and the user's notes. */
+static void begin_queue(struct import_state *st, const struct import_opts *o, FILE *out, const char *path,
+			const char *name, const char *kind, const char *what)
+{
+	char desc[512];
+	size_t cap = 256 + (o->notes ? 2 * strlen(o->notes) : 0) + 2 * strlen(path);
+	char *members = malloc(cap);
+	FILE *m = members ? fmemopen(members, cap, "w") : NULL;
+	if (!m) {
+		fprintf(stderr, "combosim: out of memory\n");
+		exit(1);
+	}
+	fputs("\"source\": ", m);
+	json_write_string(m, strcmp(path, "-") == 0 ? "<stdin>" : path);
+	if (o->notes) {
+		fputs(",\n  \"notes\": ", m);
+		json_write_string(m, o->notes);
+	}
+	fputc(0, m);
+	fclose(m);
+	snprintf(desc, sizeof(desc), "BE kernel queue imported from %s; kernels classed TC by name (tc-regex '%s', cd-regex '%s')",
+		 what, o->tc_regex ? o->tc_regex : IMPORT_TC_REGEX, o->cd_regex ? o->cd_regex : IMPORT_CD_REGEX);
+	char gen[128];
+	snprintf(gen, sizeof(gen), "combosim trace import %s", kind);
+	queue_begin(&st->w, out, name, desc, gen, members);
+	free(members);
+}
+
 static void finish_report(struct import_state *st, const struct import_opts *o, const char *name)
 {
-	queue_end(&st->w);
+	char extra[256] = "";
+	if (o->fit)
+		snprintf(extra, sizeof(extra), "\"shrunk_to_fit\": { \"gpu\": \"%s\", \"kernels\": %ld, \"solo_us\": %.3f }",
+			 o->fit->name, st->fitted, st->fitted_ns / 1e3);
+	queue_end(&st->w, extra);
 	if (!o->report)
 		return;
 	double total = 0;
@@ -336,8 +368,7 @@ int import_nsys(const char *path, const struct import_opts *o, FILE *out, char *
 	}
 	int width = c.n;
 	default_name(path, o, qname, sizeof(qname));
-	queue_begin(&st.w, out, qname, "BE kernel queue imported from an Nsight Systems cuda_gpu_trace report",
-		    "combosim trace import nsys", NULL);
+	begin_queue(&st, o, out, path, qname, "nsys", "an Nsight Systems cuda_gpu_trace report");
 	while ((rc = csv_next(&c, err, errlen)) > 0) {
 		if (csv_is_comment(&c))
 			continue;
@@ -548,8 +579,7 @@ int import_pytorch(const char *path, const struct import_opts *o, FILE *out, cha
 		goto fail;
 	qsort(evs, (size_t)n_ev, sizeof(*evs), pt_cmp);
 	default_name(path, o, qname, sizeof(qname));
-	queue_begin(&st.w, out, qname, "BE kernel queue imported from a PyTorch profiler Chrome trace",
-		    "combosim trace import pytorch", NULL);
+	begin_queue(&st, o, out, path, qname, "pytorch", "a PyTorch profiler Chrome trace");
 	for (int i = 0; i < n_ev && !d.failed; i++) {
 		struct cfg ev = cfg_at(&arr, evs[i].index), args;
 		const char *full = NULL;

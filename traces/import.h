@@ -19,6 +19,7 @@
 
 struct import_opts {
 	const char *name;            /* queue name; NULL: from the file name */
+	const char *notes;           /* written as the queue's "notes" (NULL: none) */
 	const char *tc_regex;        /* NULL: IMPORT_TC_REGEX */
 	const char *cd_regex;        /* NULL: IMPORT_CD_REGEX; "": none */
 	const struct gpu_desc *fit;  /* shrink blocks that do not fit an SM of this GPU; NULL: no */

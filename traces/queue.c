@@ -86,7 +86,7 @@ double queue_class_share(const struct queue_writer *w, enum kclass c)
 	return total > 0 ? w->class_ns[c] / total : 0;
 }
 
-void queue_end(struct queue_writer *w)
+void queue_end(struct queue_writer *w, const char *extra)
 {
 	FILE *f = w->f;
 	double total = 0;
@@ -97,5 +97,7 @@ void queue_end(struct queue_writer *w)
 		if (w->class_n[i])
 			fprintf(f, ", \"%s\": { \"kernels\": %ld, \"solo_us\": %.3f, \"share\": %.4f }",
 				kclass_names[i], w->class_n[i], w->class_ns[i] / 1e3, queue_class_share(w, (enum kclass)i));
+	if (extra && *extra)
+		fprintf(f, ", %s", extra);
 	fputs(" }\n}\n", f);
 }

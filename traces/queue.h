@@ -23,8 +23,9 @@ void queue_begin(struct queue_writer *w, FILE *f, const char *name, const char *
 /* Appends a kernel (demand and dram written only where they differ from the class's
  * defaults); note may be NULL. */
 void queue_add(struct queue_writer *w, const struct kernel_spec *k, const char *note);
-/* Writes the totals (kernel count, solo time per class) and closes the object. */
-void queue_end(struct queue_writer *w);
+/* Writes the totals (kernel count, solo time per class, then `extra` JSON members of the
+ * totals object when not NULL) and closes the object. */
+void queue_end(struct queue_writer *w, const char *extra);
 
 /* The share of a class in the queue's solo time (0 when empty). */
 double queue_class_share(const struct queue_writer *w, enum kclass c);

@@ -99,7 +99,7 @@ CUDA_ARCH     := -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,co
 CUDA_CPU_OBJ  := $(patsubst %.c,$(BUILD)/%.o,cuda/ck.c cuda/bvh.c cuda/calib.c cuda/placement.c)
 CUDA_HOST_OBJ := $(CUDA_CPU_OBJ) $(BUILD)/cuda/bench.o $(BUILD)/cuda/main.o
 CUDA_PROG     := $(if $(and $(NVCC),$(filter release,$(MODE))),bin/combosim-cuda)
-.PHONY: cuda cuda-test
+.PHONY: cuda cuda-test cuda-validation
 all: $(CUDA_PROG)
 test: cuda-test
 cuda: $(CUDA_PROG)
@@ -115,3 +115,6 @@ $(BIN)/combosim-cuda-tests: $(BUILD)/cuda/test_ck.o $(CUDA_CPU_OBJ)
 	$(CC) $(LDSAN) -o $@ $^ -lcunit $(LDLIBS)
 cuda-test: deps-test $(BIN)/combosim-cuda-tests $(CUDA_PROG)
 	$(BIN)/combosim-cuda-tests
+# cuda/VALIDATION.md from the stored runs under cuda/runs/ (no GPU needed)
+cuda-validation: $(BIN)/combosim
+	sh cuda/scripts/validation.sh $(BIN)/combosim

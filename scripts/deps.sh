@@ -4,7 +4,7 @@
 set -u
 want="libgsl-dev libcjson-dev pkg-config"
 case "${1:-build}" in
-  test) want="$want libcunit1-dev" ;;
+  test) want="$want libcunit1-dev parallel" ;;
   all)  want="$want libcunit1-dev gnuplot-nox parallel" ;;
 esac
 missing=""

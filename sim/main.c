@@ -9,16 +9,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "policies/policy.h"
 #include "sim/experiment.h"
 #include "sim/runner.h"
+#include "sim/sweep.h"
 #include "sim/trace_cli.h"
 #include "sim/validate.h"
 
 static void usage(FILE *f)
 {
 	fputs("usage: combosim run FILE [--set path=value]... [--out DIR] [--quiet]\n"
+	      "       combosim sweep SWEEP.json [-j N] [--hosts FILE] [--out DIR] [--dry-run]\n"
 	      "       combosim policies      list the built-in policies\n"
 	      "       combosim validate --sim A/kernels.csv --real B/kernels.csv [--json FILE]\n"
 	      "       combosim trace gen|import|check ...   workloads (combosim trace help)\n"
@@ -103,6 +106,15 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (strcmp(cmd, "run") == 0)
 		return cmd_run(argc - 2, argv + 2);
+	if (strcmp(cmd, "sweep") == 0) {
+		char self[4096];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (n <= 0)
+			snprintf(self, sizeof(self), "%s", argv[0]);
+		else
+			self[n] = 0;
+		return cmd_sweep(argc - 2, argv + 2, self);
+	}
 	if (strcmp(cmd, "validate") == 0)
 		return cmd_validate(argc - 2, argv + 2);
 	if (strcmp(cmd, "trace") == 0)

@@ -436,7 +436,7 @@ static int check_queue(const char *file, const char *gpu_path)
 		fprintf(stderr, "combosim trace check: cannot create a temporary file (%s)\n", strerror(errno));
 		return EXIT_RUN_FAILED;
 	}
-	fputs("{ \"gpu\": ", f);
+	fputs("{ \"kernels\": [], \"gpu\": ", f);
 	json_write_string(f, gabs);
 	fputs(", \"apps\": [ { \"name\": \"queue\", \"queue\": ", f);
 	json_write_string(f, qabs);

@@ -429,11 +429,12 @@ cJSON *validate_compare(const struct vtable *sim, const struct vtable *real, cha
 	struct vrun *rs = runs_of(sim), *rr = runs_of(real);
 	double *merr = malloc((size_t)(sim->n_runs + 1) * sizeof(double));
 	double *perr = malloc((size_t)(sim->n_runs + 1) * sizeof(double));
-	if (!merr || !perr) {
+	double *pmerr = malloc((size_t)(sim->n_runs + 1) * sizeof(double));
+	if (!merr || !perr || !pmerr) {
 		fprintf(stderr, "combosim: out of memory\n");
 		exit(1);
 	}
-	size_t nm = 0, np = 0;
+	size_t nm = 0, np = 0, npm = 0;
 	cJSON *jr = cJSON_AddArrayToObject(rep, "runs");
 	cJSON *jp = cJSON_AddArrayToObject(rep, "pairs");
 	for (int i = 0; i < sim->n_runs; i++) {
@@ -462,6 +463,8 @@ cJSON *validate_compare(const struct vtable *sim, const struct vtable *real, cha
 			perr[np] = fabs(red_s - red_r);
 			cJSON_AddNumberToObject(q, "abs_diff", perr[np]);
 			np++;
+			if (mr > 0)
+				pmerr[npm++] = fabs(ms - mr) / mr;
 			cJSON_AddItemToArray(jp, q);
 		}
 	}
@@ -471,6 +474,7 @@ cJSON *validate_compare(const struct vtable *sim, const struct vtable *real, cha
 		mmed = cJSON_GetObjectItem(ms, "median")->valuedouble;
 	cJSON_AddItemToObject(rep, "makespan_error", ms);
 	cJSON_AddItemToObject(rep, "pair_reduction_abs_diff", stats(perr, np));
+	cJSON_AddItemToObject(rep, "pair_makespan_error", stats(pmerr, npm));
 	double summary = isnan(mmed) ? kmed : isnan(kmed) ? mmed : fmax(kmed, mmed);
 	cJSON_AddNumberToObject(rep, "summary_error", summary);
 	cJSON_AddStringToObject(rep, "summary_definition",
@@ -479,6 +483,7 @@ cJSON *validate_compare(const struct vtable *sim, const struct vtable *real, cha
 	free(rr);
 	free(merr);
 	free(perr);
+	free(pmerr);
 	return rep;
 }
 
@@ -513,6 +518,9 @@ void validate_print(const cJSON *r, FILE *f)
 				100 * num(q, "abs_diff", NULL));
 		const cJSON *p = cJSON_GetObjectItem(r, "pair_reduction_abs_diff");
 		fprintf(f, "  median |diff| %.2f pp, max %.2f pp\n", 100 * num(p, "median", NULL), 100 * num(p, "max", NULL));
+		const cJSON *pm = cJSON_GetObjectItem(r, "pair_makespan_error");
+		fprintf(f, "  co-run makespan error (pair runs only): median %.2f%%  p90 %.2f%%  max %.2f%%\n",
+			100 * num(pm, "median", NULL), 100 * num(pm, "p90", NULL), 100 * num(pm, "max", NULL));
 	}
 	fprintf(f, "summary error (max of the two medians): %.2f%%\n", 100 * num(r, "summary_error", NULL));
 }

@@ -88,5 +88,31 @@ else
 	bad "Fig. 4/7 contrast missing: original RT+CD '$f4', PTB RT+CD '$f7', PTB RT+TC max '$tc'"
 fi
 
+# ---- sweeps: -j 1 and -j 2 agree; an interrupted sweep resumes without redoing finished runs
+SW=experiments/sweeps/default_seeds.json
+"$C" sweep $SW -j 1 --out "$T/sw1" 2>/dev/null && "$C" sweep $SW -j 2 --out "$T/sw2" 2>/dev/null
+if cmp -s "$T/sw1/sweep.csv" "$T/sw2/sweep.csv" && [ "$(wc -l <"$T/sw1/sweep.csv")" -eq 17 ]; then
+	ok "sweep: -j 1 and -j 2 give the same sweep.csv (16 runs)"
+else
+	bad "sweep: -j 1 and -j 2 differ or runs are missing"
+fi
+rm -rf "$T/sw2/runs/000003" "$T/sw2/runs/000007" "$T/sw2/runs/000011"
+mkdir -p "$T/sw2/runs/000005.tmp-99999"           # a run killed mid-write: never counted
+touch -d '2000-01-01' "$T/sw2/runs/000000/summary.json"
+"$C" sweep $SW -j 2 --out "$T/sw2" 2>"$T/sw.err"
+if grep -q "16 points, 3 to run, 13 finished before" "$T/sw.err" && cmp -s "$T/sw1/sweep.csv" "$T/sw2/sweep.csv" &&
+   [ ! -e "$T/sw2/runs/000005.tmp-99999" ] &&
+   [ "$(stat -c %Y "$T/sw2/runs/000000/summary.json")" -lt 1000000000 ]; then
+	ok "sweep: resumes only the 3 missing runs, keeps finished ones, same sweep.csv"
+else
+	bad "sweep resume: $(cat "$T/sw.err")"
+fi
+setsid "$C" sweep $SW -j 2 --out "$T/sw3" 2>/dev/null &
+sleep 0.15; kill -TERM -- -$! 2>/dev/null; wait $! 2>/dev/null
+"$C" sweep $SW -j 2 --out "$T/sw3" 2>/dev/null
+if cmp -s "$T/sw1/sweep.csv" "$T/sw3/sweep.csv"; then ok "sweep: killed and resumed, same sweep.csv"; else bad "sweep: killed + resumed differs"; fi
+expect_error "sweep: bad grid" 2 '$.grid.seed.range: expected [first, last] or [first, last, step]' -- \
+	sweep tests/bad_sweeps/range.json --out "$T/swbad"
+
 echo "e2e: $((n-fails))/$n passed"
 [ $fails -eq 0 ]

@@ -7,5 +7,6 @@ void register_cfg_tests(void);
 void register_engine_tests(void);
 void register_policies_tests(void);
 void register_validate_tests(void);
+void register_traces_tests(void);
 
 #endif

@@ -130,6 +130,8 @@ static void test_compare(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_DOUBLE_EQUAL(num(p, "reduction_real", NULL), 0.25, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(num(p, "reduction_sim", NULL), 0.40, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(num(rep, "pair_makespan_error", "max"), 0.2, 1e-12);
+	CU_ASSERT_EQUAL(num(rep, "pair_makespan_error", "n"), 1);
 	CU_ASSERT_DOUBLE_EQUAL(num(rep, "summary_error", NULL), (0.1 + 20.0 / 140) / 2, 1e-12);
 	cJSON_Delete(rep);
 

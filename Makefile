@@ -35,7 +35,7 @@ TEST_SRC := $(wildcard tests/*.c)
 BENCH_SRC:= $(wildcard bench/*.c)
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-.PHONY: all run test debug bench deps deps-test install clean figures
+.PHONY: all run test debug bench deps deps-test install clean figures fuzz
 all: deps $(BIN)/combosim
 
 deps:
@@ -70,9 +70,26 @@ run: all
 	$(BIN)/combosim run experiments/default.json --out results/default
 
 # Unit tests, end-to-end tests, then the reproductions' checks.  Exit status is the verdict.
-test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests
+test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(BIN)/fuzz-replay-experiment
 	COMBOSIM=$(BIN)/combosim $(BIN)/combosim-tests
 	COMBOSIM=$(BIN)/combosim sh tests/e2e.sh
+	$(BIN)/fuzz-replay-experiment tests/fuzz/corpus/experiment tests/fuzz/crashes/experiment
+
+# The fuzz corpus and every crash ever found, replayed without libFuzzer.
+$(BIN)/fuzz-replay-%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/libcombosim.a
+	@mkdir -p $(BIN)
+	$(CC) $(LDSAN) -o $@ $^ $(LDLIBS)
+
+# `make fuzz`: libFuzzer (clang) on each harness for FUZZ_SECONDS each; new corpus entries go to
+# tests/fuzz/corpus/<harness>/, crashes to tests/fuzz/crashes/<harness>/ (commit both).
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. $(PKG_CFLAGS)
+fuzz: deps
+	@command -v clang >/dev/null || { echo "fuzz: needs clang (apt-get install -y clang)"; exit 2; }
+	@mkdir -p build/fuzz tests/fuzz/crashes/experiment
+	clang $(FUZZ_CFLAGS) -o build/fuzz/fuzz-experiment tests/fuzz/fuzz_experiment.c $(LIB_SRC) $(PKG_LIBS) -lm
+	build/fuzz/fuzz-experiment -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix=tests/fuzz/crashes/experiment/ tests/fuzz/corpus/experiment
 
 # `make debug test`: the same under ASan + UBSan (separate build tree and bin/debug/).
 debug: deps $(BIN)/combosim

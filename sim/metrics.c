@@ -183,7 +183,8 @@ static void report_game(const struct metrics *m, int i, sim_time elapsed, cJSON 
 		fprintf(stderr, "combosim: out of memory\n");
 		exit(1);
 	}
-	memcpy(lat, g->latency_ms.v, n * sizeof(double));
+	if (n)
+		memcpy(lat, g->latency_ms.v, n * sizeof(double));
 	gsl_sort(lat, 1, n);
 	add_num(o, "latency_mean_ms", n ? gsl_stats_mean(lat, 1, n) : NAN);
 	add_num(o, "latency_p50_ms", quantile(lat, n, 0.50));

@@ -255,7 +255,8 @@ static int gen_game_cmd(int argc, char **argv)
 		fprintf(stderr, "combosim %s: --profile: cannot read '%s'\n", cmd, prof);
 		return EXIT_BAD_INPUT;
 	}
-	int q = choice(cmd, "--quality", opt(opts, "--quality"), quality_names);
+	static const char *const qualities[] = { "high", "medium", "low", NULL };
+	int q = choice(cmd, "--quality", opt(opts, "--quality"), qualities);
 	int mode = choice(cmd, "--mode", opt(opts, "--mode"), modes);
 	long frames, seed;
 	if (q < 0 || mode < 0 || !long_arg(cmd, "--frames", opt(opts, "--frames"), 1, 1L << 40, &frames) ||

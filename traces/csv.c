@@ -139,6 +139,26 @@ static int split(struct csv *c, size_t len, char *err, size_t errlen)
 	return 0;
 }
 
+/* Whether a record ends inside a quoted field (a quote opens one only at a field's start). */
+static bool record_open(const char *s)
+{
+	bool start = true, quoted = false;
+	for (; *s; s++) {
+		if (quoted) {
+			if (*s == '"') {
+				if (s[1] == '"')
+					s++;
+				else
+					quoted = false;
+			}
+		} else if (*s == '"' && start) {
+			quoted = true;
+		}
+		start = !quoted && *s == ',';
+	}
+	return quoted;
+}
+
 int csv_next(struct csv *c, char *err, size_t errlen)
 {
 	char *line = NULL;
@@ -183,9 +203,7 @@ int csv_next(struct csv *c, char *err, size_t errlen)
 			csv_fail(c, err, errlen, "expected a row under 1 MB, got a longer one");
 			return -1;
 		}
-		for (const char *q = s; *q; q++)
-			if (*q == '"')
-				quoted = !quoted;
+		quoted = record_open(c->raw);
 		if (!quoted)
 			break;
 	}

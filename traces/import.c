@@ -3,6 +3,7 @@
 #include "traces/import.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -477,20 +478,27 @@ static bool is_kernel_event(const cJSON *ev)
 	       (!cJSON_IsString(ph) || strcmp(ph->valuestring, "X") == 0);
 }
 
+/* Reads a JSON document; an array at the top (the Chrome trace format's other form) is read as
+ * {"traceEvents": [...]}, on the same lines. */
 static cJSON *load_json(const char *path, struct cfg_diag *d)
 {
-	if (strcmp(path, "-") != 0)
-		return cfg_load_file(path, d);
-	size_t len = 0, cap = 1 << 16;
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f) {
+		d->failed = true;
+		snprintf(d->msg, sizeof(d->msg), "%s: cannot read (%s)", path, strerror(errno));
+		return NULL;
+	}
+	const char wrap[] = "{\"traceEvents\": ";
+	size_t off = sizeof(wrap) - 1, len = off, cap = 1 << 16;
 	char *buf = malloc(cap);
 	size_t got;
 	if (!buf) {
 		fprintf(stderr, "combosim: out of memory\n");
 		exit(1);
 	}
-	while ((got = fread(buf + len, 1, cap - len - 1, stdin)) > 0) {
+	while ((got = fread(buf + len, 1, cap - len - 2, f)) > 0) {
 		len += got;
-		if (cap - len < 2) {
+		if (cap - len < 3) {
 			cap *= 2;
 			buf = realloc(buf, cap);
 			if (!buf) {
@@ -499,8 +507,28 @@ static cJSON *load_json(const char *path, struct cfg_diag *d)
 			}
 		}
 	}
+	bool err = ferror(f);
+	if (f != stdin)
+		fclose(f);
+	if (err) {
+		free(buf);
+		d->failed = true;
+		snprintf(d->msg, sizeof(d->msg), "%s: read error", d->file);
+		return NULL;
+	}
 	buf[len] = 0;
-	cJSON *root = cfg_parse_text(buf, d);
+	const char *text = buf + off;
+	while (*text == ' ' || *text == '\t' || *text == '\r' || *text == '\n')
+		text++;
+	if (*text == '[') {
+		memcpy(buf, wrap, off);
+		buf[len] = '}';
+		buf[len + 1] = 0;
+		text = buf;
+	} else {
+		text = buf + off;
+	}
+	cJSON *root = cfg_parse_text(text, d);
 	free(buf);
 	return root;
 }

@@ -1,0 +1,133 @@
+#!/bin/sh
+# End-to-end checks of the workload formats (traces/): generators are deterministic and match
+# the shipped samples, their traces and queues replay in `combosim run`, nsys and PresentMon
+# imports run end to end, the shipped DNN queues rebuild identically from their raw traces,
+# bad inputs exit 2 with FILE:LINE messages before any run, and a long trace streams in
+# bounded memory.  $COMBOSIM is the binary.
+set -u
+C=${COMBOSIM:-bin/combosim}
+T=$(mktemp -d /tmp/combosim-e2e-traces.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fails=0; n=0
+
+ok()   { n=$((n+1)); echo "ok   $n $1"; }
+bad()  { n=$((n+1)); fails=$((fails+1)); echo "FAIL $n $1"; }
+
+# expect_error NAME EXPECTED-EXIT EXPECTED-STDERR-SUBSTRING -- ARGS...
+expect_error() {
+	name=$1 code=$2 want=$3; shift 4
+	"$C" "$@" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -ne "$code" ]; then bad "$name: exit $rc, expected $code ($(head -c 300 "$T/err"))"; return; fi
+	if ! grep -qF -- "$want" "$T/err"; then bad "$name: stderr lacks '$want': $(head -c 300 "$T/err")"; return; fi
+	if [ -s "$T/out" ]; then bad "$name: wrote to stdout on failure"; return; fi
+	ok "$name"
+}
+
+# ---- generators: deterministic, equal to the shipped samples, replayed by `combosim run`
+"$C" trace gen game --game quake2 --mode dynamic --frames 1000 > "$T/q2.csv" &&
+"$C" trace gen be --app mriq > "$T/mriq.json" || bad "generators failed"
+cmp -s "$T/q2.csv" traces/samples/quake2-high-dynamic-1000.csv && ok "gen game = traces/samples/quake2-high-dynamic-1000.csv" ||
+	bad "gen game differs from the shipped sample"
+cmp -s "$T/mriq.json" traces/samples/mri-q.json && ok "gen be --app mriq = traces/samples/mri-q.json" ||
+	bad "gen be differs from the shipped sample"
+"$C" trace gen game --game quake2 --mode dynamic --frames 1000 --seed 2 > "$T/q2s2.csv"
+cmp -s "$T/q2.csv" "$T/q2s2.csv" && bad "--seed has no effect" || ok "--seed changes the trace"
+for g in quake2 steel dutm ascent; do
+	for q in high medium low; do
+		for m in stable dynamic; do
+			"$C" trace gen game --game $g --quality $q --mode $m --frames 50 > "$T/g.csv" &&
+			"$C" trace check "$T/g.csv" --profile $g > /dev/null || bad "gen game $g $q $m"
+		done
+	done
+done
+ok "every game x quality x mode generates a valid trace"
+for a in cp mri-fhd mri-q lbm sgemm cutcp fft tpacf mrif regtil; do
+	"$C" trace gen be --app $a --iterations 2 --cv 0.02 > "$T/be.json" && "$C" trace check "$T/be.json" > /dev/null || bad "gen be $a"
+done
+ok "every Parboil app generates a valid queue"
+cat > "$T/exp.json" <<EOT
+{ "gpu": "rtx3090", "duration_ms": 300, "kernels": [],
+  "games": [ { "name": "q2", "fps": 120, "trace": "q2.csv", "profile": "quake2" } ],
+  "apps": [ { "name": "mriq", "queue": "mriq.json" } ],
+  "policies": [ { "name": "exclusive", "run": "game" }, { "name": "static", "game_share": 0.75 } ] }
+EOT
+"$C" run "$T/exp.json" --out "$T/r1" -q && [ "$(grep -c '^exclusive,q2,' "$T/r1/frames.csv")" -eq 36 ] &&
+	grep -q ',mri-q,CD,' "$T/r1/kernels.csv" && ok "generated trace and queue replay (paths beside the experiment)" ||
+	bad "generated trace and queue do not replay"
+"$C" run "$T/exp.json" --set duration_ms=9000 --out "$T/r2" -q &&
+	[ "$(awk -F, '$1=="exclusive"' "$T/r2/frames.csv" | wc -l)" -eq 1000 ] && ok "the game stops at the end of its 1000-frame trace" ||
+	bad "trace end not respected"
+for f in experiments/workloads/*.json; do
+	"$C" run "$f" --out "$T/w" -q && ok "runs $f" || bad "$f failed"
+done
+
+# ---- importers end to end
+"$C" trace import nsys traces/samples/nsys_cuda_gpu_trace.csv --name sample --fit rtx3090 > "$T/nsys.json" 2>"$T/err" &&
+	grep -q "7 kernels" "$T/err" && grep -q "1 kernels" "$T/err" && ok "import nsys (one block shrunk to fit)" || bad "import nsys: $(cat "$T/err")"
+"$C" trace import presentmon traces/samples/presentmon_v2.csv --rt-share 0.506 --width 2560 --height 1440 > "$T/pm.csv" 2>"$T/err" &&
+	ok "import presentmon" || bad "import presentmon: $(cat "$T/err")"
+cat > "$T/imp.json" <<EOT
+{ "gpu": "rtx3090", "duration_ms": 100, "kernels": [],
+  "games": [ { "name": "pm", "fps": 120, "trace": "pm.csv", "profile": "quake2" } ],
+  "apps": [ { "name": "dnn", "queue": "nsys.json" } ],
+  "policies": [ { "name": "exclusive", "run": "game" }, { "name": "static", "game_share": 0.5 } ] }
+EOT
+"$C" run "$T/imp.json" --out "$T/r3" -q && [ "$(grep -c '^exclusive,pm,' "$T/r3/frames.csv")" -eq 4 ] &&
+	grep -q '^static,cutlass_80_tensorop_f16_s16816gemm_f16_256x128_32x3_nn_align2,TC,' "$T/r3/kernels.csv" && ok "imported nsys queue and PresentMon trace replay" ||
+	bad "imported traces do not replay"
+zcat traces/dnn/resnet50.trace.json.gz | "$C" trace import pytorch - --name r50 > "$T/r50.json" 2>"$T/err" &&
+	grep -q "856 kernels" "$T/err" && ok "import pytorch from stdin" || bad "import pytorch: $(cat "$T/err")"
+
+# ---- the shipped DNN queues rebuild identically from the raw traces, and load
+mkdir -p "$T/dnn"
+if sh traces/dnn/import.sh "$C" "$T/dnn" 2>"$T/err"; then
+	for m in resnet50 vgg16 densenet121 inception_v3; do
+		cmp -s "$T/dnn/$m.json" traces/dnn/$m.json && "$C" trace check traces/dnn/$m.json > /dev/null &&
+			ok "traces/dnn/$m.json rebuilds from its raw trace and loads" || bad "traces/dnn/$m.json differs or fails to load"
+	done
+else
+	bad "traces/dnn/import.sh failed: $(cat "$T/err")"
+fi
+
+# ---- bad input: exit 2, FILE:LINE or FILE: $.path, nothing on stdout, no results
+expect_error "gen: unknown game" 2 "--game: expected one of quake2, steel, dutm, ascent, got 'doom'" -- trace gen game --game doom --frames 3
+expect_error "gen: no --frames" 2 "expected --game NAME or --profile FILE (one of them) and --frames N" -- trace gen game --game quake2
+expect_error "gen: bad quality" 2 "--quality: expected one of high, medium, low, got 'ultra'" -- trace gen game --game quake2 --quality ultra --frames 3
+expect_error "gen: bad frames" 2 "--frames: expected an integer in [1," -- trace gen game --game quake2 --frames 0
+expect_error "gen be: unknown app" 2 "--app: expected one of cp, mri-fhd, mri-q" -- trace gen be --app bfs
+expect_error "gen: unknown option" 2 "unknown option '--colour'" -- trace gen be --app cp --colour red
+expect_error "import: unknown kind" 2 "KIND: expected one of nsys, pytorch, presentmon, got 'ncu'" -- trace import ncu x.csv
+expect_error "import: missing file" 2 "nosuch.csv: cannot read" -- trace import nsys nosuch.csv
+expect_error "import: option of another importer" 2 "--rt-share does not apply to this importer" -- trace import nsys traces/samples/nsys_cuda_gpu_trace.csv --rt-share 0.5
+printf 'Start (ns),Duration (ns),GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),Strm,Name\n1,5,1,1,1,128,1,1,32,0,0,7,ok\n2,-5,1,1,1,128,1,1,32,0,0,7,k\n' > "$T/bad_nsys.csv"
+expect_error "import nsys: bad row" 2 "$T/bad_nsys.csv:3: Duration: expected a number in [0, 1e+15], got \"-5\"" -- trace import nsys "$T/bad_nsys.csv"
+printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 2, "args": {"grid": [1, 1, 1], "block": [128, 1, 1], "registers per thread": 32}}]}' > "$T/bad_pt.json"
+expect_error "import pytorch: missing field" 2 "$T/bad_pt.json: \$.traceEvents[0].args[\"shared memory\"]: expected an integer" -- trace import pytorch "$T/bad_pt.json"
+printf 'Application,MsBetweenPresents\ng.exe,8.3\ng.exe,8,3\n' > "$T/bad_pm.csv"
+expect_error "import presentmon: bad row" 2 "$T/bad_pm.csv:3: expected 2 fields as in the header, got 3" -- trace import presentmon "$T/bad_pm.csv"
+{ head -500 "$T/q2.csv"; echo "497,8.1,0.506,2560,1440,0.9,270000"; } > "$T/bad_q2.csv"
+sed "s/q2.csv/bad_q2.csv/" "$T/exp.json" > "$T/bad_exp.json"
+expect_error "run: a bad trace row stops loading" 2 "$T/bad_q2.csv:501: frame: expected 496 (one row per frame, numbered from 0), got 497 (named by $T/bad_exp.json: \$.games[0].trace)" -- \
+	run "$T/bad_exp.json" --out "$T/bad_run"
+[ ! -e "$T/bad_run" ] && ok "no results directory after a bad trace" || bad "a bad trace left a results directory"
+expect_error "check: bad trace" 2 "$T/bad_q2.csv:501: frame: expected 496" -- trace check "$T/bad_q2.csv" --profile quake2
+expect_error "check: frame-level needs a profile" 2 "needs a game profile" -- trace check "$T/q2.csv"
+
+# ---- memory: a 1-hour trace streams in about the memory of a 1-minute one
+if [ -x /usr/bin/time ]; then
+	"$C" trace gen game --game quake2 --mode dynamic --frames 432000 > "$T/long.csv"
+	rss() { /usr/bin/time -f %M "$C" trace check "$T/long.csv" --profile quake2 2>&1 >/dev/null | tail -1; }
+	r_long=$(rss)
+	head -7204 "$T/long.csv" > "$T/short.csv"
+	r_short=$(/usr/bin/time -f %M "$C" trace check "$T/short.csv" --profile quake2 2>&1 >/dev/null | tail -1)
+	if [ "$r_long" -le $((r_short + 1024)) ]; then
+		ok "validating 432 000 frames takes $r_long KB, 7 200 frames $r_short KB"
+	else
+		bad "trace reading grows with length: $r_long KB vs $r_short KB"
+	fi
+else
+	ok "memory check skipped (no /usr/bin/time)"
+fi
+
+echo "e2e traces: $((n-fails))/$n passed"
+[ $fails -eq 0 ]

@@ -35,6 +35,7 @@ TEST_SRC := $(wildcard tests/*.c)
 BENCH_SRC:= $(wildcard bench/*.c)
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
+.SECONDARY:
 .PHONY: all run test debug bench deps deps-test install clean figures fuzz
 all: deps $(BIN)/combosim
 

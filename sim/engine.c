@@ -687,6 +687,8 @@ int sim_run_until(struct sim *s, sim_time until)
 		}
 		if (s->need_dispatch && evq_peek_time(s->q) > s->now)
 			dispatch(s);
+		if (s->out.progress && (s->events & 0xffff) == 0)
+			s->out.progress(s->out.progress_ctx, s->now, s->end);
 	}
 	return s->failed ? 1 : 0;
 }

@@ -23,6 +23,9 @@ struct sim_sinks {
 	struct timeline *timeline;
 	int index;               /* the run's index among the experiment's runs */
 	const char *label;       /* the run's name in the rows */
+	/* Called now and then (every 2^16 events) with the simulated time; NULL: never. */
+	void (*progress)(void *ctx, sim_time now, sim_time end);
+	void *progress_ctx;
 };
 
 /* Builds a simulation of `e` under policy `p` (NULL: no policy, all defaults).  Returns NULL

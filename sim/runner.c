@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sim/engine.h"
@@ -188,8 +189,37 @@ static void print_table(FILE *t, const struct experiment *e, const cJSON *runs)
 	fprintf(t, "BE thr: solo-time of finished BE kernels per simulated second (COMBO Eq. 6); FPS p99: the FPS 99 %% of 1 s windows reach (- under 1 s)\n");
 }
 
+/* Progress on stderr, only when it is a terminal: run i of n, simulated time, rate, ETA. */
+struct progress {
+	const char *label;
+	int i, n;
+	double t0;
+	bool shown;
+};
+
+static double wall_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void show_progress(void *ctx, sim_time now, sim_time end)
+{
+	struct progress *p = ctx;
+	double el = wall_s() - p->t0, frac = end > 0 ? (double)now / (double)end : 0;
+	if (el < 0.5)
+		return;
+	fprintf(stderr, "\r%s (%d/%d): %.1f of %.1f simulated s, %.0fx real time, ETA %.0f s   ", p->label,
+		p->i + 1, p->n, (double)now / 1e9, (double)end / 1e9, (double)now / 1e9 / el,
+		frac > 0 ? el * (1 - frac) / frac : 0.0);
+	p->shown = true;
+}
+
 static int run_policies(const struct experiment *e, struct outdir *o, FILE *table)
 {
+	struct progress prog = { .n = e->n_policies };
+	bool tty = isatty(2);
 	struct sim **sims = calloc((size_t)e->n_policies, sizeof(*sims));
 	FILE *frames = outdir_file(o, "frames.csv");
 	FILE *kernels = outdir_file(o, "kernels.csv");
@@ -206,7 +236,8 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 	/* every policy's parameters are checked before any run starts */
 	for (int i = 0; i < e->n_policies; i++) {
 		struct sim_sinks sk = { .frames = frames, .kernels = kernels, .timeline = tl,
-					.index = i, .label = e->policies[i].name };
+					.index = i, .label = e->policies[i].name,
+					.progress = tty ? show_progress : NULL, .progress_ctx = &prog };
 		struct cfg_diag diag = { .file = e->file };
 		sims[i] = sim_new(e, &e->policies[i], &sk, &diag);
 		if (!sims[i]) {
@@ -223,7 +254,15 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 	cJSON *summary = summary_new(e);
 	cJSON *runs = cJSON_AddArrayToObject(summary, "runs");
 	for (int i = 0; i < e->n_policies; i++) {
-		if (sim_run(sims[i])) {
+		prog.label = e->policies[i].name;
+		prog.i = i;
+		prog.t0 = wall_s();
+		int failed = sim_run(sims[i]);
+		if (prog.shown) {
+			fputs("\r\033[K", stderr);
+			prog.shown = false;
+		}
+		if (failed) {
 			fprintf(stderr, "combosim: run of policy '%s' failed: %s\n", e->policies[i].name,
 				sim_error(sims[i]));
 			rc = EXIT_RUN_FAILED;

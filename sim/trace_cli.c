@@ -529,6 +529,11 @@ int cmd_trace(int argc, char **argv)
 		return gen_game_cmd(argc - 2, argv + 2);
 	if (strcmp(argv[0], "gen") == 0 && argc >= 2 && strcmp(argv[1], "be") == 0)
 		return gen_be_cmd(argc - 2, argv + 2);
+	if (strcmp(argv[0], "gen") == 0) {
+		fprintf(stderr, "combosim trace gen: expected 'game' or 'be', got '%s'\n", argc >= 2 ? argv[1] : "nothing");
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
 	if (strcmp(argv[0], "import") == 0)
 		return import_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[0], "check") == 0)

@@ -20,20 +20,24 @@
 
 #define ERRLEN 1024
 
-/* Writes text to a temporary file with the given suffix; the caller unlinks it. */
+/* Writes text to a temporary file with the given suffix; returns its path (rm_tmp frees it). */
 static char *tmp_file(const char *text, const char *suffix)
 {
-	static char paths[8][64];
-	static int next;
-	char *p = paths[next++ % 8];
+	char *p = malloc(64);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	snprintf(p, 64, "/tmp/combosim-traces-XXXXXX%s", suffix);
 	int fd = mkstemps(p, (int)strlen(suffix));
-	if (fd < 0)
-		return NULL;
+	CU_ASSERT_FATAL(fd >= 0);
 	FILE *f = fdopen(fd, "w");
 	fputs(text, f);
 	fclose(f);
 	return p;
+}
+
+static void rm_tmp(char *path)
+{
+	unlink(path);
+	free(path);
 }
 
 /* Reads a whole stream back (the caller frees). */
@@ -86,7 +90,7 @@ static void test_csv_quoting(void)
 	CU_ASSERT_TRUE(csv_empty(&c, 7));
 	CU_ASSERT_EQUAL(csv_next(&c, err, sizeof(err)), 0);
 	csv_close(&c);
-	unlink(p);
+	rm_tmp(p);
 
 	p = tmp_file("a,b\n1,\"open\n2,3\n", ".csv");
 	CU_ASSERT_EQUAL_FATAL(csv_open(&c, p, err, sizeof(err)), 0);
@@ -94,7 +98,7 @@ static void test_csv_quoting(void)
 	CU_ASSERT_EQUAL(csv_next(&c, err, sizeof(err)), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":2: expected a closing quote"));
 	csv_close(&c);
-	unlink(p);
+	rm_tmp(p);
 }
 
 static void test_csv_fields(void)
@@ -115,7 +119,7 @@ static void test_csv_fields(void)
 	CU_ASSERT_FALSE(csv_long(&c, 9, "far", 0, 1, &v, err, sizeof(err)));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "got a row of 5 fields"));
 	csv_close(&c);
-	unlink(p);
+	rm_tmp(p);
 }
 
 /* ------------------------------------------------------------------ kernel-level traces */
@@ -168,7 +172,7 @@ static void expect_bad_trace(const char *body, const char *want, bool frame_leve
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, p));
 	game_profile_free(prof);
-	unlink(p);
+	rm_tmp(p);
 	gpu_free(g);
 }
 
@@ -240,7 +244,7 @@ static void test_frame_trace_expand(void)
 	game_profile_expand(p, &r, &fk);
 	CU_ASSERT_EQUAL(fk.n, 2);
 	frame_kernels_free(&fk);
-	unlink(path);
+	rm_tmp(path);
 	game_profile_free(p);
 	gpu_free(g);
 }
@@ -265,7 +269,7 @@ static void test_frame_trace_errors(void)
 	char *p = tmp_file(FHDR "0,8,0.5\n", ".csv");
 	CU_ASSERT_EQUAL(game_trace_validate(p, NULL, g, &frames, err, sizeof(err)), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "needs a game profile"));
-	unlink(p);
+	rm_tmp(p);
 	gpu_free(g);
 }
 
@@ -325,7 +329,7 @@ static void expect_bad_profile(const char *from, const char *to, const char *wan
 		fprintf(stderr, "\n  got: %s\n  want: %s\n", d.msg, want);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, want));
 	game_profile_free(prof);
-	unlink(p);
+	rm_tmp(p);
 	free(text);
 	free(edited);
 }
@@ -393,7 +397,7 @@ static double dynamic_share(const double *r, int n, int window)
 static void test_gen_game(void)
 {
 	enum { N = 4000 };
-	static double r[N];
+	double *r = malloc(N * sizeof(double));
 	char *a = gen_text("quake2", Q_HIGH, MODE_DYNAMIC, N, 1);
 	char *b = gen_text("quake2", Q_HIGH, MODE_DYNAMIC, N, 1);
 	char *c = gen_text("quake2", Q_HIGH, MODE_DYNAMIC, N, 2);
@@ -435,6 +439,7 @@ static void test_gen_game(void)
 	CU_ASSERT_TRUE(smax > 0.99 * peak_m);
 	CU_ASSERT_DOUBLE_EQUAL(dynamic_share(r, N, 30), 0, 1e-12);
 	CU_ASSERT_PTR_NOT_NULL(strstr(st, ",0.5060,1920,1080,"));
+	free(r);
 	free(a);
 	free(b);
 	free(c);
@@ -564,7 +569,7 @@ static void test_import_nsys(void)
 			fprintf(stderr, "\n  got: %s\n  want: %s\n", out ? "success" : err, bad[i].want);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[i].want));
 		free(out);
-		unlink(p);
+		rm_tmp(p);
 	}
 }
 
@@ -605,7 +610,7 @@ static void test_import_pytorch(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(q);
 	CU_ASSERT_PTR_NOT_NULL(strstr(q, "{ \"name\": \"volta_h884gemm\", \"class\": \"TC\", \"grid\": 4,"));
 	free(q);
-	unlink(arr);
+	rm_tmp(arr);
 
 	static const struct { const char *text, *want; } bad[] = {
 		{ "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 2, "
@@ -631,7 +636,7 @@ static void test_import_pytorch(void)
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[i].want));
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, p));
 		free(out);
-		unlink(p);
+		rm_tmp(p);
 	}
 	gpu_free(g);
 }
@@ -656,7 +661,7 @@ static void test_import_presentmon(void)
 	CU_ASSERT_EQUAL(frames, 4);
 	game_profile_free(prof);
 	gpu_free(g);
-	unlink(p);
+	rm_tmp(p);
 	free(t);
 	/* 1.x columns: no GPU-time column, so MsBetweenPresents */
 	o = (struct import_opts){ .stream = -1, .rt_share = -1 };
@@ -682,11 +687,11 @@ static void test_import_presentmon(void)
 	char *bad = tmp_file("Application,MsBetweenPresents\ng.exe,8.3\ng.exe,fast\n", ".csv");
 	CU_ASSERT_PTR_NULL(run_import(2, bad, &o, err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":3: MsBetweenPresents: expected a number in [0, 1e+06], got \"fast\""));
-	unlink(bad);
+	rm_tmp(bad);
 	bad = tmp_file("Application,TimeInSeconds\ng.exe,1\n", ".csv");
 	CU_ASSERT_PTR_NULL(run_import(2, bad, &o, err));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":1: expected one of the columns MsGPUBusy"));
-	unlink(bad);
+	rm_tmp(bad);
 }
 
 /* ------------------------------------------------------------------ experiments */
@@ -696,7 +701,7 @@ static struct experiment *load_exp(const char *json, struct cfg_diag *d)
 	char *p = tmp_file(json, ".json");
 	*d = (struct cfg_diag){ 0 };
 	struct experiment *e = experiment_load(p, NULL, 0, d);
-	unlink(p);
+	rm_tmp(p);
 	return e;
 }
 
@@ -788,7 +793,7 @@ static void test_experiment_bad_row(void)
 		fprintf(stderr, "\n  got: %s\n  want: %s\n", d.msg, want);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, want));
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, ": $.games[0].trace)"));
-	unlink(trace);
+	rm_tmp(trace);
 	/* a bad kernel in a queue names the queue file and its JSON path */
 	char *q = tmp_file("{\"format\": \"combosim be-queue\", \"version\": 1, \"name\": \"q\", \"kernels\": ["
 			   "{\"name\": \"a\", \"class\": \"CD\", \"grid\": 1, \"threads\": 128, \"solo_us\": 1},"
@@ -800,7 +805,7 @@ static void test_experiment_bad_row(void)
 	if (!strstr(d.msg, want))
 		fprintf(stderr, "\n  got: %s\n  want: %s\n", d.msg, want);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, want));
-	unlink(q);
+	rm_tmp(q);
 }
 
 /* A trace-driven game runs, and stops releasing frames when its trace ends. */

@@ -58,6 +58,8 @@ void csv_close(struct csv *c)
 	free(c->raw);
 	free(c->buf);
 	free(c->fields);
+	free(c->line_buf);
+	free(c->offs);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -91,19 +93,17 @@ static int split(struct csv *c, size_t len, char *err, size_t errlen)
 	/* Field pointers are set after the copy: record offsets first. */
 	char *out = c->buf;
 	const char *p = c->raw;
-	size_t *offs = NULL;
-	int nf = 0, capf = 0;
+	int nf = 0;
 	for (;;) {
-		if (nf == capf) {
-			capf = capf ? 2 * capf : 32;
-			offs = xrealloc(offs, (size_t)capf * sizeof(*offs));
+		if (nf == c->offs_cap) {
+			c->offs_cap = c->offs_cap ? 2 * c->offs_cap : 32;
+			c->offs = xrealloc(c->offs, (size_t)c->offs_cap * sizeof(*c->offs));
 		}
-		offs[nf++] = (size_t)(out - c->buf);
+		c->offs[nf++] = (size_t)(out - c->buf);
 		if (*p == '"') {
 			p++;
 			for (;;) {
 				if (!*p) {
-					free(offs);
 					csv_fail(c, err, errlen, "expected a closing quote, got the end of the row");
 					return -1;
 				}
@@ -119,7 +119,6 @@ static int split(struct csv *c, size_t len, char *err, size_t errlen)
 				*out++ = *p++;
 			}
 			if (*p && *p != ',') {
-				free(offs);
 				csv_fail(c, err, errlen, "expected ',' after a quoted field, got '%c'", *p);
 				return -1;
 			}
@@ -134,8 +133,7 @@ static int split(struct csv *c, size_t len, char *err, size_t errlen)
 	}
 	c->n = 0;
 	for (int i = 0; i < nf; i++)
-		field_add(c, c->buf + offs[i]);
-	free(offs);
+		field_add(c, c->buf + c->offs[i]);
 	return 0;
 }
 
@@ -161,15 +159,13 @@ static bool record_open(const char *s)
 
 int csv_next(struct csv *c, char *err, size_t errlen)
 {
-	char *line = NULL;
-	size_t cap = 0, len = 0;
+	size_t len = 0;
 	bool quoted = false, any = false;
 	c->line = c->next_line;
 	c->n = 0;
 	for (;;) {
-		ssize_t got = getline(&line, &cap, c->f);
+		ssize_t got = getline(&c->line_buf, &c->line_cap, c->f);
 		if (got < 0) {
-			free(line);
 			if (ferror(c->f)) {
 				csv_fail(c, err, errlen, "read error (%s)", strerror(errno));
 				return -1;
@@ -182,9 +178,9 @@ int csv_next(struct csv *c, char *err, size_t errlen)
 				return 0;
 			break;
 		}
+		char *line = c->line_buf;
 		c->next_line++;
 		if ((size_t)got != strlen(line)) {
-			free(line);
 			csv_fail(c, err, errlen, "expected text, got a NUL byte");
 			return -1;
 		}
@@ -199,7 +195,6 @@ int csv_next(struct csv *c, char *err, size_t errlen)
 		raw_append(c, &len, s, strlen(s));
 		any = true;
 		if (len > CSV_RECORD_MAX) {
-			free(line);
 			csv_fail(c, err, errlen, "expected a row under 1 MB, got a longer one");
 			return -1;
 		}
@@ -207,7 +202,6 @@ int csv_next(struct csv *c, char *err, size_t errlen)
 		if (!quoted)
 			break;
 	}
-	free(line);
 	if (!c->raw)
 		raw_append(c, &len, "", 0);
 	if (split(c, len, err, errlen))

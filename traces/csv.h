@@ -27,6 +27,10 @@ struct csv {
 	size_t buf_cap;
 	char **fields;
 	int n, cap;
+	char *line_buf;          /* getline's buffer, reused row after row */
+	size_t line_cap;
+	size_t *offs;            /* field offsets while splitting, reused */
+	int offs_cap;
 };
 
 /* Opens PATH ("-" is stdin).  Returns 0, or -1 with "PATH: cannot read (...)" in err. */

@@ -74,6 +74,7 @@ run: all
 test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(BIN)/fuzz-replay-experiment
 	COMBOSIM=$(BIN)/combosim $(BIN)/combosim-tests
 	COMBOSIM=$(BIN)/combosim sh tests/e2e.sh
+	COMBOSIM=$(BIN)/combosim sh tests/e2e_traces.sh
 	$(BIN)/fuzz-replay-experiment tests/fuzz/corpus/experiment tests/fuzz/crashes/experiment
 
 # The fuzz corpus and every crash ever found, replayed without libFuzzer.

@@ -119,6 +119,7 @@ static struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, co
 	k->prio = stream_of(s, stream)->prio;
 	k->game = k->app = -1;
 	k->launched = s->now;
+	k->started = -1;          /* no block placed yet */
 	if (persistent(k)) {
 		int occ = k->fit.graphics ? k->fit.occ_graphics : k->fit.occ_compute;
 		k->blocks = o->workers > 0 ? o->workers
@@ -170,7 +171,7 @@ static void write_kernel_row(struct sim *s, const struct kinst *k)
 		char args[64];
 		snprintf(args, sizeof(args), "{\"variant\":\"%s\",\"blocks\":%d}", variant_names[k->variant], k->blocks);
 		timeline_slice(s->out.timeline, s->out.index, tid, k->spec->name, "kernel",
-			       k->started ? k->started : k->launched, k->finished, args);
+			       k->started >= 0 ? k->started : k->launched, k->finished, args);
 	}
 }
 
@@ -184,7 +185,7 @@ static void kernel_done(struct sim *s, struct kinst *k)
 	if (!st->head)
 		st->tail = NULL;
 	st->running = false;
-	metrics_kernel(s->m, k->spec, k->app >= 0, k->started ? k->started : k->launched, s->now);
+	metrics_kernel(s->m, k->spec, k->app >= 0, k->started >= 0 ? k->started : k->launched, s->now);
 	write_kernel_row(s, k);
 
 	struct kernel_done kd = {
@@ -276,6 +277,7 @@ static void frame_release(struct sim *s, int gi)
 	f->number = number;
 	f->release = s->now;
 	f->deadline = s->now + gs->qos_ns;
+	f->start = -1;
 	char err[512];
 	int rc = gm->src.ops->next(gm->src.self, number, &f->kernels, err, sizeof(err));
 	if (rc != 0) {
@@ -328,8 +330,9 @@ static struct frame *frame_find(struct sim *s, int game, long number)
 static void frame_kernel_done(struct sim *s, struct kinst *k)
 {
 	struct frame *f = k->frame;
-	if (!f->start || k->started < f->start)
-		f->start = k->started;
+	sim_time started = k->started >= 0 ? k->started : k->launched;
+	if (f->start < 0 || started < f->start)
+		f->start = started;
 	if (--f->kernels_left > 0)
 		return;
 	struct game_rt *gm = &s->games[f->game];

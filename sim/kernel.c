@@ -49,6 +49,22 @@ void kclass_default_demand(enum kclass c, double demand[UNIT_COUNT], double *dra
 	}
 }
 
+/* Block speed of the kernel alone with n blocks on each of `sms` SMs: its intrinsic speed
+ * (1, or sat/n when more blocks than needed for full throughput share the SM), slowed by any
+ * over-subscribed unit or by DRAM (models/interference.c, fair discipline, nothing else
+ * resident). */
+static double solo_block_speed(const struct kernel_fit *f, const struct gpu_desc *g, int n, int sms)
+{
+	double s0 = fmin(1.0, (double)f->sat / n);
+	double slow = 1.0;
+	for (int u = 0; u < UNIT_COUNT; u++)
+		if (f->delta[u] > 0)
+			slow = fmax(slow, n * f->delta[u] * s0);
+	if (g->dram_sharing && f->dram_delta > 0)
+		slow = fmax(slow, sms * fmin(n, f->sat) * f->dram_delta);
+	return s0 / slow;
+}
+
 bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct kernel_fit *f,
 		char *err, size_t errlen)
 {
@@ -83,22 +99,23 @@ bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct ke
 		demand[UNIT_CUDA] += demand[UNIT_RT];
 		demand[UNIT_RT] = 0;
 	}
-	/* Alone, a block runs at its intrinsic speed (1, or sat/n when more blocks than needed
-	 * for full throughput share the SM), slowed by any over-subscribed unit or DRAM. */
-	double s0 = fmin(1.0, (double)f->sat / f->solo_resident);
-	double slow = 1.0;
-	for (int u = 0; u < UNIT_COUNT; u++) {
+	for (int u = 0; u < UNIT_COUNT; u++)
 		f->delta[u] = demand[u] / f->sat;
-		slow = fmax(slow, f->solo_resident * f->delta[u] * s0);
-	}
 	f->dram_delta = k->dram / ((double)f->sat * g->sm_count);
-	if (g->dram_sharing)
-		slow = fmax(slow, g->sm_count * fmin(f->solo_resident, f->sat) * f->dram_delta);
 
-	/* Work per block so that the solo original run takes solo_ns: each wave runs at the
-	 * solo block speed s0 / slow. */
-	int waves = (k->grid + occ * g->sm_count - 1) / (occ * g->sm_count);
-	f->block_ns = (double)k->solo_ns / waves * (s0 / slow);
+	/* Work per block so that the solo original run takes solo_ns.  Alone, the kernel runs in
+	 * waves: full waves of `occ` blocks on every SM, then a last partial one of R blocks,
+	 * ceil(R / SMs) on the busiest SM, which may run faster (fewer blocks than `sat` share
+	 * nothing).  The kernel's time is full_waves / v(occ) + 1 / v(last) block times. */
+	long per_wave = (long)occ * g->sm_count;
+	long full = k->grid / per_wave, rest = k->grid % per_wave;
+	double units = full / solo_block_speed(f, g, occ, g->sm_count);
+	if (rest) {
+		int last = (int)((rest + g->sm_count - 1) / g->sm_count);
+		int active = rest < g->sm_count ? (int)rest : g->sm_count;
+		units += 1 / solo_block_speed(f, g, last, active);
+	}
+	f->block_ns = (double)k->solo_ns / units;
 	return true;
 }
 

@@ -317,7 +317,7 @@ void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 	class_commit(s, c, k, n);
 	class_mark_dirty(s, c);
 	k->resident += n * c->nsm;
-	if (!k->started)
+	if (k->started < 0)
 		k->started = s->now;
 	/* blocks placed at one instant share a group; persistent workers always do */
 	for (struct group *gr = c->groups; gr; gr = gr->c_next)

@@ -1,7 +1,8 @@
 /* metrics — per-run measurements (see metrics.h).
  *
- * Frame latencies are kept per game (one double per finished frame) for exact percentiles;
- * FPS is counted in 1 s windows of finish time.  Averages and percentiles use GSL.
+ * Memory stays bounded however long the run: frame latencies go into a histogram of 1 us
+ * bins up to 4x the QoS target (percentiles exact to 1 us); the rare later ones are kept
+ * exactly.  FPS is counted in 1 s windows of finish time (8 bytes a second).
  */
 #include "sim/metrics.h"
 
@@ -19,7 +20,11 @@ struct dvec {
 };
 
 struct game_metrics {
-	struct dvec latency_ms;
+	long *lat_bins;          /* 1 us bins of latency, [0, 4 x QoS) */
+	long n_bins;
+	struct dvec late_ms;     /* latencies beyond the bins, exact */
+	double lat_sum_ms, lat_max_ms;
+	long lat_n;
 	long finished, violated, dropped, unfinished;
 	long *window_frames;     /* frames finished in each 1 s window */
 	long n_windows;
@@ -75,6 +80,12 @@ struct metrics *metrics_new(const struct experiment *e)
 	for (int i = 0; i < e->n_games; i++) {
 		struct game_metrics *g = &m->games[i];
 		g->qos_ns = e->games[i].qos_ns;
+		g->n_bins = (long)(4 * g->qos_ns / 1000) + 1;
+		g->lat_bins = calloc((size_t)g->n_bins, sizeof(long));
+		if (!g->lat_bins) {
+			fprintf(stderr, "combosim: out of memory\n");
+			exit(1);
+		}
 		g->n_windows = (long)((e->duration_ns + NS_PER_S - 1) / NS_PER_S);
 		g->window_frames = calloc(g->n_windows ? g->n_windows : 1, sizeof(long));
 		if (!g->window_frames) {
@@ -90,7 +101,8 @@ void metrics_free(struct metrics *m)
 	if (!m)
 		return;
 	for (int i = 0; i < m->e->n_games; i++) {
-		free(m->games[i].latency_ms.v);
+		free(m->games[i].lat_bins);
+		free(m->games[i].late_ms.v);
 		free(m->games[i].window_frames);
 	}
 	free(m->games);
@@ -132,7 +144,16 @@ void metrics_frame(struct metrics *m, int game, sim_time release, sim_time finis
 	g->finished++;
 	if (finish > deadline)
 		g->violated++;
-	dvec_push(&g->latency_ms, (double)(finish - release) / 1e6);
+	sim_time lat = finish - release;
+	long bin = (long)(lat / 1000);
+	if (bin < g->n_bins)
+		g->lat_bins[bin]++;
+	else
+		dvec_push(&g->late_ms, (double)lat / 1e6);
+	g->lat_sum_ms += (double)lat / 1e6;
+	if ((double)lat / 1e6 > g->lat_max_ms)
+		g->lat_max_ms = (double)lat / 1e6;
+	g->lat_n++;
 	long w = (long)(finish / NS_PER_S);
 	if (w < g->n_windows)
 		g->window_frames[w]++;
@@ -153,6 +174,45 @@ void metrics_frame_unfinished(struct metrics *m, int game, sim_time release)
 static double quantile(double *sorted, size_t n, double q)
 {
 	return n ? gsl_stats_quantile_from_sorted_data(sorted, 1, n, q) : NAN;
+}
+
+/* The latency at order statistic i (0-based, ascending): its bin's middle, or the exact value. */
+static double lat_at(const struct game_metrics *g, long i, double **late_sorted)
+{
+	long c = 0;
+	for (long b = 0; b < g->n_bins; b++) {
+		c += g->lat_bins[b];
+		if (c > i)
+			return ((double)b + 0.5) / 1e3;
+	}
+	if (!*late_sorted) {
+		*late_sorted = malloc((g->late_ms.n ? g->late_ms.n : 1) * sizeof(double));
+		if (!*late_sorted) {
+			fprintf(stderr, "combosim: out of memory\n");
+			exit(1);
+		}
+		if (g->late_ms.n)
+			memcpy(*late_sorted, g->late_ms.v, g->late_ms.n * sizeof(double));
+		gsl_sort(*late_sorted, 1, g->late_ms.n);
+	}
+	return (*late_sorted)[i - c];
+}
+
+/* Quantile q of the latencies, interpolated between order statistics as GSL's
+ * gsl_stats_quantile_from_sorted_data does. */
+static double lat_quantile(const struct game_metrics *g, double q)
+{
+	if (!g->lat_n)
+		return NAN;
+	double *late = NULL;
+	double delta = (double)(g->lat_n - 1) * q;
+	long i = (long)floor(delta);
+	double lo = lat_at(g, i, &late);
+	double v = lo;
+	if (i + 1 < g->lat_n && delta > (double)i)
+		v = (1 - (delta - (double)i)) * lo + (delta - (double)i) * lat_at(g, i + 1, &late);
+	free(late);
+	return v;
 }
 
 static void add_num(cJSON *o, const char *k, double v)
@@ -177,20 +237,10 @@ static void report_game(const struct metrics *m, int i, sim_time elapsed, cJSON 
 	long bad = g->violated + g->dropped + g->unfinished;
 	add_num(o, "qos_violation_rate", judged ? (double)bad / (double)judged : NAN);
 
-	size_t n = g->latency_ms.n;
-	double *lat = malloc((n ? n : 1) * sizeof(double));
-	if (!lat) {
-		fprintf(stderr, "combosim: out of memory\n");
-		exit(1);
-	}
-	if (n)
-		memcpy(lat, g->latency_ms.v, n * sizeof(double));
-	gsl_sort(lat, 1, n);
-	add_num(o, "latency_mean_ms", n ? gsl_stats_mean(lat, 1, n) : NAN);
-	add_num(o, "latency_p50_ms", quantile(lat, n, 0.50));
-	add_num(o, "latency_p99_ms", quantile(lat, n, 0.99));
-	add_num(o, "latency_max_ms", n ? lat[n - 1] : NAN);
-	free(lat);
+	add_num(o, "latency_mean_ms", g->lat_n ? g->lat_sum_ms / g->lat_n : NAN);
+	add_num(o, "latency_p50_ms", lat_quantile(g, 0.50));
+	add_num(o, "latency_p99_ms", lat_quantile(g, 0.99));
+	add_num(o, "latency_max_ms", g->lat_n ? g->lat_max_ms : NAN);
 
 	/* FPS over the complete 1 s windows of the run */
 	long full = (long)(elapsed / NS_PER_S);

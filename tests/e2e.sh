@@ -69,6 +69,26 @@ else
 	bad "timeline.json is not a well-formed Chrome trace"
 fi
 
+# ---- frame latency percentiles (kept in a bounded histogram) agree with the exact ones
+if command -v python3 >/dev/null && python3 - "$T/a" <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+lat = {}
+for r in csv.DictReader(open(d + "/frames.csv")):
+    if r["dropped"] == "0":
+        lat.setdefault(r["policy"], []).append(int(r["latency_ns"]) / 1e6)
+def q(v, p):   # GSL's gsl_stats_quantile_from_sorted_data
+    v = sorted(v); x = (len(v) - 1) * p; i = int(x)
+    return v[i] if i + 1 >= len(v) else (1 - (x - i)) * v[i] + (x - i) * v[i + 1]
+for run in json.load(open(d + "/summary.json"))["runs"]:
+    for g in run["games"]:
+        v = lat[run["policy"]]
+        for p, k in ((0.5, "latency_p50_ms"), (0.99, "latency_p99_ms")):
+            assert abs(q(v, p) - g[k]) <= 0.001, (run["policy"], k, q(v, p), g[k])
+        assert abs(max(v) - g["latency_max_ms"]) < 1e-9
+PY
+then ok "latency percentiles within 1 us of the exact ones"; else bad "latency percentiles differ from frames.csv"; fi
+
 # ---- COMBO Table 3: within 1 percentage point of the paper
 "$C" run experiments/combo/table3.json --out "$T/t3" -q || bad "table3 run failed"
 if awk -F, 'NR>1 { d=$4-$3; if (d<0) d=-d; if (d>1.0) { print "  " $1 ": sim " $4 " paper " $3; bad=1 } } END { exit bad }' "$T/t3/reproduction.csv"; then

@@ -4,9 +4,11 @@
  * as stable or dynamic (Eq. 2-3: (max - min) / mean of recent render times against 10 %), and
  *  - stable: exact integrated SM sharing (§5.1.1).  The render group gets the fewest SMs that
  *    meet the QoS target (Eq. 5), the game's kernels run SM-bound on it, and the BE apps' CD
- *    and TC kernels run on the other SMs, sharing them intra-SM.  In a frame where the
- *    partition changes or the scheme switches, the render kernels are launched original
- *    (unbound) so that BE blocks still on the SMs cannot delay them (§5.3, Fig. 11c);
+ *    and TC kernels run on the other SMs, sharing them intra-SM.  In a frame where the render
+ *    group grows or the scheme switches, the render kernels are launched original (unbound)
+ *    so that BE blocks still on the SMs joining the render group cannot delay them (§5.3,
+ *    Fig. 11c).  When the render group shrinks, no BE block sits on its SMs, so the frame
+ *    stays SM-bound (our reading of §5.3: Fig. 11 is the growing case);
  *  - dynamic: relaxed intra-SM sharing (§5.1.2).  The game gets the whole GPU; BE CD kernels
  *    co-run with the frame's RT kernels only when the frame is predicted to meet QoS even when
  *    slowed by the co-run; BE TC kernels never co-run with game kernels (shared-memory pressure
@@ -321,7 +323,9 @@ static void combo_frame_released(void *self, struct sim *sim, const struct frame
 		if (sms > g->sm_count)
 			sms = g->sm_count;
 		c->last_sms = sms;
-		bool changed = sms != c->partition;
+		int before = c->partition ? c->partition : g->sm_count;
+		bool changed = sms != before;
+		bool grows = sms > before;
 		if (changed && c->partition)
 			c->partition_changes++;
 		c->partition = sms < g->sm_count ? sms : 0;
@@ -330,7 +334,7 @@ static void combo_frame_released(void *self, struct sim *sim, const struct frame
 			c->predict_ns += t1 - t0;
 			c->decisions++;
 		}
-		start_frame(c, sim, f, sms, changed || switched);
+		start_frame(c, sim, f, sms, grows || switched);
 		launch_be(c, sim);
 		return;
 	}

@@ -38,6 +38,7 @@
 struct axis {
 	char path[CFG_PATH_MAX];
 	char **values;           /* JSON text of each value */
+	char **labels;           /* its name in sweep.csv (NULL: the JSON text) */
 	int n;
 };
 
@@ -63,9 +64,13 @@ static void *xcalloc(size_t n, size_t sz)
 static void sweep_free(struct sweep *s)
 {
 	for (int i = 0; i < s->n_axes; i++) {
-		for (int j = 0; j < s->axes[i].n; j++)
+		for (int j = 0; j < s->axes[i].n; j++) {
 			free(s->axes[i].values[j]);
+			if (s->axes[i].labels)
+				free(s->axes[i].labels[j]);
+		}
 		free(s->axes[i].values);
+		free(s->axes[i].labels);
 	}
 	free(s->axes);
 }
@@ -91,7 +96,31 @@ static bool load_axis(const struct cfg *grid, const cJSON *item, struct axis *a)
 		return false;
 	struct cfg r;
 	int n;
-	cfg_only(&c, (const char *const[]){ "range", NULL });
+	cfg_only(&c, (const char *const[]){ "range", "values", "labels", NULL });
+	if (cfg_has(&c, "values")) {
+		/* {"values": [...], "labels": ["a", ...]}: labels name the values in sweep.csv */
+		struct cfg vals, labs;
+		int nl;
+		if (!cfg_arr(&c, "values", true, &vals, &a->n) || !cfg_arr(&c, "labels", true, &labs, &nl))
+			return false;
+		if (a->n < 1 || nl != a->n) {
+			cfg_fail_key(&c, "labels", "expected one label per value (%d), got %d", a->n, nl);
+			return false;
+		}
+		a->values = xcalloc((size_t)a->n, sizeof(char *));
+		a->labels = xcalloc((size_t)a->n, sizeof(char *));
+		for (int i = 0; i < a->n; i++) {
+			struct cfg l = cfg_at(&labs, i);
+			a->values[i] = cJSON_PrintUnformatted(cJSON_GetArrayItem(vals.node, i));
+			if (!cJSON_IsString(l.node) || !*l.node->valuestring || strpbrk(l.node->valuestring, ",\"\n\r")) {
+				cfg_fail(&l, "expected a label: text without commas, quotes or newlines");
+				a->labels[i] = strdup("");
+				return false;
+			}
+			a->labels[i] = strdup(l.node->valuestring);
+		}
+		return true;
+	}
 	if (!cfg_arr(&c, "range", true, &r, &n))
 		return false;
 	if (n < 2 || n > 3) {
@@ -253,8 +282,11 @@ static long collect(const struct sweep *s, const char *out)
 	fputs("run", f);
 	for (int i = 0; i < s->n_axes; i++) {
 		fputc(',', f);
-		/* a CSV header cell: the path, quoted since paths may hold brackets and dots only */
-		fprintf(f, "\"%s\"", s->axes[i].path);
+		/* a CSV header cell: the path, quoted unless it is a plain name */
+		if (strpbrk(s->axes[i].path, "[]."))
+			fprintf(f, "\"%s\"", s->axes[i].path);
+		else
+			fputs(s->axes[i].path, f);
 	}
 	fputs(",policy,be_throughput,be_cd,be_tc,fps_avg,fps_p99,qos_violation_rate,latency_p99_ms,sm_busy\n", f);
 	long missing = 0;
@@ -273,6 +305,10 @@ static long collect(const struct sweep *s, const char *out)
 			fprintf(f, "%06ld", p);
 			for (int i = 0; i < s->n_axes; i++) {
 				fputc(',', f);
+				if (s->axes[i].labels) {
+					fputs(s->axes[i].labels[axis_index(s, p, i)], f);
+					continue;
+				}
 				/* values as CSV cells: JSON text, quoted, quotes doubled */
 				const char *v = s->axes[i].values[axis_index(s, p, i)];
 				fputc('"', f);

@@ -100,6 +100,28 @@ bench: all $(patsubst bench/%.c,$(BIN)/bench-%,$(BENCH_SRC))
 	sh bench/run.sh $(BIN)
 	sh bench/engine_runs.sh $(BIN)
 
+# Every reproduced paper figure: runs the reproductions (workloads generated first), writes
+# each one's reproduction.csv under build/figures/, draws plots/out/*.png with gnuplot and
+# regenerates experiments/combo/RESULTS.md.  About a minute on two cores.
+FIG := build/figures
+figures: all
+	@command -v gnuplot >/dev/null || scripts/deps.sh all
+	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim $(FIG)/workloads
+	$(BIN)/combosim run experiments/combo/table3.json -q --out $(FIG)/table3
+	$(BIN)/combosim run experiments/combo/fig4_fig7.json -q --out $(FIG)/fig4_fig7
+	$(BIN)/combosim run experiments/combo/table6.json -q --out $(FIG)/table6a
+	$(BIN)/combosim run experiments/combo/table6.json -q --set games[0].trace=table6/dynamic.csv --out $(FIG)/table6b
+	sh experiments/combo/table6/report.sh $(FIG)/table6a $(FIG)/table6b $(FIG)/table6
+	$(BIN)/combosim sweep experiments/combo/fig13_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13
+	sh experiments/combo/fig13/report.sh $(FIG)/fig13 $(FIG)/fig13/report
+	@mkdir -p plots/out
+	gnuplot -e "in='$(FIG)/table3/reproduction.csv'; out='plots/out/table3.png'; name='COMBO Table 3'" plots/reproduction.gp
+	gnuplot -e "in='$(FIG)/fig4_fig7/reproduction.csv'; out='plots/out/fig4_fig7.png'; name='COMBO Fig. 4 and 7'" plots/reproduction.gp
+	gnuplot -e "in='$(FIG)/table6/reproduction.csv'; out='plots/out/table6.png'; name='COMBO Table 6'" plots/reproduction.gp
+	gnuplot -e "in='$(FIG)/fig13/report/fig13.csv'; out='plots/out/fig13.png'" plots/fig13.gp
+	gnuplot -e "in='$(FIG)/fig13/report/fig14.csv'; out='plots/out/fig14.png'" plots/fig14.gp
+	sh experiments/combo/results.sh $(FIG)
+
 install: all
 	install -d $(PREFIX)/bin $(PREFIX)/share/man/man1
 	install -m 755 $(BIN)/combosim $(PREFIX)/bin/

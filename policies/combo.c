@@ -36,6 +36,7 @@
  * combo-exact (exact only).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -272,6 +273,12 @@ static void launch_be(struct combo *c, struct sim *sim)
 
 static void start_frame(struct combo *c, struct sim *sim, const struct frame_info *f, int sms, bool original)
 {
+	char note[32];
+	if (c->scheme == SCHEME_EXACT)
+		snprintf(note, sizeof(note), "exact-%d%s", sms, original ? "-original" : "");
+	else
+		snprintf(note, sizeof(note), "relaxed%s", c->notes[f->number % HISTORY].delayed ? "-merged" : "");
+	sim_frame_note(sim, f, note);
 	struct frame_note *n = &c->notes[f->number % HISTORY];
 	n->number = f->number;
 	n->sms = sms;

@@ -110,6 +110,9 @@ void sim_frame_launch(struct sim *sim, const struct frame_info *f, const struct 
 void sim_app_launch(struct sim *sim, int app, const struct launch_opts *o);
 /* Calls the policy's timer callback with `cookie` at time `at` (>= now). */
 void sim_timer(struct sim *sim, sim_time at, long cookie);
+/* Notes a word on a frame in flight (its `note` column in frames.csv), e.g. the scheme it ran
+ * under; at most 31 characters, commas and quotes become '_'. */
+void sim_frame_note(struct sim *sim, const struct frame_info *f, const char *note);
 /* Whether the app has a kernel launched and not yet finished. */
 bool sim_app_busy(const struct sim *sim, int app);
 /* Marks the app's progress as saved (a training checkpoint). */

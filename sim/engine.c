@@ -245,10 +245,10 @@ static void frame_write(struct sim *s, const struct frame *f, bool dropped)
 		return;
 	sim_time lat = dropped ? -1 : f->finish - f->release;
 	int violated = dropped || f->finish > f->deadline;
-	fprintf(s->out.frames, "%s,%s,%ld,%lld,%lld,%lld,%lld,%lld,%d,%d\n", s->out.label,
+	fprintf(s->out.frames, "%s,%s,%ld,%lld,%lld,%lld,%lld,%lld,%d,%d,%s\n", s->out.label,
 		s->e->games[f->game].name, f->number, (long long)f->release,
 		(long long)(dropped ? -1 : f->start), (long long)(dropped ? -1 : f->finish),
-		(long long)lat, (long long)f->deadline, violated, dropped ? 1 : 0);
+		(long long)lat, (long long)f->deadline, violated, dropped ? 1 : 0, f->note);
 }
 
 static struct frame_info frame_info_of(const struct sim *s, const struct frame *f)
@@ -568,6 +568,18 @@ void sim_app_reset(struct sim *s, int app, sim_time cost)
 	a->resets++;
 	a->blocked_until = s->now + (cost > 0 ? cost : 0);
 	evq_push(s->q, a->blocked_until, EV_APP_START, a);
+}
+
+void sim_frame_note(struct sim *s, const struct frame_info *fi, const char *note)
+{
+	struct frame *f = frame_find(s, fi->game, fi->number);
+	if (!f)
+		return;
+	/* a CSV cell: keep it to a word */
+	size_t n = 0;
+	for (; note[n] && n + 1 < sizeof(f->note); n++)
+		f->note[n] = strchr(",\"\n\r", note[n]) ? '_' : note[n];
+	f->note[n] = 0;
 }
 
 void sim_exclude_games(struct sim *s) { s->exclude_games = true; }

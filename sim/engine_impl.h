@@ -66,6 +66,7 @@ struct frame {
 	int kernels_left;
 	struct frame_kernels kernels;   /* this frame's kernels, owned until it finishes */
 	bool launched;
+	char note[32];           /* the policy's word on the frame (frames.csv) */
 	struct frame *next;      /* in-flight list of its game */
 };
 

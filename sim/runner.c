@@ -229,7 +229,7 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 		rc = EXIT_RUN_FAILED;
 		goto out;
 	}
-	fputs("policy,game,frame,release_ns,start_ns,finish_ns,latency_ns,deadline_ns,violated,dropped\n", frames);
+	fputs("policy,game,frame,release_ns,start_ns,finish_ns,latency_ns,deadline_ns,violated,dropped,note\n", frames);
 	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", kernels);
 	struct timeline *tl = tlf ? timeline_open(tlf) : NULL;
 

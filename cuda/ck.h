@@ -98,6 +98,19 @@ int ck_occupancy(const struct ck_dev *d, int cls, int threads, int smem);
 void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *streams, int n,
 		  struct ck_timing *t, struct ck_block_rec *const *recs);
 
+/* Asynchronous launches (the experiment runner): `n` launch slots, each used once.  Slot i's
+ * SM set (SM-bound kernels) is masks[i] (NULL: none).  ck_async_begin waits for the device to
+ * be idle and resets the slots; ck_launch_async enqueues k on stream `stream` using slot `slot`
+ * and records an event after it, without waiting; ck_slot_done is 1 when that launch has
+ * finished (0 not yet); ck_async_end waits for everything and fills t[0..n) (event_ms unused).
+ * Any CUDA error exits 1 with a message. */
+void ck_async_begin(struct ck_dev *d, int n, const uint32_t (*masks)[CK_MASK_WORDS]);
+void ck_launch_async(struct ck_dev *d, const struct ck_kernel *k, int stream, int slot);
+int ck_slot_done(struct ck_dev *d, int slot);
+void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t);
+/* %globaltimer now, read by a one-thread kernel (waits for it). */
+uint64_t ck_gpu_now(struct ck_dev *d);
+
 /* Grid (blocks launched) of a kernel under its variant. */
 static inline int ck_grid(const struct ck_kernel *k)
 {

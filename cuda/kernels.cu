@@ -50,6 +50,10 @@ struct ck_dev {
 	struct ck_block_rec *drec;
 	size_t drec_cap;
 	int prio_least, prio_greatest;
+	struct ck_slot *aslots;        /* asynchronous launches (runner) */
+	cudaEvent_t *aev;
+	int an;
+	unsigned long long *dnow;
 };
 
 /* ---------------------------------------------------------------- device code */
@@ -270,6 +274,11 @@ __global__ void ck_fill(float4 *buf, unsigned int n)
 	}
 }
 
+__global__ void ck_now_kernel(unsigned long long *out)
+{
+	*out = ck_now();
+}
+
 /* One thread: %nsmid, and the smallest and mean step of %globaltimer over 64 changes. */
 __global__ void ck_probe(unsigned long long *out)
 {
@@ -396,6 +405,14 @@ void ck_close(struct ck_dev *d)
 	CUDA_CHECK(cudaFree(d->slots));
 	if (d->drec)
 		CUDA_CHECK(cudaFree(d->drec));
+	if (d->aslots)
+		CUDA_CHECK(cudaFree(d->aslots));
+	for (int i = 0; i < d->an; i++)
+		if (d->aev[i])
+			CUDA_CHECK(cudaEventDestroy(d->aev[i]));
+	free(d->aev);
+	if (d->dnow)
+		CUDA_CHECK(cudaFree(d->dnow));
 	free(d->streams);
 	free(d);
 }
@@ -559,4 +576,115 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 			CUDA_CHECK(cudaMemcpy(recs[i], d->drec + off[i], (size_t)ck_grid(&k[i]) * sizeof(struct ck_block_rec),
 					      cudaMemcpyDeviceToHost));
 	}
+}
+
+/* ---------------------------------------------------------------- asynchronous launches */
+
+static void ck_fill_args(struct ck_dev *d, const struct ck_kernel *ki, struct ck_slot *slot, ck_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->variant = ki->variant;
+	a->tasks = ki->tasks;
+	a->work = (int)ki->work;
+	a->bvh_first_leaf = (1 << CK_BVH_LEVELS) - 1;
+	a->buf_mask = d->buf_elems - 1;
+	a->slot = slot;
+	a->rec = NULL;
+	a->buf = d->buf;
+	a->bvh = d->bvh;
+	a->tc = d->tc;
+	a->sink = d->sink;
+}
+
+void ck_async_begin(struct ck_dev *d, int n, const uint32_t (*masks)[CK_MASK_WORDS])
+{
+	if (n < 1) {
+		fprintf(stderr, "combosim-cuda: ck_async_begin: no slots\n");
+		exit(1);
+	}
+	CUDA_CHECK(cudaDeviceSynchronize());
+	if (n > d->an) {
+		if (d->aslots)
+			CUDA_CHECK(cudaFree(d->aslots));
+		CUDA_CHECK(cudaMalloc(&d->aslots, (size_t)n * sizeof(struct ck_slot)));
+		cudaEvent_t *ev = (cudaEvent_t *)realloc(d->aev, (size_t)n * sizeof(cudaEvent_t));
+		if (!ev) {
+			fprintf(stderr, "combosim-cuda: out of memory\n");
+			exit(1);
+		}
+		d->aev = ev;
+		for (int i = d->an; i < n; i++)
+			CUDA_CHECK(cudaEventCreateWithFlags(&d->aev[i], cudaEventDisableTiming));
+		d->an = n;
+	}
+	struct ck_slot *hs = (struct ck_slot *)calloc((size_t)n, sizeof(*hs));
+	if (!hs) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+	for (int i = 0; i < n; i++) {
+		hs[i].first = ~0ULL;
+		if (masks)
+			memcpy(hs[i].mask, masks[i], sizeof(hs[i].mask));
+	}
+	CUDA_CHECK(cudaMemcpy(d->aslots, hs, (size_t)n * sizeof(*hs), cudaMemcpyHostToDevice));
+	free(hs);
+	CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void ck_launch_async(struct ck_dev *d, const struct ck_kernel *ki, int s, int slot)
+{
+	if (slot < 0 || slot >= d->an || s < 0 || s >= d->nstreams || ki->threads < 32 || ki->threads % 32 ||
+	    ki->threads > 1024 || ki->work < 1 || ki->work > 0x7fffffffL || ki->tasks < 1 || ck_grid(ki) < 1) {
+		fprintf(stderr, "combosim-cuda: bad launch: slot %d class %d stream %d threads %d work %ld grid %d\n",
+			slot, ki->cls, s, ki->threads, ki->work, ck_grid(ki));
+		exit(1);
+	}
+	ck_args a;
+	ck_fill_args(d, ki, d->aslots + slot, &a);
+	kernel_of(ki->cls)<<<ck_grid(ki), ki->threads, (size_t)ki->smem, d->streams[s]>>>(a);
+	CUDA_CHECK_LAUNCH();
+	CUDA_CHECK(cudaEventRecord(d->aev[slot], d->streams[s]));
+}
+
+int ck_slot_done(struct ck_dev *d, int slot)
+{
+	cudaError_t e = cudaEventQuery(d->aev[slot]);
+	if (e == cudaErrorNotReady) {
+		(void)cudaGetLastError();    /* not an error: clear it */
+		return 0;
+	}
+	CUDA_CHECK(e);
+	return 1;
+}
+
+void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t)
+{
+	CUDA_CHECK(cudaDeviceSynchronize());
+	if (n <= 0)
+		return;
+	struct ck_slot *hs = (struct ck_slot *)calloc((size_t)n, sizeof(*hs));
+	if (!hs) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+	CUDA_CHECK(cudaMemcpy(hs, d->aslots, (size_t)n * sizeof(*hs), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < n; i++) {
+		t[i].first_ns = hs[i].first;
+		t[i].last_ns = hs[i].last;
+		t[i].event_ms = 0;
+	}
+	free(hs);
+}
+
+uint64_t ck_gpu_now(struct ck_dev *d)
+{
+	if (!d->dnow)
+		CUDA_CHECK(cudaMalloc(&d->dnow, sizeof(*d->dnow)));
+	ck_now_kernel<<<1, 1, 0, d->streams[0]>>>(d->dnow);
+	CUDA_CHECK_LAUNCH();
+	unsigned long long v = 0;
+	CUDA_CHECK(cudaMemcpyAsync(&v, d->dnow, sizeof(v), cudaMemcpyDeviceToHost, d->streams[0]));
+	CUDA_CHECK(cudaStreamSynchronize(d->streams[0]));
+	return v;
 }

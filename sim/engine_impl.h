@@ -8,8 +8,9 @@
  * classes of identical SMs with a multiplicity: a block group (blocks of one kernel placed at
  * one instant) belongs to a class and stands for that many blocks on each member SM.  A class
  * splits when the dispatcher treats its members differently (a mask, an SM-bound set, the
- * last blocks of a wave going to the first SMs in tie order) and classes that fall idle merge
- * again.  Results equal a per-SM simulation; the event count drops by the multiplicity.
+ * last blocks of a wave going to the first SMs in tie order); classes that fall idle, or whose
+ * residency becomes identical again, merge.  Results equal a per-SM simulation; the event
+ * count drops by the multiplicity.
  */
 #ifndef COMBOSIM_ENGINE_IMPL_H
 #define COMBOSIM_ENGINE_IMPL_H
@@ -161,6 +162,7 @@ struct sim {
 	/* classes whose residency changed / that blocks left, since the last dispatch (ids; an
 	 * entry counts only while the class is alive with the flag set) */
 	int *dirty, n_dirty, *freed, n_freed;
+	int *settled_ids;            /* scratch for residency_settle */
 	bool maybe_idle;             /* a class emptied: merge idle classes */
 	/* dispatcher scratch, per class id */
 	int *room, *take;

@@ -41,6 +41,7 @@ void residency_init(struct sim *s)
 	 * that recycled ids can leave between two dispatches */
 	s->dirty = xcalloc((size_t)n * 4, sizeof(int));
 	s->freed = xcalloc((size_t)n * 4, sizeof(int));
+	s->settled_ids = xcalloc((size_t)n * 4, sizeof(int));
 	s->all = smset_range(0, n);
 	struct smclass *c = &s->classes[0];
 	s->n_classes = 1;
@@ -77,6 +78,7 @@ void residency_free(struct sim *s)
 	free(s->snap);
 	free(s->dirty);
 	free(s->freed);
+	free(s->settled_ids);
 }
 
 static void compact(struct sim *s, int *list, int *n, bool freed)
@@ -272,6 +274,42 @@ static void merge_idle(struct sim *s)
 			idle = c;
 		else
 			class_merge(s, idle, c);
+	}
+}
+
+/* Whether two classes hold the same residency now: the same kernels' groups, placed at the
+ * same instants, with the same work left and the same speeds. */
+static bool class_same(const struct sim *s, const struct smclass *a, const struct smclass *b)
+{
+	if (a->blocks != b->blocks || a->threads != b->threads || a->smem != b->smem ||
+	    a->regs != b->regs || a->graphics != b->graphics)
+		return false;
+	const struct group *x = a->groups, *y = b->groups;
+	for (; x && y; x = x->c_next, y = y->c_next) {
+		if (x->k != y->k || x->n != y->n || x->start != y->start || x->speed != y->speed)
+			return false;
+		double rx = x->remaining - x->speed * (double)(s->now - x->since);
+		double ry = y->remaining - y->speed * (double)(s->now - y->since);
+		if (fabs(rx - ry) > 1e-3)
+			return false;
+	}
+	return !x && !y;
+}
+
+/* SMs that became alike again (e.g. after their differing blocks finished) rejoin one class. */
+static void merge_same(struct sim *s, const int *ids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct smclass *c = &s->classes[ids[i]];
+		if (!c->alive || !c->groups)
+			continue;
+		for (int j = 0; j < s->n_classes; j++) {
+			struct smclass *d = &s->classes[j];
+			if (d == c || !d->alive || !d->groups || !class_same(s, c, d))
+				continue;
+			class_merge(s, d, c);
+			break;
+		}
 	}
 }
 
@@ -534,8 +572,12 @@ void residency_settle(struct sim *s)
 				class_rerate(s, c);
 		}
 	}
+	/* merging marks classes dirty again: work from a copy of the list */
+	int n = s->n_dirty;
+	memcpy(s->settled_ids, s->dirty, (size_t)n * sizeof(int));
 	s->n_dirty = 0;
 	merge_idle(s);
+	merge_same(s, s->settled_ids, n);
 }
 
 int class_room(const struct sim *s, const struct smclass *c, const struct kinst *k)

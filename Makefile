@@ -138,19 +138,19 @@ clean:
 NVCC          ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
 CUDA_ARCH     := -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=compute_80
 CUDA_CPU_OBJ  := $(patsubst %.c,$(BUILD)/%.o,cuda/ck.c cuda/bvh.c cuda/calib.c cuda/placement.c)
-CUDA_HOST_OBJ := $(CUDA_CPU_OBJ) $(BUILD)/cuda/bench.o $(BUILD)/cuda/main.o
+CUDA_HOST_OBJ := $(CUDA_CPU_OBJ) $(BUILD)/cuda/bench.o $(BUILD)/cuda/runner.o $(BUILD)/cuda/main.o
 CUDA_PROG     := $(if $(and $(NVCC),$(filter release,$(MODE))),bin/combosim-cuda)
 .PHONY: cuda cuda-test cuda-validation
 all: $(CUDA_PROG)
 test: cuda-test
 cuda: $(CUDA_PROG)
-$(CUDA_HOST_OBJ) $(BUILD)/cuda/test_ck.o: cuda/ck.h cuda/bench.h
+$(CUDA_HOST_OBJ) $(BUILD)/cuda/test_ck.o: cuda/ck.h cuda/bench.h cuda/runner.h
 $(BUILD)/cuda/kernels.o: cuda/kernels.cu cuda/ck.h cuda/check.h
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -O3 -I. $(CUDA_ARCH) -c $< -o $@
-bin/combosim-cuda: $(CUDA_HOST_OBJ) $(BUILD)/cuda/kernels.o
+bin/combosim-cuda: $(CUDA_HOST_OBJ) $(BUILD)/cuda/kernels.o $(BUILD)/libcombosim.a
 	@mkdir -p bin
-	$(NVCC) -o $@ $^ $(shell pkg-config --libs libcjson 2>/dev/null) -lm
+	$(NVCC) -o $@ $^ $(PKG_LIBS) -lm
 $(BIN)/combosim-cuda-tests: $(BUILD)/cuda/test_ck.o $(CUDA_CPU_OBJ)
 	@mkdir -p $(BIN)
 	$(CC) $(LDSAN) -o $@ $^ -lcunit $(LDLIBS)

@@ -3,6 +3,7 @@
  *   combosim-cuda info [--device N]
  *   combosim-cuda bench all|scaling|corun|placement [--out DIR] [--calib FILE] [--reps N]
  *                       [--target-us US] [--device N]
+ *   combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE] [--device N]
  *
  * Exit codes as combosim: 0 ok, 1 the run failed (any CUDA error), 2 bad usage or input.
  */
@@ -11,12 +12,18 @@
 #include <string.h>
 
 #include "cuda/bench.h"
+#include "cuda/runner.h"
 
 static void usage(FILE *f)
 {
 	fputs("usage: combosim-cuda info [--device N]\n"
 	      "       combosim-cuda bench all|scaling|corun|placement [--out DIR] [--calib FILE]\n"
 	      "                     [--reps N] [--target-us US] [--device N]\n"
+	      "       combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE]\n"
+	      "                     [--device N]\n"
+	      "run replays the experiment's game frames and BE apps on the GPU under its exclusive,\n"
+	      "static and pilotfish policies (others are skipped) and writes DIR (default\n"
+	      "cuda-run): kernels.csv and frames.csv in the simulator's columns, summary.json.\n"
 	      "info prints the device's properties as JSON.  bench runs the micro-benchmarks and\n"
 	      "writes DIR (default cuda-bench): device.json, summary.json, scaling.csv, corun.csv,\n"
 	      "corun_reps.csv, kernels.csv, partition.csv, placement_blocks.csv, placement.json,\n"
@@ -53,6 +60,49 @@ int main(int argc, char **argv)
 	struct bench_opts o = { .what = 0, .device = 0, .reps = 5, .target_us = 2000,
 				.out_dir = "cuda-bench", .calib_path = "combosim-cuda-calib.json" };
 	int i = 2;
+	if (!strcmp(cmd, "run")) {
+		if (argc < 3 || argv[2][0] == '-') {
+			usage(stderr);
+			return 2;
+		}
+		struct runner_opts ro = { .experiment = argv[2], .out_dir = "cuda-run",
+					  .calib_path = "combosim-cuda-calib.json" };
+		const char **sets = calloc((size_t)argc, sizeof(*sets));
+		if (!sets)
+			return 1;
+		for (i = 3; i < argc; i++) {
+			const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+			if (!v) {
+				fprintf(stderr, "combosim-cuda: %s needs a value\n", a);
+				return 2;
+			}
+			if (!strcmp(a, "--out"))
+				ro.out_dir = v;
+			else if (!strcmp(a, "--calib"))
+				ro.calib_path = v;
+			else if (!strcmp(a, "--set"))
+				sets[ro.n_sets++] = v;
+			else if (!strcmp(a, "--device")) {
+				if (parse_int(a, v, 0, 64, &ro.device))
+					return 2;
+			} else {
+				fprintf(stderr, "combosim-cuda: unknown option '%s'\n", a);
+				usage(stderr);
+				return 2;
+			}
+			i++;
+		}
+		ro.sets = sets;
+		char cl[2048];
+		size_t cn = 0;
+		cl[0] = 0;
+		for (int k = 0; k < argc && cn + 2 < sizeof(cl); k++)
+			cn += (size_t)snprintf(cl + cn, sizeof(cl) - cn, "%s%s", k ? " " : "", argv[k]);
+		ro.command = cl;
+		int rc = runner_run(&ro);
+		free(sets);
+		return rc;
+	}
 	if (!strcmp(cmd, "bench")) {
 		if (argc < 3) {
 			usage(stderr);

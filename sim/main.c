@@ -94,6 +94,11 @@ static int cmd_run(int argc, char **argv)
 		       e->type == EXP_CORUN ? ", corun.csv, reproduction.csv" : "",
 		       e->timeline ? ", timeline.json" : "");
 	experiment_free(e);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "combosim: writing to standard output failed\n");
+		if (rc == EXIT_OK)
+			rc = EXIT_RUN_FAILED;
+	}
 	return rc;
 }
 

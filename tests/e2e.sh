@@ -34,6 +34,19 @@ expect_error "--set out of range" 2 '$.policies[2].game_share: expected a number
 expect_error "--set bad syntax" 2 "--set 'seed'" -- run experiments/default.json --set seed --out "$T/x"
 [ ! -e "$T/bad" ] && [ ! -e "$T/x" ] && ok "no results directory after bad input" || bad "bad input left a results directory"
 
+# ---- output that cannot be written: a clear message, exit 1, no partial results directory
+expect_error "unwritable results directory" 1 "cannot create results directory" -- \
+	run experiments/default.json --out /proc/combosim-nope/x
+if [ "$(id -u)" = 0 ] && mkdir -p "$T/full" && mount -t tmpfs -o size=200k tmpfs "$T/full" 2>/dev/null; then
+	"$C" run experiments/default.json --out "$T/full/r" -q 2>"$T/full.err"; rc=$?
+	if [ $rc -eq 1 ] && grep -q "disk full" "$T/full.err" && [ -z "$(ls -A "$T/full")" ]; then
+		ok "full disk: exit 1, message, nothing left behind"
+	else
+		bad "full disk: rc=$rc, $(cat "$T/full.err"), left: $(ls -A "$T/full")"
+	fi
+	umount "$T/full"
+fi
+
 # ---- determinism: same experiment + seed -> identical bytes
 "$C" run experiments/default.json --set duration_ms=300 --set outputs.timeline=true --out "$T/a" -q &&
 "$C" run experiments/default.json --set duration_ms=300 --set outputs.timeline=true --out "$T/b" -q

@@ -1,0 +1,674 @@
+/* runner — `combosim-cuda run EXPERIMENT`: replays an experiment's game frames and BE app queues
+ * on the GPU with synthetic kernels (each trace kernel -> the kernel of its class with its grid,
+ * threads and shared memory, its work calibrated so its solo time on this GPU is the trace's
+ * solo_us), under each policy of the experiment that has a real mechanism here, and writes the
+ * simulator's kernels.csv / frames.csv columns with %globaltimer times relative to the run start.
+ *
+ * Policies (mirroring the simulator's policies/ sources):
+ *   exclusive  games alone (run=game) or BE apps alone (run=be), owner default variant;
+ *   static     games SM-bound to SMs [0, game_sms), BE SM-bound to the rest (the "mask"
+ *              mechanism has no CUDA-runtime equivalent: SM-bound kernels are used for both,
+ *              and summary.json says so);
+ *   pilotfish  BE kernels (original) only when no frame is in flight, one at a time, apps in
+ *              turn, and only when the predicted solo time fits before the next frame's
+ *              release; a straggler still running at a release cannot be reset here (no
+ *              context reset from the runtime): it is counted and left to finish.
+ * Others (combo) are skipped with a message.  Frames are released by a host thread busy-waiting
+ * on CLOCK_MONOTONIC at start + k / fps; game frames go to one stream per game with the game's
+ * priority, BE apps to one stream each with theirs (up to two kernels queued per app, so a BE
+ * app's kernels run back to back as in the simulator).  Kernels finishing after duration_ms
+ * are not written (the simulator stops there too).  Render-time variation (cv) is not applied.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cuda/bench.h"
+#include "cuda/runner.h"
+#include "sim/experiment.h"
+#include "traces/source.h"
+
+#define BE_DEPTH 2
+
+enum mode { M_EXCL_GAME, M_EXCL_BE, M_STATIC, M_PILOTFISH };
+
+struct prepared {                      /* one calibrated shape + target */
+	int cls, grid, threads, smem;
+	long long solo_ns;
+	struct ck_kernel k;            /* original variant, work set */
+};
+
+struct launch {                        /* one kernel launched in a run */
+	const char *name;
+	int cls, var, game, app, stream, blocks;
+	long frame;
+	long long launch_ns, solo_ns;
+	int frame_ix;                  /* index into frames, or -1 */
+};
+
+struct rframe {
+	int game;
+	long number;
+	long long release_ns, deadline_ns;
+	int first_slot, n;
+	int dropped, done;
+	long long start_ns, finish_ns;
+};
+
+struct gframes {                       /* a game's frames, pulled from its source up front */
+	struct frame_kernels *f;
+	long n;
+};
+
+struct runner {
+	struct ck_dev *d;
+	struct ck_calib cal;
+	const struct experiment *e;
+	int N;
+	struct prepared *prep;
+	int n_prep, cap_prep;
+	struct gframes *gf;
+	cJSON *calib_log;
+};
+
+static long long host_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static const struct ck_kernel *prepare(struct runner *r, const struct kernel_spec *s)
+{
+	for (int i = 0; i < r->n_prep; i++) {
+		struct prepared *p = &r->prep[i];
+		if (p->cls == (int)s->cls && p->grid == s->grid && p->threads == s->threads && p->smem == s->smem &&
+		    p->solo_ns == (long long)s->solo_ns)
+			return &p->k;
+	}
+	if (r->n_prep == r->cap_prep) {
+		r->cap_prep = r->cap_prep ? 2 * r->cap_prep : 16;
+		r->prep = realloc(r->prep, (size_t)r->cap_prep * sizeof(*r->prep));
+		if (!r->prep) {
+			fputs("combosim-cuda: out of memory\n", stderr);
+			exit(1);
+		}
+	}
+	struct prepared *p = &r->prep[r->n_prep++];
+	memset(p, 0, sizeof(*p));
+	p->cls = (int)s->cls;
+	p->grid = s->grid;
+	p->threads = s->threads;
+	p->smem = s->smem;
+	p->solo_ns = (long long)s->solo_ns;
+	struct ck_kernel *k = &p->k;
+	k->cls = (int)s->cls;          /* enum kclass and enum ck_class agree: RT, CD, TC, MEM */
+	k->variant = CK_ORIGINAL;
+	k->tasks = s->grid;
+	k->threads = s->threads;
+	k->smem = s->smem;
+	int occ = ck_occupancy(r->d, k->cls, k->threads, k->smem);
+	if (occ < 1) {
+		fprintf(stderr, "combosim-cuda: kernel '%s' (%d threads, %d B shared) does not fit an SM of %s\n",
+			s->name, s->threads, s->smem, ck_device_name(r->d));
+		exit(2);
+	}
+	k->workers = occ * r->N;
+	double target = (double)s->solo_ns / 1e3;
+	double measured = bench_calibrate(r->d, &r->cal, k, target);
+	if (isnan(measured))
+		measured = bench_solo_us(r->d, k, 3);   /* from the cache: check it */
+	cJSON *c = cJSON_CreateObject();
+	cJSON_AddStringToObject(c, "kernel", s->name);
+	cJSON_AddStringToObject(c, "class", ck_class_names[k->cls]);
+	cJSON_AddNumberToObject(c, "grid", k->tasks);
+	cJSON_AddNumberToObject(c, "threads", k->threads);
+	cJSON_AddNumberToObject(c, "smem", k->smem);
+	cJSON_AddNumberToObject(c, "occupancy_per_sm", occ);
+	cJSON_AddNumberToObject(c, "work", (double)k->work);
+	cJSON_AddNumberToObject(c, "target_us", target);
+	cJSON_AddNumberToObject(c, "measured_solo_us", measured);
+	cJSON_AddItemToArray(r->calib_log, c);
+	fprintf(stderr, "kernel %s (%s): target %.1f us, measured %.1f us\n", s->name, ck_class_names[k->cls], target,
+		measured);
+	return k;
+}
+
+static double param_num(const cJSON *p, const char *key, double dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static const char *param_str(const cJSON *p, const char *key, const char *dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, key);
+	return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+
+/* The kernel as launched: variant and SM set per owner and policy. */
+static struct ck_kernel as_launched(const struct ck_kernel *base, int var, const struct default_launch *dl)
+{
+	struct ck_kernel k = *base;
+	k.variant = var == VAR_SMBOUND ? CK_SMBOUND : var == VAR_PTB ? CK_PTB : CK_ORIGINAL;
+	if (var == VAR_PTB && dl && dl->workers > 0)
+		k.workers = dl->workers;
+	return k;
+}
+
+static int owner_var(const struct default_launch *dl)
+{
+	return dl->variant == VAR_SMBOUND ? VAR_PTB : (int)dl->variant;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = ((const long long *)a)[0], y = ((const long long *)b)[0];
+	return x < y ? -1 : x > y;
+}
+
+/* Runs one policy; appends rows to kernels/frames; returns a JSON record of the run. */
+static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff)
+{
+	const struct experiment *e = r->e;
+	const struct policy_spec *ps = &e->policies[pi];
+	const char *pname = ps->ops->name;
+	cJSON *out = cJSON_CreateObject();
+	cJSON_AddStringToObject(out, "policy", ps->name);
+	cJSON_AddStringToObject(out, "mechanism", pname);
+	enum mode m;
+	int game_sms = 0;
+	double predict_scale = 1;
+	if (!strcmp(pname, "exclusive")) {
+		m = strcmp(param_str(ps->params, "run", "game"), "be") ? M_EXCL_GAME : M_EXCL_BE;
+	} else if (!strcmp(pname, "static")) {
+		m = M_STATIC;
+		const cJSON *gs = cJSON_GetObjectItemCaseSensitive(ps->params, "game_sms");
+		game_sms = cJSON_IsNumber(gs) ? gs->valueint : (int)lround(param_num(ps->params, "game_share", 0.5) * r->N);
+		if (game_sms < 1 || game_sms >= r->N) {
+			fprintf(stderr, "combosim-cuda: policy '%s': game_sms %d outside [1, %d)\n", ps->name, game_sms, r->N);
+			exit(2);
+		}
+		const char *mech = param_str(ps->params, "mechanism", "mask");
+		cJSON_AddStringToObject(out, "static_mechanism",
+					strcmp(mech, "smbound") ? "experiment asks for 'mask' (dispatcher SM masks), which the CUDA runtime "
+					"cannot do: SM-bound PTB kernels used instead" : "smbound: SM-bound PTB kernels (%smid)");
+		cJSON_AddNumberToObject(out, "game_sms", game_sms);
+	} else if (!strcmp(pname, "pilotfish")) {
+		m = M_PILOTFISH;
+		predict_scale = param_num(ps->params, "predict_scale", 1);
+		cJSON_AddStringToObject(out, "pilotfish_note", "stragglers are counted, not reset: the CUDA runtime cannot reset a "
+					"running context's kernel; checkpoints are not modelled");
+	} else {
+		fprintf(stderr, "combosim-cuda: policy '%s' (%s) has no mechanism in the runner yet: skipped\n", ps->name, pname);
+		cJSON_Delete(out);
+		return NULL;
+	}
+	int use_games = m != M_EXCL_BE, use_apps = m != M_EXCL_GAME;
+	long long end = e->duration_ns;
+
+	/* slots: every frame kernel, plus the BE kernels that could run in the duration at solo speed */
+	long n_slots = 64;
+	for (int g = 0; use_games && g < e->n_games; g++)
+		for (long f = 0; f < r->gf[g].n; f++)
+			n_slots += r->gf[g].f[f].n;
+	for (int a = 0; use_apps && a < e->n_apps; a++) {
+		long long min_solo = -1;
+		for (int i = 0; i < e->apps[a].n_kernels; i++) {
+			long long s = (long long)e->kernels[e->apps[a].kernels[i]].solo_ns;
+			if (min_solo < 0 || s < min_solo)
+				min_solo = s;
+		}
+		long est = (long)(1.5 * (double)end / (double)(min_solo > 0 ? min_solo : 1)) + 2 * BE_DEPTH + 16;
+		if (e->apps[a].repeat && est > e->apps[a].repeat * e->apps[a].n_kernels)
+			est = e->apps[a].repeat * e->apps[a].n_kernels;
+		n_slots += est;
+	}
+	/* SM sets by slot: games take slots from the front, BE apps from the back */
+	long n_game_slots = 0;
+	for (int g = 0; use_games && g < e->n_games; g++)
+		for (long f = 0; f < r->gf[g].n; f++)
+			n_game_slots += r->gf[g].f[f].n;
+	uint32_t (*masks)[CK_MASK_WORDS] = calloc((size_t)n_slots, sizeof(*masks));
+	struct launch *L = calloc((size_t)n_slots, sizeof(*L));
+	long n_frames_all = 0;
+	for (int g = 0; use_games && g < e->n_games; g++)
+		n_frames_all += r->gf[g].n;
+	struct rframe *F = calloc((size_t)n_frames_all + 1, sizeof(*F));
+	if (!masks || !L || !F) {
+		fputs("combosim-cuda: out of memory\n", stderr);
+		exit(1);
+	}
+	if (m == M_STATIC) {
+		struct ck_kernel tmp;
+		for (long s = 0; s < n_slots; s++) {
+			ck_mask_clear(&tmp);
+			if (s < n_game_slots)
+				ck_mask_range(&tmp, 0, game_sms);
+			else
+				ck_mask_range(&tmp, game_sms, r->N);
+			memcpy(masks[s], tmp.mask, sizeof(masks[s]));
+		}
+	}
+	ck_async_begin(r->d, (int)n_slots, masks);
+
+	/* the clocks: %globaltimer - CLOCK_MONOTONIC, from the tightest of 5 round trips */
+	long long off = 0, best = -1;
+	for (int i = 0; i < 5; i++) {
+		long long h0 = host_ns();
+		long long g = (long long)ck_gpu_now(r->d);
+		long long h1 = host_ns();
+		if (best < 0 || h1 - h0 < best) {
+			best = h1 - h0;
+			off = g - (h0 + h1) / 2;
+		}
+	}
+	cJSON_AddNumberToObject(out, "clock_sync_roundtrip_ns", (double)best);
+
+	int n_games = use_games ? e->n_games : 0, n_apps = use_apps ? e->n_apps : 0;
+	long *g_released = calloc((size_t)e->n_games + 1, sizeof(long));
+	int *g_inflight = calloc((size_t)e->n_games + 1, sizeof(int));
+	long *a_next = calloc((size_t)e->n_apps + 1, sizeof(long));
+	int (*a_out)[BE_DEPTH] = calloc((size_t)e->n_apps + 1, sizeof(*a_out));
+	int *a_nout = calloc((size_t)e->n_apps + 1, sizeof(int));
+	if (!g_released || !g_inflight || !a_next || !a_out || !a_nout) {
+		fputs("combosim-cuda: out of memory\n", stderr);
+		exit(1);
+	}
+	long next_gslot = 0, next_bslot = n_game_slots, nF = 0, dropped = 0, stragglers = 0, be_launched = 0;
+	int frames_in_flight = 0, pf_next_app = 0, slot_limit = 0;
+	long long window_end = 0;
+	int *open_frames = calloc((size_t)n_frames_all + 1, sizeof(int));
+	int n_open = 0;
+
+	long long H0 = host_ns() + 2000000;          /* start 2 ms from now */
+	long long G0 = H0 + off;
+	while (host_ns() < H0)
+		;
+	for (;;) {
+		long long now = host_ns() - H0;
+		if (now >= end)
+			break;
+		/* frame releases */
+		for (int g = 0; g < n_games; g++) {
+			const struct game_spec *gs = &e->games[g];
+			if (g_released[g] >= r->gf[g].n)
+				continue;
+			long long rel = gs->start_ns + llround((double)g_released[g] * (double)gs->period_ns);
+			if (now < rel)
+				continue;
+			long num = g_released[g]++;
+			const struct frame_kernels *fk = &r->gf[g].f[num];
+			struct rframe *fr = &F[nF];
+			fr->game = g;
+			fr->number = num;
+			fr->release_ns = rel;
+			fr->deadline_ns = rel + gs->qos_ns;
+			fr->first_slot = -1;
+			if (g_inflight[g] >= gs->max_queued || fk->n == 0) {
+				fr->dropped = 1;
+				dropped++;
+				nF++;
+				continue;
+			}
+			if (m == M_PILOTFISH) {
+				window_end = 0;
+				for (int a = 0; a < e->n_apps; a++)
+					if (a_nout[a] && !ck_slot_done(r->d, a_out[a][0]))
+						stragglers++;
+			}
+			int var = m == M_STATIC ? VAR_SMBOUND : owner_var(&gs->launch);
+			fr->first_slot = (int)next_gslot;
+			fr->n = fk->n;
+			for (int i = 0; i < fk->n; i++) {
+				const struct kernel_spec *s = &fk->k[i];
+				struct ck_kernel k = as_launched(prepare(r, s), var, &gs->launch);
+				long slot = next_gslot++;
+				struct launch *l = &L[slot];
+				l->name = s->name;
+				l->cls = (int)s->cls;
+				l->var = var;
+				l->game = g;
+				l->app = -1;
+				l->frame = num;
+				l->stream = g;
+				l->blocks = ck_grid(&k);
+				l->solo_ns = (long long)s->solo_ns;
+				l->frame_ix = (int)nF;
+				l->launch_ns = host_ns() - H0;
+				ck_launch_async(r->d, &k, g, (int)slot);
+			}
+			g_inflight[g]++;
+			frames_in_flight++;
+			open_frames[n_open++] = (int)nF;
+			nF++;
+		}
+		/* frame completions (the last kernel of a frame: one stream, in order) */
+		for (int i = 0; i < n_open;) {
+			struct rframe *fr = &F[open_frames[i]];
+			if (ck_slot_done(r->d, fr->first_slot + fr->n - 1)) {
+				fr->done = 1;
+				g_inflight[fr->game]--;
+				frames_in_flight--;
+				open_frames[i] = open_frames[--n_open];
+				if (m == M_PILOTFISH && frames_in_flight == 0)
+					window_end = fr->release_ns + e->games[fr->game].period_ns;
+			} else {
+				i++;
+			}
+		}
+		/* BE apps */
+		for (int a = 0; a < n_apps; a++)
+			while (a_nout[a] && ck_slot_done(r->d, a_out[a][0])) {
+				memmove(a_out[a], a_out[a] + 1, sizeof(int) * (BE_DEPTH - 1));
+				a_nout[a]--;
+			}
+		int busy = 0;
+		for (int a = 0; a < n_apps; a++)
+			busy |= a_nout[a] > 0;
+		for (int t = 0; t < n_apps; t++) {
+			int a = m == M_PILOTFISH ? (pf_next_app + t) % n_apps : t;
+			const struct app_spec *as = &e->apps[a];
+			if (now < as->start_ns || (as->repeat && a_next[a] >= as->repeat * as->n_kernels))
+				continue;
+			if (m == M_PILOTFISH && (busy || frames_in_flight || !window_end))
+				break;
+			int depth = m == M_PILOTFISH ? 1 : BE_DEPTH;
+			while (a_nout[a] < depth && !(as->repeat && a_next[a] >= as->repeat * as->n_kernels)) {
+				const struct kernel_spec *s = &e->kernels[as->kernels[a_next[a] % as->n_kernels]];
+				if (m == M_PILOTFISH && now + (long long)((double)s->solo_ns * predict_scale) > window_end)
+					break;
+				if (next_bslot >= n_slots) {
+					slot_limit = 1;
+					break;
+				}
+				int var = m == M_STATIC ? VAR_SMBOUND : m == M_PILOTFISH ? VAR_ORIGINAL : owner_var(&as->launch);
+				struct ck_kernel k = as_launched(prepare(r, s), var, &as->launch);
+				long slot = next_bslot++;
+				struct launch *l = &L[slot];
+				l->name = s->name;
+				l->cls = (int)s->cls;
+				l->var = var;
+				l->game = -1;
+				l->app = a;
+				l->frame = -1;
+				l->stream = e->n_games + a;
+				l->blocks = ck_grid(&k);
+				l->solo_ns = (long long)s->solo_ns;
+				l->frame_ix = -1;
+				l->launch_ns = host_ns() - H0;
+				ck_launch_async(r->d, &k, e->n_games + a, (int)slot);
+				a_out[a][a_nout[a]++] = (int)slot;
+				a_next[a]++;
+				be_launched++;
+				if (m == M_PILOTFISH) {
+					pf_next_app = (a + 1) % n_apps;
+					busy = 1;
+				}
+			}
+			if (m == M_PILOTFISH && busy)
+				break;
+		}
+	}
+	struct ck_timing *T = calloc((size_t)n_slots, sizeof(*T));
+	if (!T) {
+		fputs("combosim-cuda: out of memory\n", stderr);
+		exit(1);
+	}
+	ck_async_end(r->d, (int)n_slots, T);
+
+	/* rows, in the order the simulator writes them (completion; dropped frames at release) */
+	long n_used = next_bslot, written = 0, late = 0;
+	long long (*order)[2] = calloc((size_t)n_slots + 1, sizeof(*order));
+	long no = 0;
+	for (long s = 0; s < n_used; s++) {
+		if (s >= next_gslot && s < n_game_slots)
+			continue;
+		long long en = (long long)T[s].last_ns - G0;
+		if (en > end) {
+			late++;
+			continue;
+		}
+		order[no][0] = en;
+		order[no][1] = s;
+		no++;
+	}
+	qsort(order, (size_t)no, sizeof(*order), cmp_ll);
+	for (long i = 0; i < no; i++) {
+		long s = (long)order[i][1];
+		const struct launch *l = &L[s];
+		long long st = (long long)T[s].first_ns - G0, en = (long long)T[s].last_ns - G0;
+		const char *owner = l->game >= 0 ? e->games[l->game].name : e->apps[l->app].name;
+		fprintf(fkern, "%s,%s,%s,%s,%s,%ld,%d,%lld,%lld,%lld,%lld,%d\n", ps->name, l->name, ck_class_names[l->cls],
+			variant_names[l->var], owner, l->frame, l->stream, l->launch_ns, st, en, l->solo_ns, l->blocks);
+		written++;
+	}
+	/* frames: start = first kernel start, finish = last kernel end */
+	long no_f = 0, frames_done = 0;
+	for (long i = 0; i < nF; i++) {
+		struct rframe *fr = &F[i];
+		long long key;
+		if (fr->dropped) {
+			key = fr->release_ns;
+		} else {
+			fr->start_ns = -1;
+			for (int j = 0; j < fr->n; j++) {
+				long long st = (long long)T[fr->first_slot + j].first_ns - G0;
+				if (fr->start_ns < 0 || st < fr->start_ns)
+					fr->start_ns = st;
+			}
+			fr->finish_ns = (long long)T[fr->first_slot + fr->n - 1].last_ns - G0;
+			if (fr->finish_ns > end)
+				continue;
+			key = fr->finish_ns;
+			frames_done++;
+		}
+		order[no_f][0] = key;
+		order[no_f][1] = i;
+		no_f++;
+	}
+	qsort(order, (size_t)no_f, sizeof(*order), cmp_ll);
+	for (long i = 0; i < no_f; i++) {
+		const struct rframe *fr = &F[order[i][1]];
+		long long lat = fr->dropped ? -1 : fr->finish_ns - fr->release_ns;
+		int violated = fr->dropped || fr->finish_ns > fr->deadline_ns;
+		fprintf(ff, "%s,%s,%ld,%lld,%lld,%lld,%lld,%lld,%d,%d,%s\n", ps->name, e->games[fr->game].name, fr->number,
+			fr->release_ns, fr->dropped ? -1 : fr->start_ns, fr->dropped ? -1 : fr->finish_ns, lat,
+			fr->deadline_ns, violated, fr->dropped, "");
+	}
+	cJSON_AddNumberToObject(out, "kernels_launched", (double)(next_gslot + (next_bslot - n_game_slots)));
+	cJSON_AddNumberToObject(out, "kernels_written", (double)written);
+	cJSON_AddNumberToObject(out, "kernels_after_duration", (double)late);
+	cJSON_AddNumberToObject(out, "frames_released", (double)nF);
+	cJSON_AddNumberToObject(out, "frames_finished_in_duration", (double)frames_done);
+	cJSON_AddNumberToObject(out, "frames_dropped", (double)dropped);
+	cJSON_AddNumberToObject(out, "be_kernels_launched", (double)be_launched);
+	if (m == M_PILOTFISH)
+		cJSON_AddNumberToObject(out, "stragglers_not_reset", (double)stragglers);
+	if (slot_limit) {
+		cJSON_AddStringToObject(out, "warning", "ran out of launch slots: BE launches stopped early");
+		fprintf(stderr, "combosim-cuda: policy '%s': ran out of launch slots; BE launches stopped early\n", ps->name);
+	}
+	fprintf(stderr, "policy %s: %ld kernels written (%ld after the duration), %ld frames, %ld dropped%s\n", ps->name,
+		written, late, nF, dropped, m == M_PILOTFISH ? "" : "");
+	free(order);
+	free(T);
+	free(masks);
+	free(L);
+	free(F);
+	free(g_released);
+	free(g_inflight);
+	free(a_next);
+	free(a_out);
+	free(a_nout);
+	free(open_frames);
+	return out;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char p[1024];
+	snprintf(p, sizeof(p), "%s", dir);
+	for (char *c = p + 1; *c; c++)
+		if (*c == '/') {
+			*c = 0;
+			if (mkdir(p, 0777) && errno != EEXIST)
+				return -1;
+			*c = '/';
+		}
+	return mkdir(p, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+static FILE *open_out(const char *dir, const char *name)
+{
+	char p[1200];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	if (!f) {
+		fprintf(stderr, "combosim-cuda: cannot write %s: %s\n", p, strerror(errno));
+		exit(1);
+	}
+	return f;
+}
+
+static void close_out(FILE *f, const char *name)
+{
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "combosim-cuda: writing %s failed\n", name);
+		exit(1);
+	}
+}
+
+int runner_run(const struct runner_opts *o)
+{
+	struct cfg_diag diag = { .file = o->experiment };
+	struct experiment *e = experiment_load(o->experiment, o->sets, o->n_sets, &diag);
+	if (!e) {
+		fprintf(stderr, "combosim-cuda: %s\n", diag.msg);
+		return 2;
+	}
+	if (e->type != EXP_RUN) {
+		fprintf(stderr, "combosim-cuda: %s: only \"type\": \"run\" experiments are replayed\n", o->experiment);
+		experiment_free(e);
+		return 2;
+	}
+	for (int a = 0; a < e->n_apps; a++)
+		if (e->apps[a].queue || e->apps[a].n_kernels < 1) {
+			fprintf(stderr, "combosim-cuda: app '%s': BE queue files are not replayed yet (inline \"kernels\" only)\n",
+				e->apps[a].name);
+			experiment_free(e);
+			return 2;
+		}
+	if (mkdir_p(o->out_dir)) {
+		fprintf(stderr, "combosim-cuda: cannot create %s: %s\n", o->out_dir, strerror(errno));
+		experiment_free(e);
+		return 1;
+	}
+	int ns = e->n_games + e->n_apps;
+	int *prio = calloc((size_t)ns + 1, sizeof(int));
+	int pmin = 0;
+	for (int g = 0; g < e->n_games; g++)
+		pmin = e->games[g].priority < pmin ? e->games[g].priority : pmin;
+	for (int a = 0; a < e->n_apps; a++)
+		pmin = e->apps[a].priority < pmin ? e->apps[a].priority : pmin;
+	for (int g = 0; g < e->n_games; g++)
+		prio[g] = e->games[g].priority - pmin;
+	for (int a = 0; a < e->n_apps; a++)
+		prio[e->n_games + a] = e->apps[a].priority - pmin;
+
+	struct runner r = { .e = e };
+	r.d = ck_open(o->device, ns > 0 ? ns : 1, prio);
+	r.N = ck_sm_count(r.d);
+	r.calib_log = cJSON_CreateArray();
+	char err[512];
+	if (ck_calib_load(&r.cal, o->calib_path, ck_device_name(r.d), err, sizeof(err))) {
+		fprintf(stderr, "combosim-cuda: %s\n", err);
+		return 2;
+	}
+	/* every game's frames for the duration, from its frame source */
+	r.gf = calloc((size_t)e->n_games + 1, sizeof(*r.gf));
+	for (int g = 0; g < e->n_games; g++) {
+		const struct game_spec *gs = &e->games[g];
+		long n = 0;
+		while (gs->start_ns + llround((double)n * (double)gs->period_ns) < e->duration_ns && (!gs->frames || n < gs->frames))
+			n++;
+		struct frame_source src;
+		if (frame_source_open(&src, e, g, err, sizeof(err))) {
+			fprintf(stderr, "combosim-cuda: game '%s': %s\n", gs->name, err);
+			return 2;
+		}
+		r.gf[g].f = calloc((size_t)n + 1, sizeof(struct frame_kernels));
+		long got = 0;
+		for (; got < n; got++) {
+			int rc = src.ops->next(src.self, got, &r.gf[g].f[got], err, sizeof(err));
+			if (rc < 0) {
+				fprintf(stderr, "combosim-cuda: game '%s': %s\n", gs->name, err);
+				return 2;
+			}
+			if (rc == 1)
+				break;
+		}
+		r.gf[g].n = got;
+		frame_source_close(&src);
+	}
+	bench_warmup(r.d, 300);
+	/* calibrate every kernel shape before any run */
+	for (int g = 0; g < e->n_games; g++)
+		for (long f = 0; f < r.gf[g].n; f++)
+			for (int i = 0; i < r.gf[g].f[f].n; i++)
+				prepare(&r, &r.gf[g].f[f].k[i]);
+	for (int a = 0; a < e->n_apps; a++)
+		for (int i = 0; i < e->apps[a].n_kernels; i++)
+			prepare(&r, &e->kernels[e->apps[a].kernels[i]]);
+	if (ck_calib_save(&r.cal))
+		fprintf(stderr, "combosim-cuda: cannot save the calibration cache %s: %s\n", o->calib_path, strerror(errno));
+
+	FILE *fk = open_out(o->out_dir, "kernels.csv"), *ff = open_out(o->out_dir, "frames.csv");
+	fputs("policy,game,frame,release_ns,start_ns,finish_ns,latency_ns,deadline_ns,violated,dropped,note\n", ff);
+	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", fk);
+	cJSON *sum = cJSON_CreateObject();
+	cJSON_AddStringToObject(sum, "experiment", o->experiment);
+	cJSON_AddStringToObject(sum, "name", e->name);
+	cJSON_AddStringToObject(sum, "command", o->command ? o->command : "");
+	cJSON_AddStringToObject(sum, "rt_emulation", CK_RT_NOTE);
+	cJSON_AddNumberToObject(sum, "duration_ms", (double)e->duration_ns / 1e6);
+	cJSON_AddStringToObject(sum, "times", "ns; kernel start/end: %globaltimer (first block entry, last block exit) "
+				"minus the run start; launch_ns: host enqueue time (CLOCK_MONOTONIC) minus the run start; "
+				"release_ns: scheduled release");
+	cJSON_AddStringToObject(sum, "not_replayed", "render-time variation (cv); Pilotfish's context reset and checkpoints");
+	cJSON_AddItemToObject(sum, "device", ck_props_json(r.d));
+	cJSON_AddItemToObject(sum, "calibration", r.calib_log);
+	cJSON *runs = cJSON_AddArrayToObject(sum, "runs");
+	for (int i = 0; i < e->n_policies; i++) {
+		cJSON *j = run_policy(&r, i, fk, ff);
+		if (j)
+			cJSON_AddItemToArray(runs, j);
+		fflush(fk);
+		fflush(ff);
+	}
+	close_out(fk, "kernels.csv");
+	close_out(ff, "frames.csv");
+	FILE *fs = open_out(o->out_dir, "summary.json");
+	char *s = cJSON_Print(sum);
+	fputs(s ? s : "{}", fs);
+	fputc('\n', fs);
+	free(s);
+	close_out(fs, "summary.json");
+	cJSON_Delete(sum);
+	for (int g = 0; g < e->n_games; g++) {
+		for (long f = 0; f < r.gf[g].n; f++)
+			frame_kernels_free(&r.gf[g].f[f]);
+		free(r.gf[g].f);
+	}
+	free(r.gf);
+	free(r.prep);
+	free(prio);
+	ck_calib_free(&r.cal);
+	ck_close(r.d);
+	experiment_free(e);
+	return 0;
+}

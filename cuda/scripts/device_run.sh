@@ -1,0 +1,22 @@
+#!/bin/sh
+# Runs on the device machine (through the workplace's device tool), from the repository root,
+# with build/devcarry carried (cuda/scripts/carry.sh): replays the full experiments
+# cuda/experiments/h100_{exclusive,static,pilotfish}.json with `combosim-cuda run`, each into
+# $OUT/r/<name>, and packs $OUT/run.tgz.  Usage: sh cuda/scripts/device_run.sh [NAMES...]
+set -u
+export LD_LIBRARY_PATH="$PWD/build/devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+B="$PWD/build/devcarry/combosim-cuda"
+R="$OUT/r"
+mkdir -p "$R"
+{
+  date -u; uname -a; nvidia-smi; nvidia-smi -q -d CLOCK,PERFORMANCE,POWER
+} > "$R/nvidia-smi.txt" 2>&1
+names=${*:-exclusive static pilotfish}
+for n in $names; do
+  echo "== run $n"
+  start=$(date +%s)
+  "$B" run "cuda/experiments/h100_$n.json" --out "$R/h100-$n" --calib "$R/calib.json" > "$R/h100-$n.log" 2>&1
+  echo "rc=$? in $(( $(date +%s) - start )) s"
+  tail -6 "$R/h100-$n.log"
+done
+tar czf "$OUT/run.tgz" -C "$OUT" r && rm -rf "$R"

@@ -71,11 +71,12 @@ run: all
 	$(BIN)/combosim run experiments/default.json --out results/default
 
 # Unit tests, end-to-end tests, then the reproductions' checks.  Exit status is the verdict.
-test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(BIN)/fuzz-replay-experiment
+test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(BIN)/fuzz-replay-experiment $(BIN)/fuzz-replay-traces
 	COMBOSIM=$(BIN)/combosim $(BIN)/combosim-tests
 	COMBOSIM=$(BIN)/combosim sh tests/e2e.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_traces.sh
 	$(BIN)/fuzz-replay-experiment tests/fuzz/corpus/experiment tests/fuzz/crashes/experiment
+	$(BIN)/fuzz-replay-traces tests/fuzz/corpus/traces tests/fuzz/crashes/traces
 
 # The fuzz corpus and every crash ever found, replayed without libFuzzer.
 $(BIN)/fuzz-replay-%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/libcombosim.a
@@ -88,10 +89,12 @@ FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. $(PKG_CFLAGS)
 fuzz: deps
 	@command -v clang >/dev/null || { echo "fuzz: needs clang (apt-get install -y clang)"; exit 2; }
-	@mkdir -p build/fuzz tests/fuzz/crashes/experiment
-	clang $(FUZZ_CFLAGS) -o build/fuzz/fuzz-experiment tests/fuzz/fuzz_experiment.c $(LIB_SRC) $(PKG_LIBS) -lm
-	build/fuzz/fuzz-experiment -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-		-artifact_prefix=tests/fuzz/crashes/experiment/ tests/fuzz/corpus/experiment
+	@mkdir -p build/fuzz tests/fuzz/crashes/experiment tests/fuzz/crashes/traces
+	for h in experiment traces; do \
+		clang $(FUZZ_CFLAGS) -o build/fuzz/fuzz-$$h tests/fuzz/fuzz_$$h.c $(LIB_SRC) $(PKG_LIBS) -lm && \
+		build/fuzz/fuzz-$$h -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+			-artifact_prefix=tests/fuzz/crashes/$$h/ tests/fuzz/corpus/$$h || exit 1; \
+	done
 
 # `make debug test`: the same under ASan + UBSan (separate build tree and bin/debug/).
 debug: deps $(BIN)/combosim
@@ -102,11 +105,14 @@ bench: all $(patsubst bench/%.c,$(BIN)/bench-%,$(BENCH_SRC))
 
 # Every reproduced paper figure: runs the reproductions (workloads generated first), writes
 # each one's reproduction.csv under build/figures/, draws plots/out/*.png with gnuplot and
-# regenerates experiments/combo/RESULTS.md.  About a minute on two cores.
+# regenerates experiments/combo/RESULTS.md.  About a minute on two cores.  The sweeps start
+# afresh: a sweep resumes finished runs, which would keep results of an older binary.
 FIG := build/figures
 figures: all
 	@command -v gnuplot >/dev/null || scripts/deps.sh all
+	rm -rf $(FIG)/fig2 $(FIG)/fig13 $(FIG)/fig16_17
 	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim $(FIG)/workloads
+	sh experiments/combo/fig15/workloads.sh $(BIN)/combosim $(FIG)/workloads
 	$(BIN)/combosim run experiments/combo/table3.json -q --out $(FIG)/table3
 	$(BIN)/combosim run experiments/combo/fig4_fig7.json -q --out $(FIG)/fig4_fig7
 	$(BIN)/combosim run experiments/combo/table6.json -q --out $(FIG)/table6a
@@ -114,12 +120,28 @@ figures: all
 	sh experiments/combo/table6/report.sh $(FIG)/table6a $(FIG)/table6b $(FIG)/table6
 	$(BIN)/combosim sweep experiments/combo/fig13_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13
 	sh experiments/combo/fig13/report.sh $(FIG)/fig13 $(FIG)/fig13/report
+	$(BIN)/combosim sweep experiments/combo/fig2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig2
+	sh experiments/combo/fig2/report.sh $(FIG)/fig2 $(FIG)/fig2/report
+	$(BIN)/combosim sweep experiments/combo/fig16_17_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig16_17
+	sh experiments/combo/fig16_17/report.sh $(FIG)/fig13 $(FIG)/fig16_17 $(FIG)/fig16_17/report
+	$(BIN)/combosim run experiments/combo/fig15.json -q --out $(FIG)/fig15
+	sh experiments/combo/fig15/report.sh $(FIG)/fig15 $(FIG)/fig15/report
+	$(BIN)/combosim run experiments/combo/fig18.json -q --out $(FIG)/fig18
+	sh experiments/combo/fig18/report.sh $(FIG)/fig18 $(FIG)/workloads/steel.csv 240 $(FIG)/fig18/report
+	$(BIN)/combosim run experiments/combo/overhead.json -q --out $(FIG)/overhead
+	sh experiments/combo/overhead/report.sh $(FIG)/overhead $(FIG)/overhead/report
 	@mkdir -p plots/out
 	gnuplot -e "in='$(FIG)/table3/reproduction.csv'; out='plots/out/table3.png'; name='COMBO Table 3'" plots/reproduction.gp
 	gnuplot -e "in='$(FIG)/fig4_fig7/reproduction.csv'; out='plots/out/fig4_fig7.png'; name='COMBO Fig. 4 and 7'" plots/reproduction.gp
 	gnuplot -e "in='$(FIG)/table6/reproduction.csv'; out='plots/out/table6.png'; name='COMBO Table 6'" plots/reproduction.gp
 	gnuplot -e "in='$(FIG)/fig13/report/fig13.csv'; out='plots/out/fig13.png'" plots/fig13.gp
 	gnuplot -e "in='$(FIG)/fig13/report/fig14.csv'; out='plots/out/fig14.png'" plots/fig14.gp
+	gnuplot -e "in='$(FIG)/fig2/report/fig2.csv'; out='plots/out/fig2.png'" plots/fig2.gp
+	gnuplot -e "in='$(FIG)/fig16_17/report/fig16.csv'; out='plots/out/fig16.png'" plots/fig16.gp
+	gnuplot -e "in='$(FIG)/fig16_17/report/fig17.csv'; out='plots/out/fig17.png'" plots/fig17.gp
+	gnuplot -e "in='$(FIG)/fig15/report/headroom.csv'; out='plots/out/fig15.png'" plots/fig15.gp
+	gnuplot -e "in='$(FIG)/fig18/report/fig18.csv'; out='plots/out/fig18.png'" plots/fig18.gp
+	gnuplot -e "in='$(FIG)/overhead/report/reproduction.csv'; out='plots/out/overhead.png'" plots/overhead.gp
 	sh experiments/combo/results.sh $(FIG)
 
 install: all

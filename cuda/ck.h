@@ -75,6 +75,8 @@ struct ck_block_rec {
 struct ck_timing {
 	uint64_t first_ns, last_ns;        /* %globaltimer, absolute */
 	double event_ms;                   /* CUDA events: from the group's start to this kernel's end */
+	uint32_t tasks_taken;              /* ck_async_end only: task-counter value (PTB / SM-bound) */
+	uint32_t exited;                   /* ck_async_end only: SM-bound blocks that exited at once */
 };
 
 /* ---- device layer (kernels.cu) ---- */

@@ -673,6 +673,8 @@ void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t)
 		t[i].first_ns = hs[i].first;
 		t[i].last_ns = hs[i].last;
 		t[i].event_ms = 0;
+		t[i].tasks_taken = hs[i].counter;
+		t[i].exited = hs[i].exited;
 	}
 	free(hs);
 }

@@ -44,7 +44,7 @@ struct prepared {                      /* one calibrated shape + target */
 
 struct launch {                        /* one kernel launched in a run */
 	const char *name;
-	int cls, var, game, app, stream, blocks;
+	int cls, var, game, app, stream, blocks, tasks;
 	long frame;
 	long long launch_ns, solo_ns;
 	int frame_ix;                  /* index into frames, or -1 */
@@ -80,6 +80,24 @@ static long long host_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* %globaltimer - CLOCK_MONOTONIC from the tightest of 9 round trips; *rt gets its round trip */
+static long long clock_offset(struct ck_dev *d, long long *rt, long long *at)
+{
+	long long off = 0, best = -1;
+	for (int i = 0; i < 9; i++) {
+		long long h0 = host_ns();
+		long long g = (long long)ck_gpu_now(d);
+		long long h1 = host_ns();
+		if (best < 0 || h1 - h0 < best) {
+			best = h1 - h0;
+			off = g - (h0 + h1) / 2;
+			*at = (h0 + h1) / 2;
+		}
+	}
+	*rt = best;
+	return off;
 }
 
 static const struct ck_kernel *prepare(struct runner *r, const struct kernel_spec *s)
@@ -172,7 +190,7 @@ static int cmp_ll(const void *a, const void *b)
 }
 
 /* Runs one policy; appends rows to kernels/frames; returns a JSON record of the run. */
-static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff)
+static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *ft)
 {
 	const struct experiment *e = r->e;
 	const struct policy_spec *ps = &e->policies[pi];
@@ -256,18 +274,12 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff)
 	}
 	ck_async_begin(r->d, (int)n_slots, masks);
 
-	/* the clocks: %globaltimer - CLOCK_MONOTONIC, from the tightest of 5 round trips */
-	long long off = 0, best = -1;
-	for (int i = 0; i < 5; i++) {
-		long long h0 = host_ns();
-		long long g = (long long)ck_gpu_now(r->d);
-		long long h1 = host_ns();
-		if (best < 0 || h1 - h0 < best) {
-			best = h1 - h0;
-			off = g - (h0 + h1) / 2;
-		}
-	}
-	cJSON_AddNumberToObject(out, "clock_sync_roundtrip_ns", (double)best);
+	/* the clocks: %globaltimer - CLOCK_MONOTONIC, measured before and after the run; host
+	 * times (launch, release) are mapped to the GPU clock with the offset interpolated
+	 * linearly between the two (the clocks drift by some ppm) */
+	long long rt0, rt1, at0, at1;
+	long long off0 = clock_offset(r->d, &rt0, &at0);
+	cJSON_AddNumberToObject(out, "clock_sync_roundtrip_ns", (double)rt0);
 
 	int n_games = use_games ? e->n_games : 0, n_apps = use_apps ? e->n_apps : 0;
 	long *g_released = calloc((size_t)e->n_games + 1, sizeof(long));
@@ -286,7 +298,6 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff)
 	int n_open = 0;
 
 	long long H0 = host_ns() + 2000000;          /* start 2 ms from now */
-	long long G0 = H0 + off;
 	while (host_ns() < H0)
 		;
 	for (;;) {
@@ -337,6 +348,7 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff)
 				l->frame = num;
 				l->stream = g;
 				l->blocks = ck_grid(&k);
+				l->tasks = k.tasks;
 				l->solo_ns = (long long)s->solo_ns;
 				l->frame_ix = (int)nF;
 				l->launch_ns = host_ns() - H0;
@@ -398,6 +410,7 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff)
 				l->frame = -1;
 				l->stream = e->n_games + a;
 				l->blocks = ck_grid(&k);
+				l->tasks = k.tasks;
 				l->solo_ns = (long long)s->solo_ns;
 				l->frame_ix = -1;
 				l->launch_ns = host_ns() - H0;
@@ -420,9 +433,33 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff)
 		exit(1);
 	}
 	ck_async_end(r->d, (int)n_slots, T);
+	long long off1 = clock_offset(r->d, &rt1, &at1);
+	double drift = at1 > at0 ? (double)(off1 - off0) / (double)(at1 - at0) : 0;
+	long long G0 = H0 + off0 + llround(drift * (double)(H0 - at0));
+	cJSON_AddNumberToObject(out, "clock_sync_roundtrip_end_ns", (double)rt1);
+	cJSON_AddNumberToObject(out, "clock_drift_ppm", drift * 1e6);
+	/* host times on the GPU clock, relative to the run start */
+	long n_clamped = 0;
+	long long max_clamp = 0;
+	for (long s = 0; s < next_bslot; s++) {
+		if (s >= next_gslot && s < n_game_slots)
+			continue;
+		long long h = L[s].launch_ns + H0;
+		L[s].launch_ns = h + off0 + llround(drift * (double)(h - at0)) - G0;
+		long long st = (long long)T[s].first_ns - G0;
+		if (L[s].launch_ns > st) {           /* within the sync error: launch cannot follow start */
+			n_clamped++;
+			if (L[s].launch_ns - st > max_clamp)
+				max_clamp = L[s].launch_ns - st;
+			L[s].launch_ns = st;
+		}
+	}
+	cJSON_AddNumberToObject(out, "launch_ns_clamped_to_start", (double)n_clamped);
+	cJSON_AddNumberToObject(out, "launch_ns_max_clamp_ns", (double)max_clamp);
 
 	/* rows, in the order the simulator writes them (completion; dropped frames at release) */
-	long n_used = next_bslot, written = 0, late = 0;
+	long n_used = next_bslot, written = 0, late = 0, incomplete = 0;
+	double work_lost = 0;
 	long long (*order)[2] = calloc((size_t)n_slots + 1, sizeof(*order));
 	long no = 0;
 	for (long s = 0; s < n_used; s++) {
@@ -445,6 +482,14 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff)
 		const char *owner = l->game >= 0 ? e->games[l->game].name : e->apps[l->app].name;
 		fprintf(fkern, "%s,%s,%s,%s,%s,%ld,%d,%lld,%lld,%lld,%lld,%d\n", ps->name, l->name, ck_class_names[l->cls],
 			variant_names[l->var], owner, l->frame, l->stream, l->launch_ns, st, en, l->solo_ns, l->blocks);
+		int done = l->var == VAR_ORIGINAL ? l->tasks
+			: (int)(T[s].tasks_taken < (uint32_t)l->tasks ? T[s].tasks_taken : (uint32_t)l->tasks);
+		fprintf(ft, "%s,%s,%s,%ld,%lld,%d,%d,%u\n", ps->name, l->name, owner, l->frame, l->launch_ns, l->tasks, done,
+			T[s].exited);
+		if (done < l->tasks) {
+			incomplete++;
+			work_lost += (double)l->solo_ns * (1.0 - (double)done / l->tasks);
+		}
 		written++;
 	}
 	/* frames: start = first kernel start, finish = last kernel end */
@@ -487,6 +532,11 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff)
 	cJSON_AddNumberToObject(out, "frames_finished_in_duration", (double)frames_done);
 	cJSON_AddNumberToObject(out, "frames_dropped", (double)dropped);
 	cJSON_AddNumberToObject(out, "be_kernels_launched", (double)be_launched);
+	cJSON_AddNumberToObject(out, "kernels_incomplete", (double)incomplete);
+	cJSON_AddNumberToObject(out, "solo_ms_of_work_not_done", work_lost / 1e6);
+	if (incomplete)
+		cJSON_AddStringToObject(out, "incomplete_note", "SM-bound kernels whose blocks all landed outside their SM set "
+					"(or ran out before taking every task) finished without doing all their tasks: tasks.csv");
 	if (m == M_PILOTFISH)
 		cJSON_AddNumberToObject(out, "stragglers_not_reset", (double)stragglers);
 	if (slot_limit) {
@@ -628,6 +678,8 @@ int runner_run(const struct runner_opts *o)
 		fprintf(stderr, "combosim-cuda: cannot save the calibration cache %s: %s\n", o->calib_path, strerror(errno));
 
 	FILE *fk = open_out(o->out_dir, "kernels.csv"), *ff = open_out(o->out_dir, "frames.csv");
+	FILE *ft = open_out(o->out_dir, "tasks.csv");
+	fputs("policy,kernel,owner,frame,launch_ns,tasks,tasks_done,blocks_exited\n", ft);
 	fputs("policy,game,frame,release_ns,start_ns,finish_ns,latency_ns,deadline_ns,violated,dropped,note\n", ff);
 	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", fk);
 	cJSON *sum = cJSON_CreateObject();
@@ -644,7 +696,7 @@ int runner_run(const struct runner_opts *o)
 	cJSON_AddItemToObject(sum, "calibration", r.calib_log);
 	cJSON *runs = cJSON_AddArrayToObject(sum, "runs");
 	for (int i = 0; i < e->n_policies; i++) {
-		cJSON *j = run_policy(&r, i, fk, ff);
+		cJSON *j = run_policy(&r, i, fk, ff, ft);
 		if (j)
 			cJSON_AddItemToArray(runs, j);
 		fflush(fk);
@@ -652,6 +704,7 @@ int runner_run(const struct runner_opts *o)
 	}
 	close_out(fk, "kernels.csv");
 	close_out(ff, "frames.csv");
+	close_out(ft, "tasks.csv");
 	FILE *fs = open_out(o->out_dir, "summary.json");
 	char *s = cJSON_Print(sum);
 	fputs(s ? s : "{}", fs);

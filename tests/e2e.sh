@@ -135,6 +135,72 @@ else
 	bad "Table 6: $(tr '\n' ' ' <"$T/t6/reproduction.csv")"
 fi
 
+# ---- COMBO Fig. 2, 15-18 and §6.7 mechanisms, on workloads generated into $T (not build/figures)
+W=$T/w
+sh experiments/combo/fig13/workloads.sh "$C" "$W" && sh experiments/combo/fig15/workloads.sh "$C" "$W" 240 || bad "Fig. 15-18 workloads failed"
+# value METRIC CSV: the sim column of a reproduction.csv row
+value() { awk -F, -v m="$1" '$1 == m { print $4 }' "$2"; }
+
+# Fig. 2: Pilotfish shares the GPU in time (the classes' active time and the unused time add up
+# to the run: never two at once); COMBO overlaps them
+"$C" run experiments/combo/fig2.json -q --set duration_ms=2000 --set "games[0].trace=$W/quake2.csv" \
+	--set 'policies=[{"name":"pilotfish"},{"name":"combo"}]' --out "$T/f2" || bad "fig2 run failed"
+sums=$(awk '/"policy":/ { gsub(/[",\t ]/, ""); split($0, kv, ":"); p = kv[2] }
+	/"active_fraction":/ { a = 1; s = 0; next } a && /}/ { a = 0 } a { gsub(/[",\t ]/, ""); split($0, kv, ":"); s += kv[2] }
+	/"gpu_idle_fraction":/ { gsub(/[",\t ]/, ""); split($0, kv, ":"); printf "%s=%.4f ", p, s + kv[2] }' "$T/f2/summary.json")
+if echo "$sums" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+	END { d = v["pilotfish"] - 1; exit !(d < 0.005 && d > -0.005 && v["combo"] > 1.1) }'; then
+	ok "Fig. 2: Pilotfish's kernel classes never overlap, COMBO's do (active + unused: $sums)"
+else
+	bad "Fig. 2: active + unused time: $sums"
+fi
+
+# Fig. 15: headroom merging delays every second frame and so makes fewer, larger headrooms, and
+# the BE apps get more done
+"$C" run experiments/combo/fig15.json -q --set duration_ms=2000 --set "games[0].trace=$W/quake2-dynamic.csv" \
+	--set "apps[0].queue=$W/mri-q.json" --out "$T/f15" && sh experiments/combo/fig15/report.sh "$T/f15" "$T/f15r" >/dev/null || bad "fig15 run failed"
+thr=$(awk '/"policy":/ { gsub(/[",\t ]/, ""); split($0, kv, ":"); p = kv[2] } /"total":/ { gsub(/[",\t ]/, ""); split($0, kv, ":"); printf "%s=%.4f ", p, kv[2] }' "$T/f15/summary.json")
+r=$T/f15r/reproduction.csv
+if awk -v mf="$(value fig15_merged_frames "$r")" -v hm="$(value fig15_headroom_mean_merge "$r")" -v hn="$(value fig15_headroom_mean_nomerge "$r")" \
+	-v xm="$(value fig15_headroom_max_merge "$r")" -v xn="$(value fig15_headroom_max_nomerge "$r")" -v thr="$thr" 'BEGIN {
+	split(thr, a, "[ =]"); for (i = 1; i < length(a); i += 2) t[a[i]] = a[i + 1]
+	exit !(mf > 40 && hm > 1.15 * hn && xm > 1.5 * xn && t["merge"] > 1.1 * t["no-merge"]) }'; then
+	ok "Fig. 15: merging delays $(value fig15_merged_frames "$r") % of frames, mean headroom $(value fig15_headroom_mean_nomerge "$r") -> $(value fig15_headroom_mean_merge "$r") ms, BE $thr"
+else
+	bad "Fig. 15: merged $(value fig15_merged_frames "$r") %, headroom mean $(value fig15_headroom_mean_nomerge "$r") -> $(value fig15_headroom_mean_merge "$r"), max $(value fig15_headroom_max_nomerge "$r") -> $(value fig15_headroom_max_merge "$r"), BE $thr"
+fi
+
+# Fig. 18: on Severed Steel, 240 stable then 240 dynamic frames, COMBO takes the exact scheme in
+# the stable part and switches back and forth in the dynamic part; COMBO-NM never merges
+"$C" run experiments/combo/fig18.json -q --set "games[0].trace=$W/steel.csv" --set "apps[0].queue=$W/mri-q.json" \
+	--set 'policies=[{"name":"combo"},{"name":"combo-nm"}]' --out "$T/f18" &&
+	sh experiments/combo/fig18/report.sh "$T/f18" "$W/steel.csv" 240 "$T/f18r" >/dev/null || bad "fig18 run failed"
+r=$T/f18r/reproduction.csv
+es=$(value fig18_exact_frames_stable "$r"); ed=$(value fig18_exact_frames_dynamic "$r"); sd=$(value fig18_switches_dynamic "$r")
+if awk -v es="$es" -v ed="$ed" -v sd="$sd" 'BEGIN { exit !(es > 90 && ed < 85 && ed > 15 && sd >= 4) }'; then
+	ok "Fig. 18: exact in $es % of stable frames, $ed % of dynamic ones, $sd switches there"
+else
+	bad "Fig. 18: exact in $es % of stable frames, $ed % of dynamic ones, $sd switches there"
+fi
+mc=$(awk -F, '$1 == "combo" && $11 ~ /-merged$/' "$T/f18/frames.csv" | wc -l)
+mn=$(awk -F, '$1 == "combo-nm" && $11 ~ /-merged$/' "$T/f18/frames.csv" | wc -l)
+nn=$(awk -F, '$1 == "combo-nm"' "$T/f18/frames.csv" | wc -l)
+if [ "$mc" -gt 0 ] && [ "$mn" -eq 0 ] && [ "$nn" -gt 400 ] && grep -q '"merged_frames":	0' "$T/f18/summary.json"; then
+	ok "COMBO-NM never merges ($nn frames; COMBO merged $mc)"
+else
+	bad "merging: COMBO merged $mc frames, COMBO-NM $mn of $nn"
+fi
+
+# §6.7: the decisions' wall-clock cost is measured only when asked for (it is not reproducible)
+"$C" run experiments/combo/overhead.json -q --set duration_ms=500 --set "apps[0].queue=$W/mri-q.json" \
+	--set "games[0].trace=$W/quake2.csv" --out "$T/ov" && sh experiments/combo/overhead/report.sh "$T/ov" "$T/ovr" >/dev/null || bad "overhead run failed"
+pr=$(value overhead_predict_avg "$T/ovr/reproduction.csv"); se=$(value overhead_select_avg "$T/ovr/reproduction.csv")
+if awk -v p="$pr" -v s="$se" 'BEGIN { exit !(p > 0 && p < 1 && s > 0 && s < 1) }' && ! grep -q '_ms_avg' "$T/f18/summary.json"; then
+	ok "§6.7 overhead: predict $pr ms, select $se ms; absent unless measure_overhead"
+else
+	bad "§6.7 overhead: predict '$pr' ms, select '$se' ms (or measured without measure_overhead)"
+fi
+
 # ---- sweeps: -j 1 and -j 2 agree; an interrupted sweep resumes without redoing finished runs
 SW=experiments/sweeps/default_seeds.json
 "$C" sweep $SW -j 1 --out "$T/sw1" 2>/dev/null && "$C" sweep $SW -j 2 --out "$T/sw2" 2>/dev/null

@@ -27,10 +27,6 @@ static const char *const top_keys[] = {
 	"name", "description", "type", "gpu", "seed", "duration_ms", "kernels", "games", "apps",
 	"policies", "outputs", "corun", "notes", "inputs", "assumptions", "paper", NULL
 };
-static const char *const kernel_keys[] = {
-	"name", "class", "grid", "threads", "regs", "smem", "solo_us", "demand", "dram",
-	"sat_blocks", "ptb_workers", "note", "source", NULL
-};
 static const char *const game_keys[] = {
 	"name", "fps", "qos_ms", "frame", "trace", "profile", "priority", "cv", "max_queued",
 	"frames", "start_ms", "variant", "workers", "note", NULL
@@ -39,7 +35,6 @@ static const char *const app_keys[] = {
 	"name", "kernels", "queue", "priority", "repeat", "start_ms", "variant", "workers", "note", NULL
 };
 static const char *const types[] = { "run", "corun", NULL };
-static const char *const class_names[] = { "RT", "CD", "TC", "MEM", NULL };
 static const char *const variants[] = { "original", "ptb", NULL };
 
 static bool file_exists(const char *p)
@@ -119,53 +114,10 @@ static sim_time ms_to_ns(double ms)
 	return (sim_time)llround(ms * 1e6);
 }
 
+/* A kernel of $.kernels: the same object as a kernel in profiles and queues (traces/profile.c). */
 static void load_kernel(struct experiment *e, const struct cfg *c, struct kernel_spec *k)
 {
-	int64_t v;
-	double d;
-	cfg_only(c, kernel_keys);
-	read_name(c, k->name);
-	int cls = cfg_enum(c, "class", class_names, CFG_REQUIRED);
-	if (cls < 0)
-		return;
-	k->cls = (enum kclass)cls;
-	kclass_default_demand(k->cls, k->demand, &k->dram);
-	if (cfg_int(c, "grid", 1, 1 << 30, CFG_REQUIRED, &v))
-		k->grid = (int)v;
-	if (cfg_int(c, "threads", 1, 4096, CFG_REQUIRED, &v))
-		k->threads = (int)v;
-	if (cfg_int(c, "regs", 0, 255, &(int64_t){ 32 }, &v))
-		k->regs = (int)v;
-	if (cfg_int(c, "smem", 0, 1 << 20, &(int64_t){ 0 }, &v))
-		k->smem = (int)v;
-	if (cfg_num(c, "solo_us", 1e-3, 1e9, CFG_REQUIRED, &d))
-		k->solo_ns = (sim_time)llround(d * 1e3);
-	if (k->solo_ns < 1)
-		k->solo_ns = 1;
-	if (cfg_int(c, "sat_blocks", 0, 1024, &(int64_t){ 0 }, &v))
-		k->sat_blocks = (int)v;
-	if (cfg_int(c, "ptb_workers", 0, 1 << 24, &(int64_t){ 0 }, &v))
-		k->ptb_workers = (int)v;
-	struct cfg dem;
-	if (cfg_obj(c, "demand", false, &dem)) {
-		cfg_only(&dem, (const char *const[]){ "rt", "cuda", "tensor", "lsu", NULL });
-		for (int u = 0; u < UNIT_COUNT; u++)
-			if (cfg_num(&dem, unit_names[u], 0, 64, &(double){ 0 }, &d))
-				k->demand[u] = d;
-		bool any = false;
-		for (int u = 0; u < UNIT_COUNT; u++)
-			any |= k->demand[u] > 0;
-		if (!any && !dem.diag->failed)
-			cfg_fail(&dem, "expected a demand above 0 on at least one unit (rt, cuda, tensor, lsu)");
-	}
-	if (cfg_num(c, "dram", 0, 1000, &(double){ k->dram }, &d))
-		k->dram = d;
-	if (c->diag->failed)
-		return;
-	char err[256];
-	struct kernel_fit fit;
-	if (!kernel_fit(k, e->gpu, &fit, err, sizeof(err)))
-		cfg_fail(c, "%s", err);
+	profile_read_kernel(c, k, true, NULL, e->gpu);
 }
 
 static int *kernel_list(struct experiment *e, const struct cfg *c, const char *key, int *n)

@@ -186,8 +186,8 @@ void dispatch(struct sim *s)
 			blocked.w[w] |= k->sms.w[w];
 		any_blocked = true;
 	}
-	residency_clear_freed(s);
 	residency_settle(s);
+	residency_clear_freed(s);
 #ifdef COMBOSIM_DEBUG
 	residency_check(s);
 #endif

@@ -296,16 +296,19 @@ static bool class_same(const struct sim *s, const struct smclass *a, const struc
 	return !x && !y;
 }
 
-/* SMs that became alike again (e.g. after their differing blocks finished) rejoin one class. */
+/* SMs that became alike again (their differing blocks finished) rejoin one class.  Only a
+ * class that blocks just left can have become like another; its twin must hold a group of the
+ * same kernel placed at the same instant as its own first group, so look only there. */
 static void merge_same(struct sim *s, const int *ids, int n)
 {
 	for (int i = 0; i < n; i++) {
 		struct smclass *c = &s->classes[ids[i]];
-		if (!c->alive || !c->groups)
+		if (!c->alive || !c->groups || !c->freed)
 			continue;
-		for (int j = 0; j < s->n_classes; j++) {
-			struct smclass *d = &s->classes[j];
-			if (d == c || !d->alive || !d->groups || !class_same(s, c, d))
+		const struct group *first = c->groups;
+		for (const struct group *g = first->k->groups; g; g = g->k_next) {
+			struct smclass *d = g->c;
+			if (d == c || g->start != first->start || d->groups != g || !class_same(s, c, d))
 				continue;
 			class_merge(s, d, c);
 			break;

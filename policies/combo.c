@@ -33,7 +33,10 @@
  * COMBO avoids it.
  *
  * Variants: combo (switching + merge), combo-nm (no merge), combo-intra (relaxed only),
- * combo-exact (exact only).
+ * combo-exact (exact only).  Parameters beyond the paper, off by default: sm_margin (SMs added
+ * to Eq. 5's answer), merge_margin (a delayed frame keeps this fraction of its predicted render
+ * time as slack; the paper's delay leaves none, so a frame a little slower than predicted is
+ * late).
  */
 #include <math.h>
 #include <stdio.h>
@@ -63,6 +66,7 @@ struct combo {
 	double threshold;
 	int profile_frames;
 	int sm_margin;
+	double merge_margin;              /* slack kept when delaying a frame, x its render time */
 	bool measure_overhead;
 	double corun_rt_cd, corun_cd_tc;  /* predicted slowdowns of co-run pairs */
 
@@ -107,8 +111,10 @@ static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mod
 	int64_t window = 10, profile = 10, margin = 0;
 	double threshold = 0.10;
 	bool mg = merge, overhead = false;
+	double merge_margin = 0;
 	cfg_only(p, (const char *const[]){ "name", "label", "scheme", "merge", "window", "threshold",
-					   "profile_frames", "sm_margin", "measure_overhead", NULL });
+					   "profile_frames", "sm_margin", "merge_margin", "measure_overhead", NULL });
+	cfg_num(p, "merge_margin", 0, 1, &(double){ 0 }, &merge_margin);
 	int sc = cfg_enum(p, "scheme", schemes, mode == MODE_EXACT ? "exact" : mode == MODE_INTRA ? "intra" : "auto");
 	cfg_bool(p, "merge", &merge, &mg);
 	cfg_int(p, "window", 2, HISTORY, &(int64_t){ 10 }, &window);
@@ -127,6 +133,7 @@ static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mod
 	c->threshold = threshold;
 	c->profile_frames = (int)profile;
 	c->sm_margin = (int)margin;
+	c->merge_margin = merge_margin;
 	c->measure_overhead = overhead;
 	c->corun_rt_cd = pair_slowdown(sim_gpu(sim), "RT+CD");
 	c->corun_cd_tc = pair_slowdown(sim_gpu(sim), "CD+TC");
@@ -356,8 +363,9 @@ static void combo_frame_released(void *self, struct sim *sim, const struct frame
 		c->decisions++;
 	}
 	/* headroom merging: every second frame starts (1/fps - render time) later */
-	if (c->merge && c->mode != MODE_EXACT && f->number % 2 == 1 && render > 0 && render < (double)period) {
-		sim_time delay = (sim_time)((double)period - render);
+	double padded = render * (1 + c->merge_margin);
+	if (c->merge && c->mode != MODE_EXACT && f->number % 2 == 1 && render > 0 && padded < (double)period) {
+		sim_time delay = (sim_time)((double)period - padded);
 		c->notes[f->number % HISTORY].delayed = true;
 		c->merged++;
 		c->window_end = sim_now(sim) + delay;

@@ -34,7 +34,7 @@ static void build_tie_order(struct gpu_desc *g, bool evens_first)
 
 static const char *const top_keys[] = {
 	"name", "sources", "notes", "sm_count", "sm", "clock_mhz", "l2_mb", "dram_gbps",
-	"dram_sharing", "sm_tie_order", "interference", "power", NULL
+	"dram_sharing", "sm_tie_order", "rt_emulation_unit", "interference", "power", NULL
 };
 static const char *const sm_keys[] = {
 	"max_threads", "max_blocks", "registers", "reg_alloc_unit", "max_threads_per_block",
@@ -108,6 +108,8 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 	if (cfg_num(root, "dram_gbps", 1, 1e6, CFG_REQUIRED, &d))
 		g->dram_gbps = d;
 	cfg_bool(root, "dram_sharing", &(bool){ true }, &g->dram_sharing);
+	int fb = cfg_enum(root, "rt_emulation_unit", (const char *const[]){ "cuda", "lsu", NULL }, "cuda");
+	g->rt_fallback = fb == 1 ? UNIT_LSU : UNIT_CUDA;
 	int tie = cfg_enum(root, "sm_tie_order", tie_orders, "sequential");
 	if (tie >= 0) {
 		snprintf(g->tie_order, sizeof(g->tie_order), "%s", tie_orders[tie]);
@@ -131,6 +133,8 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 
 struct gpu_desc *gpu_load(const char *path, struct cfg_diag *diag)
 {
+	if (!diag->file)
+		diag->file = path;        /* errors name the description's file */
 	cJSON *root = cfg_load_file(path, diag);
 	if (!root)
 		return NULL;

@@ -49,6 +49,7 @@ struct gpu_desc {
 	double l2_bytes;
 	double dram_gbps;
 	bool dram_sharing;                /* model L2/DRAM bandwidth as one chip-wide shared unit */
+	enum unit rt_fallback;            /* where RT-class demand goes when the SM has no RT cores */
 	/* Most-room dispatch breaks ties among SMs by this order: sm_rank[sm] = position. */
 	int sm_rank[GPU_MAX_SMS];
 	int sm_by_rank[GPU_MAX_SMS];      /* inverse: the SM at each position */

@@ -66,7 +66,8 @@ static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 		}
 		double v;
 		if (src == 1) {
-			if (!cfg_num(&table, e->string, 0, 0.5, CFG_REQUIRED, &v))
+			/* below 0: co-running is slower than running one after the other */
+			if (!cfg_num(&table, e->string, -1, 0.5, CFG_REQUIRED, &v))
 				break;
 			v = 1 - 2 * v;
 		} else if (!cfg_num(&table, e->string, 0, 10, CFG_REQUIRED, &v)) {

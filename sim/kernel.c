@@ -94,9 +94,10 @@ bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct ke
 
 	double demand[UNIT_COUNT];
 	memcpy(demand, k->demand, sizeof(demand));
-	/* Without RT cores (H100) ray traversal runs in software on the CUDA cores. */
+	/* Without RT cores (H100) ray traversal runs in software, on the unit the GPU
+	 * description says bounds it (CUDA cores, or load/store for latency-bound traversal). */
 	if (g->units[UNIT_RT] == 0) {
-		demand[UNIT_CUDA] += demand[UNIT_RT];
+		demand[g->rt_fallback] += demand[UNIT_RT];
 		demand[UNIT_RT] = 0;
 	}
 	for (int u = 0; u < UNIT_COUNT; u++)

@@ -48,7 +48,7 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | run | what | used for |
 |---|---|---|
 | cuda/runs/h100-bench-1 | first micro-benchmark run; its MEM kernel re-read L2 (fixed since), single-order co-runs | nothing (superseded, kept as raw record) |
-| cuda/runs/h100-bench-2 | device properties, placement, SM scaling, co-runs (set 1 both orders, set 2), partitions | calibration: models/h100.json (device figures; RT+CD, RT+TC makespan reductions of set 1) |
+| cuda/runs/h100-bench-2 | device properties, placement, SM scaling, co-runs (set 1 both orders, set 2), partitions | calibration: models/h100.json (device figures; RT+CD, RT+TC, CD+TC makespan reductions of set 1; the age discipline from set 1's launch-order effect; RT emulation on the load/store unit) |
 | cuda/runs/h100-bench-2, set 2 (kernels_heldout.csv) | pairs with a second kernel of another shape and half the solo time | **held out**: no number of it calibrates the model |
 | cuda/runs/h100-exclusive | \`combosim-cuda run cuda/experiments/h100_exclusive.json\`: game alone, BE alone | **held out** (full experiment) |
 | cuda/runs/h100-static | \`combosim-cuda run cuda/experiments/h100_static.json\`: static-66, static-88 (SM-bound) | **held out** (full experiment) |

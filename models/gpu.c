@@ -32,6 +32,36 @@ static void build_tie_order(struct gpu_desc *g, bool evens_first)
 		g->sm_by_rank[g->sm_rank[sm]] = sm;
 }
 
+
+/* "sm_tie_order": [sm, sm, ...]: a measured order, each SM once. */
+static void read_tie_list(struct gpu_desc *g, const struct cfg *root)
+{
+	struct cfg arr;
+	int n;
+	if (!cfg_arr(root, "sm_tie_order", true, &arr, &n))
+		return;
+	if (n != g->sm_count) {
+		cfg_fail_key(root, "sm_tie_order", "expected a list of all %d SM ids (or \"sequential\", \"evens-then-odds\"), got %d",
+			     g->sm_count, n);
+		return;
+	}
+	bool seen[GPU_MAX_SMS] = { false };
+	for (int i = 0; i < n; i++) {
+		struct cfg e = cfg_at(&arr, i);
+		int64_t sm;
+		if (!cfg_self_int(&e, 0, g->sm_count - 1, &sm))
+			return;
+		if (seen[sm]) {
+			cfg_fail(&e, "SM %lld appears twice in the tie order", (long long)sm);
+			return;
+		}
+		seen[sm] = true;
+		g->sm_by_rank[i] = (int)sm;
+		g->sm_rank[sm] = i;
+	}
+	snprintf(g->tie_order, sizeof(g->tie_order), "measured");
+}
+
 static const char *const top_keys[] = {
 	"name", "sources", "notes", "sm_count", "sm", "clock_mhz", "l2_mb", "dram_gbps",
 	"dram_sharing", "sm_tie_order", "rt_emulation_unit", "interference", "power", NULL
@@ -110,10 +140,15 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 	cfg_bool(root, "dram_sharing", &(bool){ true }, &g->dram_sharing);
 	int fb = cfg_enum(root, "rt_emulation_unit", (const char *const[]){ "cuda", "lsu", NULL }, "cuda");
 	g->rt_fallback = fb == 1 ? UNIT_LSU : UNIT_CUDA;
-	int tie = cfg_enum(root, "sm_tie_order", tie_orders, "sequential");
-	if (tie >= 0) {
-		snprintf(g->tie_order, sizeof(g->tie_order), "%s", tie_orders[tie]);
-		build_tie_order(g, tie == 1);
+	const cJSON *order = cJSON_GetObjectItemCaseSensitive(root->node, "sm_tie_order");
+	if (cJSON_IsArray(order) && !root->diag->failed) {
+		read_tie_list(g, root);
+	} else {
+		int tie = cfg_enum(root, "sm_tie_order", tie_orders, "sequential");
+		if (tie >= 0) {
+			snprintf(g->tie_order, sizeof(g->tie_order), "%s", tie_orders[tie]);
+			build_tie_order(g, tie == 1);
+		}
 	}
 	if (root->diag->failed)
 		return;

@@ -144,6 +144,47 @@ static void test_tie_order(void)
 	run_close(&r);
 }
 
+static void test_measured_tie_order(void)
+{
+	struct run r;
+	/* the H100's measured first-wave order begins 124, 125, ... (models/h100.json) */
+	CU_ASSERT_FATAL(run_open(&r, "{\"gpu\": \"h100\", " POL "\"kernels\": [{\"name\":\"A\",\"class\":\"CD\",\"grid\":3,\"threads\":1024,\"solo_us\":100}],"
+				 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"A\"],\"repeat\":1}]}", NULL));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 124, "A"), 1);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 126, "A"), 1);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 0, "A"), 0);
+	run_close(&r);
+
+	/* a list must name every SM once */
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = gpu_load("models/rtx3090.json", &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	gpu_free(g);
+	FILE *in = fopen("models/rtx3090.json", "r");
+	char text[16384];
+	size_t n = fread(text, 1, sizeof(text) - 1, in);
+	fclose(in);
+	text[n] = 0;
+	cJSON *j = cJSON_Parse(text);
+	cJSON *order = cJSON_CreateArray();
+	for (int i = 0; i < 82; i++)
+		cJSON_AddItemToArray(order, cJSON_CreateNumber(i == 5 ? 4 : i));
+	cJSON_ReplaceItemInObjectCaseSensitive(j, "sm_tie_order", order);
+	char path[] = "/tmp/combosim-gpu-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	char *out = cJSON_Print(j);
+	fputs(out, f);
+	fclose(f);
+	free(out);
+	cJSON_Delete(j);
+	struct cfg_diag d2 = { 0 };
+	CU_ASSERT_PTR_NULL(gpu_load(path, &d2));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d2.msg, "$.sm_tie_order[5]: SM 4 appears twice in the tie order"));
+	unlink(path);
+}
+
 static void test_most_room(void)
 {
 	struct run r;
@@ -463,6 +504,7 @@ void register_engine_tests(void)
 	CU_add_test(s, "occupancy and allocation granularity", test_occupancy);
 	CU_add_test(s, "most-room dispatch: SM tie order", test_tie_order);
 	CU_add_test(s, "most-room dispatch: SM with most room", test_most_room);
+	CU_add_test(s, "measured SM tie order", test_measured_tie_order);
 	CU_add_test(s, "leftover rule", test_leftover_rule);
 	CU_add_test(s, "stream priority", test_priority);
 	CU_add_test(s, "32 kernels in hardware queues", test_hw_queue);

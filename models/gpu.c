@@ -64,7 +64,7 @@ static void read_tie_list(struct gpu_desc *g, const struct cfg *root)
 
 static const char *const top_keys[] = {
 	"name", "sources", "notes", "sm_count", "sm", "clock_mhz", "l2_mb", "dram_gbps",
-	"dram_sharing", "sm_tie_order", "rt_emulation_unit", "interference", "power", NULL
+	"dram_sharing", "sm_tie_order", "rt_emulation_unit", "class_defaults", "interference", "power", NULL
 };
 static const char *const sm_keys[] = {
 	"max_threads", "max_blocks", "registers", "reg_alloc_unit", "max_threads_per_block",
@@ -138,6 +138,22 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 	if (cfg_num(root, "dram_gbps", 1, 1e6, CFG_REQUIRED, &d))
 		g->dram_gbps = d;
 	cfg_bool(root, "dram_sharing", &(bool){ true }, &g->dram_sharing);
+	struct cfg cds;
+	if (cfg_obj(root, "class_defaults", false, &cds)) {
+		cfg_only(&cds, (const char *const[]){ "RT", "CD", "TC", "MEM", NULL });
+		for (int c = 0; c < KC_COUNT; c++) {
+			struct cfg one;
+			if (!cfg_obj(&cds, kclass_names[c], false, &one))
+				continue;
+			cfg_only(&one, (const char *const[]){ "dram", "sat_blocks", "source", NULL });
+			if (cfg_has(&one, "dram") && cfg_num(&one, "dram", 0, 1000, CFG_REQUIRED, &d)) {
+				g->class_defaults[c].has_dram = true;
+				g->class_defaults[c].dram = d;
+			}
+			if (cfg_int(&one, "sat_blocks", 0, 1024, &(int64_t){ 0 }, &v))
+				g->class_defaults[c].sat_blocks = (int)v;
+		}
+	}
 	int fb = cfg_enum(root, "rt_emulation_unit", (const char *const[]){ "cuda", "lsu", NULL }, "cuda");
 	g->rt_fallback = fb == 1 ? UNIT_LSU : UNIT_CUDA;
 	const cJSON *order = cJSON_GetObjectItemCaseSensitive(root->node, "sm_tie_order");

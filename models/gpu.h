@@ -50,6 +50,12 @@ struct gpu_desc {
 	double dram_gbps;
 	bool dram_sharing;                /* model L2/DRAM bandwidth as one chip-wide shared unit */
 	enum unit rt_fallback;            /* where RT-class demand goes when the SM has no RT cores */
+	/* per class, figures measured on this GPU for kernels that do not give their own */
+	struct class_default {
+		bool has_dram;
+		double dram;
+		int sat_blocks;            /* 0: none */
+	} class_defaults[KC_COUNT];
 	/* Most-room dispatch breaks ties among SMs by this order: sm_rank[sm] = position. */
 	int sm_rank[GPU_MAX_SMS];
 	int sm_by_rank[GPU_MAX_SMS];      /* inverse: the SM at each position */

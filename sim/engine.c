@@ -680,6 +680,15 @@ int sim_run_until(struct sim *s, sim_time until)
 	if (until > s->end)
 		until = s->end;
 	while (!s->failed && evq_peek_time(s->q) <= until && evq_pop(s->q, &ev)) {
+		if (ev.time == s->now) {
+			/* a livelock guard: no sane workload has this many events at one instant */
+			if (++s->same_instant > 50000000) {
+				sim_fail(s, "no progress: over 50 million events at t = %lld ns", (long long)s->now);
+				break;
+			}
+		} else {
+			s->same_instant = 0;
+		}
 		s->now = ev.time;
 		s->events++;
 		switch (ev.kind) {

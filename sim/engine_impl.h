@@ -138,6 +138,7 @@ struct sim {
 	 * a wave's blocks finish on all SMs at once, and are refilled in one pass. */
 	bool need_dispatch;
 	bool started;
+	long same_instant;           /* events handled at the current instant */
 
 	/* SM classes: classes[0..n_classes) of which the alive ones partition the SMs */
 	struct smclass *classes;

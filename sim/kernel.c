@@ -90,7 +90,11 @@ bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct ke
 	}
 	int per_sm = (k->grid + g->sm_count - 1) / g->sm_count;
 	f->solo_resident = min_int(occ, per_sm);
-	f->sat = k->sat_blocks > 0 ? min_int(k->sat_blocks, occ) : f->solo_resident;
+	/* a kernel that does not say takes its class's figures on this GPU, when it has them */
+	const struct class_default *cd = &g->class_defaults[k->cls];
+	int sat = k->sat_blocks > 0 ? k->sat_blocks : cd->sat_blocks;
+	f->sat = sat > 0 ? min_int(sat, occ) : f->solo_resident;
+	double dram = k->dram_default && cd->has_dram ? cd->dram : k->dram;
 
 	double demand[UNIT_COUNT];
 	memcpy(demand, k->demand, sizeof(demand));
@@ -102,7 +106,7 @@ bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct ke
 	}
 	for (int u = 0; u < UNIT_COUNT; u++)
 		f->delta[u] = demand[u] / f->sat;
-	f->dram_delta = k->dram / ((double)f->sat * g->sm_count);
+	f->dram_delta = dram / ((double)f->sat * g->sm_count);
 
 	/* Work per block so that the solo original run takes solo_ns.  Alone, the kernel runs in
 	 * waves: full waves of `occ` blocks on every SM, then a last partial one of R blocks,

@@ -28,6 +28,7 @@ struct kernel_spec {
 	sim_time solo_ns;        /* alone on the whole GPU, original variant */
 	int sat_blocks;          /* 0: the kernel's solo residency per SM */
 	int ptb_workers;         /* persistent blocks of its PTB build; 0: fill every SM */
+	bool dram_default;       /* `dram` is its class's default: the GPU may refine it */
 };
 
 /* Variants of one kernel (COMBO Fig. 5/8, SMQoS Fig. 4-6). */

@@ -121,6 +121,45 @@ static void test_occupancy(void)
 	gpu_free(g);
 }
 
+static void test_class_defaults(void)
+{
+	/* a GPU's measured class figures apply to kernels that do not give their own */
+	FILE *in = fopen("models/rtx3090.json", "r");
+	char text[16384];
+	size_t n = fread(text, 1, sizeof(text) - 1, in);
+	fclose(in);
+	text[n] = 0;
+	cJSON *j = cJSON_Parse(text);
+	cJSON_AddItemToObject(j, "class_defaults",
+			      cJSON_Parse("{\"MEM\": {\"dram\": 2.0, \"sat_blocks\": 4, \"source\": \"test\"}}"));
+	char path[] = "/tmp/combosim-gpucd-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	char *out = cJSON_Print(j);
+	fputs(out, f);
+	fclose(f);
+	free(out);
+	cJSON_Delete(j);
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = gpu_load(path, &d);
+	unlink(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	struct kernel_spec k = { .name = "m", .cls = KC_MEM, .grid = 82 * 8, .threads = 256, .solo_ns = 1000 };
+	kclass_default_demand(k.cls, k.demand, &k.dram);
+	k.dram_default = true;
+	struct kernel_fit fit;
+	char err[256];
+	CU_ASSERT_TRUE(kernel_fit(&k, g, &fit, err, sizeof(err)));
+	CU_ASSERT_EQUAL(fit.sat, 4);
+	CU_ASSERT_DOUBLE_EQUAL(fit.dram_delta, 2.0 / (4 * 82), 1e-12);
+	k.dram_default = false;           /* the kernel's own dram (1) wins */
+	k.sat_blocks = 5;
+	CU_ASSERT_TRUE(kernel_fit(&k, g, &fit, err, sizeof(err)));
+	CU_ASSERT_EQUAL(fit.sat, 5);
+	CU_ASSERT_DOUBLE_EQUAL(fit.dram_delta, 1.0 / (5 * 82), 1e-12);
+	gpu_free(g);
+}
+
 /* ------------------------------------------------------------ dispatch */
 
 static void test_tie_order(void)
@@ -502,6 +541,7 @@ void register_engine_tests(void)
 {
 	CU_pSuite s = CU_add_suite("engine", NULL, NULL);
 	CU_add_test(s, "occupancy and allocation granularity", test_occupancy);
+	CU_add_test(s, "per-GPU class defaults", test_class_defaults);
 	CU_add_test(s, "most-room dispatch: SM tie order", test_tie_order);
 	CU_add_test(s, "most-room dispatch: SM with most room", test_most_room);
 	CU_add_test(s, "measured SM tie order", test_measured_tie_order);

@@ -160,6 +160,7 @@ static int parse_krow(struct kernel_trace *t, char *err, size_t errlen)
 	}
 	k->cls = (enum kclass)cls;
 	kclass_default_demand(k->cls, k->demand, &k->dram);
+	k->dram_default = csv_empty(c, t->col[KC_DRAM]);
 	if (!csv_long(c, t->col[KC_GRID], "grid", 1, 1L << 30, &v, err, errlen))
 		return -1;
 	k->grid = (int)v;

@@ -101,6 +101,7 @@ void profile_read_kernel(const struct cfg *c, struct kernel_spec *k, bool need_s
 		return;
 	k->cls = (enum kclass)cls;
 	kclass_default_demand(k->cls, k->demand, &k->dram);
+	k->dram_default = !cfg_has(c, "dram");
 	if (cfg_int(c, "grid", 1, 1 << 30, CFG_REQUIRED, &v))
 		k->grid = (int)v;
 	if (cfg_int(c, "threads", 1, 4096, CFG_REQUIRED, &v))

@@ -288,7 +288,7 @@ static long collect(const struct sweep *s, const char *out)
 		else
 			fputs(s->axes[i].path, f);
 	}
-	fputs(",policy,be_throughput,be_cd,be_tc,fps_avg,fps_p99,qos_violation_rate,latency_p99_ms,sm_busy\n", f);
+	fputs(",policy,be_throughput,be_cd,be_tc,fps_avg,fps_p99,qos_violation_rate,latency_p99_ms,sm_busy,gpu_idle,active_rt,active_cd,active_tc\n", f);
 	long missing = 0;
 	for (long p = 0; p < s->points; p++) {
 		char dir[PATH_MAX], path[PATH_MAX + 32];
@@ -331,6 +331,11 @@ static long collect(const struct sweep *s, const char *out)
 			put_num(f, g0 ? get(g0, "qos_violation_rate") : NAN);
 			put_num(f, g0 ? get(g0, "latency_p99_ms") : NAN);
 			put_num(f, get(cJSON_GetObjectItemCaseSensitive(r, "utilisation"), "sm_busy"));
+			put_num(f, get(r, "gpu_idle_fraction"));
+			const cJSON *act = cJSON_GetObjectItemCaseSensitive(r, "active_fraction");
+			put_num(f, get(act, "RT"));
+			put_num(f, get(act, "CD"));
+			put_num(f, get(act, "TC"));
 			fputc('\n', f);
 		}
 		cJSON_Delete(sum);

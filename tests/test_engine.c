@@ -121,18 +121,21 @@ static void test_occupancy(void)
 	gpu_free(g);
 }
 
-static void test_class_defaults(void)
+/* Loads models/rtx3090.json with member `key` replaced by `value` (owned), through a temporary
+ * file; NULL with diag filled when the loader rejects it. */
+static struct gpu_desc *load_modified_rtx3090(const char *key, cJSON *value, struct cfg_diag *diag)
 {
-	/* a GPU's measured class figures apply to kernels that do not give their own */
 	FILE *in = fopen("models/rtx3090.json", "r");
 	char text[16384];
 	size_t n = fread(text, 1, sizeof(text) - 1, in);
 	fclose(in);
 	text[n] = 0;
 	cJSON *j = cJSON_Parse(text);
-	cJSON_AddItemToObject(j, "class_defaults",
-			      cJSON_Parse("{\"MEM\": {\"dram\": 2.0, \"sat_blocks\": 4, \"source\": \"test\"}}"));
-	char path[] = "/tmp/combosim-gpucd-XXXXXX";
+	if (cJSON_GetObjectItemCaseSensitive(j, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(j, key, value);
+	else
+		cJSON_AddItemToObject(j, key, value);
+	char path[] = "/tmp/combosim-gpu-XXXXXX";
 	int fd = mkstemp(path);
 	FILE *f = fdopen(fd, "w");
 	char *out = cJSON_Print(j);
@@ -140,9 +143,17 @@ static void test_class_defaults(void)
 	fclose(f);
 	free(out);
 	cJSON_Delete(j);
-	struct cfg_diag d = { 0 };
-	struct gpu_desc *g = gpu_load(path, &d);
+	struct gpu_desc *g = gpu_load(path, diag);
 	unlink(path);
+	return g;
+}
+
+static void test_class_defaults(void)
+{
+	/* a GPU's measured class figures apply to kernels that do not give their own */
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = load_modified_rtx3090("class_defaults",
+		cJSON_Parse("{\"MEM\": {\"dram\": 2.0, \"sat_blocks\": 4, \"source\": \"test\"}}"), &d);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
 	struct kernel_spec k = { .name = "m", .cls = KC_MEM, .grid = 82 * 8, .threads = 256, .solo_ns = 1000 };
 	kclass_default_demand(k.cls, k.demand, &k.dram);
@@ -200,28 +211,12 @@ static void test_measured_tie_order(void)
 	struct gpu_desc *g = gpu_load("models/rtx3090.json", &d);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
 	gpu_free(g);
-	FILE *in = fopen("models/rtx3090.json", "r");
-	char text[16384];
-	size_t n = fread(text, 1, sizeof(text) - 1, in);
-	fclose(in);
-	text[n] = 0;
-	cJSON *j = cJSON_Parse(text);
 	cJSON *order = cJSON_CreateArray();
 	for (int i = 0; i < 82; i++)
 		cJSON_AddItemToArray(order, cJSON_CreateNumber(i == 5 ? 4 : i));
-	cJSON_ReplaceItemInObjectCaseSensitive(j, "sm_tie_order", order);
-	char path[] = "/tmp/combosim-gpu-XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fdopen(fd, "w");
-	char *out = cJSON_Print(j);
-	fputs(out, f);
-	fclose(f);
-	free(out);
-	cJSON_Delete(j);
 	struct cfg_diag d2 = { 0 };
-	CU_ASSERT_PTR_NULL(gpu_load(path, &d2));
+	CU_ASSERT_PTR_NULL(load_modified_rtx3090("sm_tie_order", order, &d2));
 	CU_ASSERT_PTR_NOT_NULL(strstr(d2.msg, "$.sm_tie_order[5]: SM 4 appears twice in the tie order"));
-	unlink(path);
 }
 
 static void test_most_room(void)

@@ -65,7 +65,8 @@ static inline bool ck_mask_has(const uint32_t *mask, int sm)
 struct ck_block_rec {
 	uint32_t smid;
 	uint32_t tasks_done;               /* tasks this block ran (original: 1) */
-	uint32_t exited;                   /* SM-bound block that landed outside its set */
+	uint32_t exited;                   /* SM-bound block outside its set: 1 exited, 2 stayed
+					    * as the grid's last (no worker inside: fallback) */
 	uint32_t pad;
 	uint64_t start_ns;                 /* %globaltimer at entry */
 	uint64_t end_ns;                   /* %globaltimer at exit */
@@ -77,6 +78,7 @@ struct ck_timing {
 	double event_ms;                   /* CUDA events: from the group's start to this kernel's end */
 	uint32_t tasks_taken;              /* ck_async_end only: task-counter value (PTB / SM-bound) */
 	uint32_t exited;                   /* ck_async_end only: SM-bound blocks that exited at once */
+	uint32_t fallback;                 /* ck_async_end only: 1 if the last block stayed outside */
 };
 
 /* ---- device layer (kernels.cu) ---- */

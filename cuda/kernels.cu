@@ -21,7 +21,7 @@
 
 struct ck_slot {                       /* per launch, in device memory */
 	unsigned long long first, last;
-	unsigned int counter, exited;
+	unsigned int counter, exited, fallback;
 	uint32_t mask[CK_MASK_WORDS];  /* SM-bound set (global memory: no local copy of the args) */
 };
 
@@ -218,22 +218,34 @@ template <int CLS> __device__ __forceinline__ float ck_body(const ck_args &a, in
  * so two kernels of half an SM each (1024 threads) fit beside each other. */
 template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck_args a)
 {
-	__shared__ int s_task;
+	__shared__ int s_task, s_stay;
 	unsigned long long t0 = ck_now();
 	unsigned int sm = ck_smid();
+	unsigned int fallback = 0;
 
 	if (threadIdx.x == 0)
 		atomicMin(&a.slot->first, t0);
 	if (a.variant == CK_SMBOUND && !((a.slot->mask[sm / 32] >> (sm % 32)) & 1u)) {
+		/* Outside the set: exit, unless this is the last block of the grid and every block
+		 * before it exited too: no worker would ever take the tasks, so this one stays and
+		 * runs them outside the set (the simulator's smbound_fallback does the same). */
 		if (threadIdx.x == 0) {
-			atomicAdd(&a.slot->exited, 1u);
-			atomicMax(&a.slot->last, t0);
-			if (a.rec) {
-				struct ck_block_rec r = { sm, 0, 1, 0, t0, t0 };
-				a.rec[blockIdx.x] = r;
+			unsigned int before = atomicAdd(&a.slot->exited, 1u);
+			s_stay = before + 1u == gridDim.x;
+			if (s_stay) {
+				atomicAdd(&a.slot->fallback, 1u);
+			} else {
+				atomicMax(&a.slot->last, t0);
+				if (a.rec) {
+					struct ck_block_rec r = { sm, 0, 1, 0, t0, t0 };
+					a.rec[blockIdx.x] = r;
+				}
 			}
 		}
-		return;
+		__syncthreads();
+		if (!s_stay)
+			return;
+		fallback = 1;
 	}
 	float acc = 0.f;
 	unsigned int done = 0;
@@ -260,7 +272,7 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 		unsigned long long t1 = ck_now();
 		atomicMax(&a.slot->last, t1);
 		if (a.rec) {
-			struct ck_block_rec r = { sm, done, 0, 0, t0, t1 };
+			struct ck_block_rec r = { sm, done, fallback ? 2u : 0u, 0, t0, t1 };
 			a.rec[blockIdx.x] = r;
 		}
 	}
@@ -674,7 +686,8 @@ void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t)
 		t[i].last_ns = hs[i].last;
 		t[i].event_ms = 0;
 		t[i].tasks_taken = hs[i].counter;
-		t[i].exited = hs[i].exited;
+		t[i].exited = hs[i].exited - hs[i].fallback;
+		t[i].fallback = hs[i].fallback;
 	}
 	free(hs);
 }

@@ -484,8 +484,8 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 			variant_names[l->var], owner, l->frame, l->stream, l->launch_ns, st, en, l->solo_ns, l->blocks);
 		int done = l->var == VAR_ORIGINAL ? l->tasks
 			: (int)(T[s].tasks_taken < (uint32_t)l->tasks ? T[s].tasks_taken : (uint32_t)l->tasks);
-		fprintf(ft, "%s,%s,%s,%ld,%lld,%d,%d,%u\n", ps->name, l->name, owner, l->frame, l->launch_ns, l->tasks, done,
-			T[s].exited);
+		fprintf(ft, "%s,%s,%s,%ld,%lld,%d,%d,%u,%u\n", ps->name, l->name, owner, l->frame, l->launch_ns, l->tasks, done,
+			T[s].exited, T[s].fallback);
 		if (done < l->tasks) {
 			incomplete++;
 			work_lost += (double)l->solo_ns * (1.0 - (double)done / l->tasks);
@@ -679,7 +679,7 @@ int runner_run(const struct runner_opts *o)
 
 	FILE *fk = open_out(o->out_dir, "kernels.csv"), *ff = open_out(o->out_dir, "frames.csv");
 	FILE *ft = open_out(o->out_dir, "tasks.csv");
-	fputs("policy,kernel,owner,frame,launch_ns,tasks,tasks_done,blocks_exited\n", ft);
+	fputs("policy,kernel,owner,frame,launch_ns,tasks,tasks_done,blocks_exited,fallback\n", ft);
 	fputs("policy,game,frame,release_ns,start_ns,finish_ns,latency_ns,deadline_ns,violated,dropped,note\n", ff);
 	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", fk);
 	cJSON *sum = cJSON_CreateObject();

@@ -29,8 +29,8 @@
  *
  * BE kernels of the BE group are launched with a hardware SM mask rather than SM-bound: an
  * SM-bound BE kernel whose group is full when it launches loses every worker to the render
- * SMs and does no work (our engine reports that as a failed run); the paper does not say how
- * COMBO avoids it.
+ * SMs (all but the grid's last, which then runs on a render SM: sim/dispatch.c); the paper
+ * does not say how COMBO avoids it.
  *
  * Variants: combo (switching + merge), combo-nm (no merge), combo-intra (relaxed only),
  * combo-exact (exact only).  Parameters beyond the paper, off by default: sm_margin (SMs added

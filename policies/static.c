@@ -2,8 +2,8 @@
  * apps' kernels on the rest, for the whole run.  The naive spatial baseline, without any
  * adaptation to load.  Mechanism "mask" (default) restricts the hardware dispatcher to each
  * side's SMs (libsmctrl-style masks, green contexts); "smbound" launches SM-bound PTB kernels
- * whose workers exit on the other side's SMs (COMBO Fig. 8), which fails when every worker
- * lands outside its set. */
+ * whose workers exit on the other side's SMs (COMBO Fig. 8); when every worker lands outside
+ * its set, the grid's last worker stays and does the work there (sim/dispatch.c). */
 #include <math.h>
 #include <stdlib.h>
 #include "policies/policy.h"

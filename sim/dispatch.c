@@ -10,7 +10,8 @@
  *  - leftover rule: a later kernel gets an SM only when no earlier kernel still has blocks
  *    waiting that could go there (any SM for unmasked kernels: a later kernel waits until all
  *    earlier blocks are placed; kernels masked to disjoint SM sets do not hold each other up);
- *  - SM-bound workers that land outside their set exit at once.
+ *  - SM-bound workers that land outside their set exit at once, except the last of a grid
+ *    none of whose workers landed inside: it stays (smbound_fallback).
  */
 #include <string.h>
 
@@ -20,6 +21,51 @@ static void smset_minus(struct smset *a, const struct smset *b)
 {
 	for (size_t w = 0; w < sizeof(a->w) / sizeof(a->w[0]); w++)
 		a->w[w] &= ~b->w[w];
+}
+
+/* After the SM-bound split a class lies wholly inside or wholly outside the set. */
+static bool class_outside(const struct sim *s, const struct smclass *c, const struct smset *set)
+{
+	for (int sm = 0; sm < s->g->sm_count; sm++)
+		if (smset_has(&c->members, sm))
+			return !smset_has(set, sm);
+	return false;
+}
+
+/* The last workers of an SM-bound kernel are being placed and none has landed inside its set:
+ * every one would exit and the kernel's work would be skipped.  The kernels keep one worker
+ * instead: an outside worker that finds itself the last of the grid with no inside worker
+ * before it stays and drains the pool (cuda/kernels.cu does the same with an exit counter), so
+ * the work is done, on one SM outside the set.  The last block goes to the last SM, in tie
+ * order, of those receiving blocks.  Returns the one-SM class that keeps a worker, or NULL. */
+static struct smclass *smbound_fallback(struct sim *s, struct kinst *k, int *ncand)
+{
+	if (k->resident > 0 || k->pool <= 0)
+		return NULL;
+	for (int j = 0; j < *ncand; j++)
+		if (s->take[s->cand[j]->id] && !class_outside(s, s->cand[j], &k->sms))
+			return NULL;
+	for (int rank = s->g->sm_count - 1; rank >= 0; rank--) {
+		int sm = s->g->sm_by_rank[rank];
+		struct smclass *c = s->cls_of[sm];
+		bool is_cand = false;
+		for (int j = 0; j < *ncand && !is_cand; j++)
+			is_cand = s->cand[j] == c && s->take[c->id] > 0;
+		if (!is_cand)
+			continue;
+		struct smset one;
+		memset(&one, 0, sizeof(one));
+		smset_add(&one, sm);
+		struct smclass *d = class_split(s, c, &one);
+		if (d != c) {
+			s->room[d->id] = s->room[c->id];
+			s->take[d->id] = s->take[c->id];
+			s->cand[(*ncand)++] = d;
+		}
+		metrics_smbound_fallback(s->m);
+		return d;
+	}
+	return NULL;
 }
 
 /* Places up to k->unplaced blocks.  Placing one block lowers that SM's room by exactly one, so
@@ -133,24 +179,22 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 			placed += d->nsm;
 		}
 	}
+	struct smclass *keep = NULL;
+	if (k->variant == VAR_SMBOUND && placed == want)
+		keep = smbound_fallback(s, k, &ncand);
 	for (int j = 0; j < ncand; j++) {
 		struct smclass *c = s->cand[j];
 		int take = s->take[c->id];
 		if (!take)
 			continue;
-		bool outside = false;
-		if (k->variant == VAR_SMBOUND) {
-			/* a class lies wholly inside or wholly outside the set after the split */
-			for (int sm = 0; sm < s->g->sm_count; sm++)
-				if (smset_has(&c->members, sm)) {
-					outside = !smset_has(&k->sms, sm);
-					break;
-				}
-		}
-		if (outside)
+		if (c == keep) {
+			k->exited += take - 1;
+			group_add(s, k, c, 1);
+		} else if (k->variant == VAR_SMBOUND && class_outside(s, c, &k->sms)) {
 			k->exited += take * c->nsm;   /* lands, reads %smid, returns */
-		else
+		} else {
 			group_add(s, k, c, take);
+		}
 	}
 	k->unplaced -= (int)placed;
 }
@@ -173,9 +217,6 @@ void dispatch(struct sim *s)
 		 * then; rooms grow only where blocks left, so look only there. */
 		place(s, k, any_blocked ? &blocked : NULL, k->settled);
 		k->settled = !any_blocked;
-		if (k->variant == VAR_SMBOUND && !k->unplaced && !k->resident && k->pool > 0)
-			sim_fail(s, "SM-bound kernel '%s' got no worker on its SM set (all %d workers landed outside it)",
-				 k->spec->name, k->blocks);
 		if (!k->unplaced)
 			continue;
 		if (!k->masked) {

@@ -42,6 +42,7 @@ struct metrics {
 	sim_time idle_since;
 	bool busy;
 	long resets;
+	long smbound_fallbacks;
 	long kernels;
 };
 
@@ -136,6 +137,11 @@ void metrics_be_lost(struct metrics *m, const double lost[KC_COUNT])
 		m->be_lost_ns[c] += lost[c];
 	}
 	m->resets++;
+}
+
+void metrics_smbound_fallback(struct metrics *m)
+{
+	m->smbound_fallbacks++;
 }
 
 void metrics_frame(struct metrics *m, int game, sim_time release, sim_time finish, sim_time deadline)
@@ -287,6 +293,8 @@ void metrics_report(const struct metrics *m, const struct sm_usage *u, bool game
 		lost += m->be_lost_ns[c];
 	cJSON_AddNumberToObject(out, "be_lost_s", lost / 1e9);
 	cJSON_AddNumberToObject(out, "be_resets", (double)m->resets);
+	/* SM-bound kernels none of whose workers landed in their set: one ran outside it */
+	cJSON_AddNumberToObject(out, "smbound_fallbacks", (double)m->smbound_fallbacks);
 	cJSON *bek = cJSON_AddObjectToObject(out, "be_kernels_finished");
 	for (int c = 0; c < KC_COUNT; c++)
 		cJSON_AddNumberToObject(bek, kclass_names[c], (double)m->be_kernels[c]);

@@ -28,6 +28,8 @@ void metrics_kernel(struct metrics *m, const struct kernel_spec *k, bool be, sim
 /* The GPU's hardware queues went from empty to busy (busy = true) or back, at `now`. */
 void metrics_gpu_busy(struct metrics *m, bool busy, sim_time now);
 /* BE work lost to a context reset (solo ns per class), taken off the throughput. */
+/* An SM-bound kernel kept one worker outside its set (dispatch.c: smbound_fallback). */
+void metrics_smbound_fallback(struct metrics *m);
 void metrics_be_lost(struct metrics *m, const double lost[KC_COUNT]);
 void metrics_frame(struct metrics *m, int game, sim_time release, sim_time finish, sim_time deadline);
 void metrics_frame_dropped(struct metrics *m, int game, sim_time release);

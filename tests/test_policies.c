@@ -115,6 +115,25 @@ static void test_pilotfish_reset(void)
 	free(x);
 }
 
+/* ------------------------------------------------------------ SM-bound fallback */
+
+static void test_smbound_fallback(void)
+{
+	/* static SM-bound split: app a's 1024-thread kernel fills every BE SM (one block per SM),
+	 * so app b's kernel, launched next, finds room only on the game's SMs; every worker but
+	 * the grid's last exits there, and the last one stays and does all the work outside the
+	 * set (without it the kernel would do no work) */
+	char *x = experiment("0", "{\"name\":\"a\",\"kernels\":[\"A\"]},{\"name\":\"b\",\"kernels\":[\"B\"]}",
+			     ",{\"name\":\"A\",\"class\":\"CD\",\"grid\":4100,\"threads\":1024,\"solo_us\":20000}"
+			     ",{\"name\":\"B\",\"class\":\"CD\",\"grid\":410,\"threads\":1024,\"solo_us\":100}");
+	cJSON *r = run_policy(x, "{\"name\":\"static\",\"mechanism\":\"smbound\",\"game_sms\":41}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT(num(r, "smbound_fallbacks") >= 1);
+	CU_ASSERT(num(r, "be_kernels_finished.CD") > num(r, "smbound_fallbacks"));
+	cJSON_Delete(r);
+	free(x);
+}
+
 /* ------------------------------------------------------------ COMBO */
 
 static void test_combo_eq5(void)
@@ -190,4 +209,5 @@ void register_policies_tests(void)
 	CU_add_test(s, "combo: Eq. 5 gives the fewest render SMs", test_combo_eq5);
 	CU_add_test(s, "combo: scheme by load mode (Eq. 2-3)", test_combo_scheme_by_load);
 	CU_add_test(s, "combo: headroom merging", test_combo_merge);
+	CU_add_test(s, "static smbound: last worker stays when none lands inside", test_smbound_fallback);
 }

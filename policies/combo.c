@@ -89,6 +89,7 @@ struct combo {
 	int in_flight;
 	long released;
 	struct frame_info pending;        /* the frame whose start merging delayed */
+	int *be_first_sm;                 /* per app: first SM its kernel in flight may use */
 
 	/* results */
 	long frames[2], switches, partition_changes, original_frames, merged;
@@ -125,8 +126,11 @@ static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mod
 	if (p->diag->failed || sc < 0)
 		return NULL;
 	struct combo *c = calloc(1, sizeof(*c));
-	if (!c)
+	int napps = sim_apps(sim);
+	if (!c || !(c->be_first_sm = calloc((size_t)(napps ? napps : 1), sizeof(int)))) {
+		free(c);
 		return NULL;
+	}
 	c->mode = (enum mode)sc;
 	c->merge = mg;
 	c->window = (int)window;
@@ -148,7 +152,9 @@ static void *combo_exact_init(struct sim *sim, const struct cfg *p) { return com
 
 static void combo_destroy(void *self)
 {
-	free(self);
+	struct combo *c = self;
+	free(c->be_first_sm);
+	free(c);
 }
 
 static double now_ns(void)
@@ -229,6 +235,7 @@ static void launch_exact(struct combo *c, struct sim *sim, int app)
 		return;
 	struct launch_opts o = launch_masked(be_group(c, sim));
 	sim_app_launch(sim, app, &o);
+	c->be_first_sm[app] = c->partition;
 	if (sim_app_busy(sim, app))
 		c->be_launched[SCHEME_EXACT]++;
 }
@@ -261,6 +268,7 @@ static void launch_relaxed(struct combo *c, struct sim *sim)
 			continue;
 		struct launch_opts o = launch_original();
 		sim_app_launch(sim, a, &o);
+		c->be_first_sm[a] = 0;
 		if (sim_app_busy(sim, a))
 			c->be_launched[SCHEME_RELAXED]++;
 	}
@@ -274,6 +282,16 @@ static void launch_be(struct combo *c, struct sim *sim)
 	} else {
 		launch_relaxed(c, sim);
 	}
+}
+
+/* Could a BE kernel in flight hold SMs of a render group [0, sms)?  Its blocks were allowed
+ * from be_first_sm on: the BE group of its launch, or the whole GPU (relaxed). */
+static bool be_on_render_sms(const struct combo *c, const struct sim *sim, int sms)
+{
+	for (int a = 0; a < sim_apps(sim); a++)
+		if (sim_app_busy(sim, a) && c->be_first_sm[a] < sms)
+			return true;
+	return false;
 }
 
 /* ---------------------------------------------------------------- frames */
@@ -348,7 +366,10 @@ static void combo_frame_released(void *self, struct sim *sim, const struct frame
 			c->predict_ns += t1 - t0;
 			c->decisions++;
 		}
-		start_frame(c, sim, f, sms, grows || switched);
+		/* §5.3: original render kernels when BE blocks may still sit on render SMs (the group
+		 * grew, the scheme switched, or a BE kernel launched under relaxed sharing still runs):
+		 * SM-bound workers placed beside them would stack on the few free SMs and stay there */
+		start_frame(c, sim, f, sms, grows || switched || be_on_render_sms(c, sim, sms));
 		launch_be(c, sim);
 		return;
 	}
@@ -362,8 +383,11 @@ static void combo_frame_released(void *self, struct sim *sim, const struct frame
 		c->predict_ns += t1 - t0;
 		c->decisions++;
 	}
-	/* headroom merging: every second frame starts (1/fps - render time) later */
-	double padded = render * (1 + c->merge_margin);
+	/* headroom merging: every second frame starts (1/fps - render time) later; the render time
+	 * is the one the co-run rule above expects: with BE CD kernels beside it, x the RT+CD
+	 * co-run slowdown */
+	double expected = c->corun_ok ? render * c->corun_rt_cd : render;
+	double padded = expected * (1 + c->merge_margin);
 	if (c->merge && c->mode != MODE_EXACT && f->number % 2 == 1 && render > 0 && padded < (double)period) {
 		sim_time delay = (sim_time)((double)period - padded);
 		c->notes[f->number % HISTORY].delayed = true;

@@ -352,6 +352,8 @@ static void class_release(struct smclass *c, const struct kinst *k, int n)
 #endif
 }
 
+static void pool_advance(struct sim *s, struct kinst *k);
+
 void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 {
 	class_integrate(s, c);
@@ -363,6 +365,12 @@ void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 	/* blocks placed at one instant share a group; persistent workers always do */
 	for (struct group *gr = c->groups; gr; gr = gr->c_next)
 		if (gr->k == k && (persistent(k) || gr->start == s->now)) {
+			if (persistent(k)) {
+				/* the newcomers drain the pool too: at the group's speed until the
+				 * re-rate this class is now due for adjusts all of them */
+				pool_advance(s, k);
+				k->pool_rate += n * c->nsm * gr->speed;
+			}
 			gr->n += n;
 			return;
 		}
@@ -606,8 +614,8 @@ int class_room(const struct sim *s, const struct smclass *c, const struct kinst 
 
 #ifdef COMBOSIM_DEBUG
 /* Debug builds: class counters equal what their groups hold, nothing is negative or
- * over-committed, the classes partition the SMs, every resident block is counted once, and
- * work is conserved. */
+ * over-committed, the classes partition the SMs, every resident block is counted once, work
+ * is conserved, and every pool drains at its workers' speeds. */
 void residency_check(const struct sim *s)
 {
 	const struct gpu_desc *g = s->g;
@@ -641,9 +649,14 @@ void residency_check(const struct sim *s)
 	for (int i = 0; i < s->n_active; i++) {
 		const struct kinst *k = s->active[i];
 		long n = 0;
-		for (const struct group *gr = k->groups; gr; gr = gr->k_next)
+		double rate = 0;
+		for (const struct group *gr = k->groups; gr; gr = gr->k_next) {
 			n += (long)gr->n * gr->c->nsm;
+			rate += (double)gr->n * gr->c->nsm * gr->speed;
+		}
 		assert(n == k->resident);
+		/* a persistent kernel's pool drains at the sum of its resident workers' speeds */
+		assert(!persistent(k) || fabs(rate - k->pool_rate) <= 1e-6 * (1 + rate));
 		by_kernel += n;
 		if (!persistent(k))
 			assert(k->unplaced + k->resident + k->done_blocks + k->exited == k->blocks);

@@ -416,6 +416,26 @@ static void test_ptb_pool(void)
 	run_close(&r);
 }
 
+static void test_ptb_late_workers(void)
+{
+	struct run r;
+	/* A (1024 threads, one block per SM, 100 us) leaves room for 2 of P's 6 workers per SM;
+	 * the other 4 are placed when A ends and must drain P's pool as well: P does 1/3 of
+	 * its work rate for 100 us, then all of it, and ends near 1067 us (not ~3000 us) */
+	CU_ASSERT_FATAL(run_open(&r, "{" RTX ", " POL "\"kernels\": ["
+				 "{\"name\":\"A\",\"class\":\"CD\",\"grid\":82,\"threads\":1024,\"solo_us\":100},"
+				 "{\"name\":\"P\",\"class\":\"CD\",\"grid\":4920,\"threads\":256,\"solo_us\":1000}],"
+				 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"A\"],\"repeat\":1},"
+				 "{\"name\":\"p\",\"kernels\":[\"P\"],\"repeat\":1,\"variant\":\"ptb\"}]}", NULL));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 0, "P"), 2);
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	long long a = kernel_end(&r, "A", 0), p = kernel_end(&r, "P", 0);
+	CU_ASSERT(a > 100000 && a < 250000);
+	CU_ASSERT(p > 1000000 && p < 1000000 + a);
+	run_close(&r);
+}
+
 /* ------------------------------------------------------------ policies through the action API */
 
 static void *masked_init(struct sim *sim, const struct cfg *p)
@@ -548,6 +568,7 @@ void register_engine_tests(void)
 	CU_add_test(s, "implicit contention from Table 3", test_contention);
 	CU_add_test(s, "fair and age disciplines", test_disciplines);
 	CU_add_test(s, "PTB pool", test_ptb_pool);
+	CU_add_test(s, "PTB workers placed late drain the pool", test_ptb_late_workers);
 	CU_add_test(s, "SM masks and the leftover rule", test_masks);
 	CU_add_test(s, "determinism", test_determinism);
 	CU_add_test(s, "frames and QoS", test_frames);

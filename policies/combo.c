@@ -56,6 +56,8 @@ struct frame_note {
 	long number;
 	int sms;                 /* SMs the frame's kernels ran on */
 	bool delayed;
+	bool shared;             /* BE kernels ran beside it: its time is not the game's alone */
+	bool original;           /* launched with original kernels (a partition or scheme change) */
 	struct frame_features f;
 };
 
@@ -68,7 +70,7 @@ struct combo {
 	int sm_margin;
 	double merge_margin;              /* slack kept when delaying a frame, x its render time */
 	bool measure_overhead;
-	double corun_rt_cd, corun_cd_tc;  /* predicted slowdowns of co-run pairs */
+	double slow[KC_COUNT][KC_COUNT];  /* predicted slowdown of each co-run pair (Table 3) */
 
 	/* history */
 	double render_full[HISTORY];      /* measured render times scaled to the whole GPU, ns */
@@ -89,20 +91,36 @@ struct combo {
 	int in_flight;
 	long released;
 	struct frame_info pending;        /* the frame whose start merging delayed */
+	bool pending_original;            /* ... launched original (the scheme switched) */
 	int *be_first_sm;                 /* per app: first SM its kernel in flight may use */
+	enum kclass *be_cls;              /* per app: class of its kernel in flight */
+	/* relaxed sharing: the frame in flight, predicted parts (Eq. 4) and its RT phase */
+	double rt_pred, cd_pred;
+	double last_rt;                   /* measured RT time of the last frame, whole GPU, ns */
+	bool rt_phase;
+	sim_time rt_end;                  /* predicted end of the RT phase, co-run included */
+	long cur_frame;                   /* the frame started last */
+	long finished;                    /* frames finished (the first profile_frames: alone) */
 
 	/* results */
 	long frames[2], switches, partition_changes, original_frames, merged;
+	long leftover_frames;             /* original only for BE blocks launched under relaxed */
 	long be_launched[2];
 	double predict_ns, select_ns;
 	long decisions;
 };
 
-static double pair_slowdown(const struct gpu_desc *g, const char *pair)
+static double pair_slowdown(const struct gpu_desc *g, enum kclass a, enum kclass b)
 {
-	/* two equal-time kernels co-run in 2(1 - r) of one's time */
+	/* two equal-time kernels co-run in 2(1 - r) of one's time; a pair the calibration does not
+	 * give (same-class pairs: Table 3's 0 %) shares nothing: 2 */
 	const cJSON *mr = g->interference ? cJSON_GetObjectItemCaseSensitive(g->interference, "makespan_reduction") : NULL;
-	const cJSON *v = mr ? cJSON_GetObjectItemCaseSensitive(mr, pair) : NULL;
+	char ab[16], ba[16];
+	snprintf(ab, sizeof(ab), "%s+%s", kclass_names[a], kclass_names[b]);
+	snprintf(ba, sizeof(ba), "%s+%s", kclass_names[b], kclass_names[a]);
+	const cJSON *v = mr ? cJSON_GetObjectItemCaseSensitive(mr, ab) : NULL;
+	if (!cJSON_IsNumber(v) && mr)
+		v = cJSON_GetObjectItemCaseSensitive(mr, ba);
 	return cJSON_IsNumber(v) ? 2 * (1 - v->valuedouble) : 2.0;
 }
 
@@ -127,7 +145,10 @@ static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mod
 		return NULL;
 	struct combo *c = calloc(1, sizeof(*c));
 	int napps = sim_apps(sim);
-	if (!c || !(c->be_first_sm = calloc((size_t)(napps ? napps : 1), sizeof(int)))) {
+	if (!c || !(c->be_first_sm = calloc((size_t)(napps ? napps : 1), sizeof(int))) ||
+	    !(c->be_cls = calloc((size_t)(napps ? napps : 1), sizeof(*c->be_cls)))) {
+		if (c)
+			free(c->be_first_sm);
 		free(c);
 		return NULL;
 	}
@@ -139,8 +160,9 @@ static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mod
 	c->sm_margin = (int)margin;
 	c->merge_margin = merge_margin;
 	c->measure_overhead = overhead;
-	c->corun_rt_cd = pair_slowdown(sim_gpu(sim), "RT+CD");
-	c->corun_cd_tc = pair_slowdown(sim_gpu(sim), "CD+TC");
+	for (int a = 0; a < KC_COUNT; a++)
+		for (int b = 0; b < KC_COUNT; b++)
+			c->slow[a][b] = pair_slowdown(sim_gpu(sim), (enum kclass)a, (enum kclass)b);
 	c->scheme = SCHEME_RELAXED;
 	return c;
 }
@@ -154,6 +176,7 @@ static void combo_destroy(void *self)
 {
 	struct combo *c = self;
 	free(c->be_first_sm);
+	free(c->be_cls);
 	free(c);
 }
 
@@ -193,17 +216,27 @@ static void fit_eq4(struct combo *c)
 	gsl_vector_free(beta);
 }
 
-/* The frame's render time on the whole GPU, predicted before it runs; 0 when unknown yet. */
-static double predict(const struct combo *c, const struct frame_info *f)
+/* The frame's render time on the whole GPU, predicted before it runs, and its RT and CUDA-core
+ * parts (Eq. 4's time_rt and time_cuda); 0 when unknown yet.  Without features the last
+ * measured frame stands for the next, its RT part as measured. */
+static double predict_parts(const struct combo *c, const struct frame_info *f, double *rt, double *cd)
 {
 	const struct frame_features *x = &f->features;
 	if (c->fitted && x->known) {
-		double p = c->a * x->width * x->height * x->spp + c->b * x->width * x->height * x->triangles;
-		if (p > 0)
-			return p;
+		double px = x->width * x->height;
+		double r = c->a * px * x->spp, d = c->b * px * x->triangles;
+		if (r + d > 0 && r >= 0 && d >= 0) {
+			*rt = r;
+			*cd = d;
+			return r + d;
+		}
 	}
-	return c->n_render ? c->render_full[(c->n_render - 1) % HISTORY] : 0;
+	double total = c->n_render ? c->render_full[(c->n_render - 1) % HISTORY] : 0;
+	*rt = fmin(c->last_rt, total);
+	*cd = total - *rt;
+	return total;
 }
+
 
 /* Eq. 2-3 over the last `window` render times. */
 static bool load_stable(const struct combo *c)
@@ -234,6 +267,8 @@ static void launch_exact(struct combo *c, struct sim *sim, int app)
 	if (c->partition <= 0 || sim_app_busy(sim, app))
 		return;
 	struct launch_opts o = launch_masked(be_group(c, sim));
+	o.variant = VAR_PTB;
+	c->be_cls[app] = sim_app_next(sim, app)->cls;
 	sim_app_launch(sim, app, &o);
 	c->be_first_sm[app] = c->partition;
 	if (sim_app_busy(sim, app))
@@ -248,8 +283,26 @@ static int busy_apps(const struct sim *sim)
 	return n;
 }
 
-/* Relaxed scheme: BE CD kernels beside the frame when the co-run is safe; otherwise BE
- * kernels (CD and TC together) only where they are predicted to fit the headroom. */
+/* The slowdown a kernel of class `cls` launched now expects from the BE kernels in flight. */
+static double be_slowdown(const struct combo *c, const struct sim *sim, enum kclass cls, bool *cd_busy)
+{
+	double slow = 1.0;
+	*cd_busy = false;
+	for (int a = 0; a < sim_apps(sim); a++)
+		if (sim_app_busy(sim, a)) {
+			slow = fmax(slow, c->slow[c->be_cls[a]][cls]);
+			*cd_busy |= c->be_cls[a] == KC_CD;
+		}
+	return slow;
+}
+
+/* Relaxed scheme (§5.1.2, Fig. 10): the allowed pairs are a game RT kernel with a BE CD kernel,
+ * and a BE CD kernel with a BE TC kernel.  While a frame is in flight, one BE CD kernel (COMBO
+ * has one stream for them) co-runs with the frame's RT kernel when it is predicted to end
+ * within the RT phase (so it never meets the game's CD kernels) and the frame, its RT part
+ * slowed by the co-run, is predicted to meet QoS.  Between frames, BE kernels (CD and TC
+ * together) only where predicted to fit the headroom.  Predictions: solo times and the pairs'
+ * slowdowns of the GPU's Table-3 calibration (COMBO's offline performance surface). */
 static void launch_relaxed(struct combo *c, struct sim *sim)
 {
 	sim_time now = sim_now(sim);
@@ -257,16 +310,21 @@ static void launch_relaxed(struct combo *c, struct sim *sim)
 		if (sim_app_busy(sim, a))
 			continue;
 		const struct kernel_spec *k = sim_app_next(sim, a);
-		bool ok;
+		bool ok, cd_busy;
+		double slow = be_slowdown(c, sim, k->cls, &cd_busy);
 		if (c->in_flight) {
-			ok = k->cls != KC_TC && c->corun_ok;
+			double corun = c->slow[KC_RT][KC_CD];
+			ok = k->cls == KC_CD && !cd_busy && c->corun_ok && c->in_flight == 1 && c->rt_phase &&
+			     now + (sim_time)((double)k->solo_ns * corun) <= c->rt_end;
 		} else {
-			double slow = busy_apps(sim) ? c->corun_cd_tc : 1.0;
 			ok = now + (sim_time)((double)k->solo_ns * slow) <= c->window_end;
 		}
 		if (!ok)
 			continue;
-		struct launch_opts o = launch_original();
+		struct launch_opts o = launch_ptb();
+		c->be_cls[a] = k->cls;
+		if (c->in_flight)
+			c->notes[c->cur_frame % HISTORY].shared = true;
 		sim_app_launch(sim, a, &o);
 		c->be_first_sm[a] = 0;
 		if (sim_app_busy(sim, a))
@@ -276,6 +334,8 @@ static void launch_relaxed(struct combo *c, struct sim *sim)
 
 static void launch_be(struct combo *c, struct sim *sim)
 {
+	if (c->finished < c->profile_frames)
+		return;                   /* profiling: the game alone */
 	if (c->scheme == SCHEME_EXACT) {
 		for (int a = 0; a < sim_apps(sim); a++)
 			launch_exact(c, sim, a);
@@ -302,18 +362,32 @@ static void start_frame(struct combo *c, struct sim *sim, const struct frame_inf
 	if (c->scheme == SCHEME_EXACT)
 		snprintf(note, sizeof(note), "exact-%d%s", sms, original ? "-original" : "");
 	else
-		snprintf(note, sizeof(note), "relaxed%s", c->notes[f->number % HISTORY].delayed ? "-merged" : "");
+		snprintf(note, sizeof(note), "relaxed%s%s", c->notes[f->number % HISTORY].delayed ? "-merged" : "",
+			 original ? "-original" : "");
 	sim_frame_note(sim, f, note);
+	/* its RT phase (the profiles' frames start with their RT kernels) */
+	c->rt_phase = true;
+	c->rt_end = sim_now(sim) + (sim_time)(c->rt_pred * c->slow[KC_RT][KC_CD]);
 	struct frame_note *n = &c->notes[f->number % HISTORY];
 	n->number = f->number;
 	n->sms = sms;
 	n->f = f->features;
+	/* BE kernels slow a frame that is not SM-bound to its own group: those still on the GPU,
+	 * and with original kernels those launched right after (they take SMs between the
+	 * frame's kernels) */
+	n->shared = original || (sms >= sim_gpu(sim)->sm_count && busy_apps(sim) > 0);
+	n->original = original;
+	c->cur_frame = f->number;
 	const struct gpu_desc *g = sim_gpu(sim);
-	if (original || sms >= g->sm_count) {
-		sim_frame_launch(sim, f, NULL);
+	if (original) {
+		struct launch_opts o = launch_original();
+		sim_frame_launch(sim, f, &o);
 		n->sms = g->sm_count;
-		if (sms < g->sm_count)
-			c->original_frames++;
+		c->original_frames++;
+	} else if (sms >= g->sm_count) {
+		struct launch_opts o = launch_ptb();
+		sim_frame_launch(sim, f, &o);
+		n->sms = g->sm_count;
 	} else {
 		struct launch_opts o = launch_smbound(smset_range(0, sms));
 		sim_frame_launch(sim, f, &o);
@@ -325,7 +399,7 @@ static void combo_frame_released(void *self, struct sim *sim, const struct frame
 	struct combo *c = self;
 	const struct gpu_desc *g = sim_gpu(sim);
 	double t0 = c->measure_overhead ? now_ns() : 0;
-	double render = predict(c, f);
+	double render = predict_parts(c, f, &c->rt_pred, &c->cd_pred);
 	double t1 = c->measure_overhead ? now_ns() : 0;
 	sim_time qos = f->deadline - f->released;
 	sim_time period = sim_game_period(sim, f->game);
@@ -369,14 +443,18 @@ static void combo_frame_released(void *self, struct sim *sim, const struct frame
 		/* §5.3: original render kernels when BE blocks may still sit on render SMs (the group
 		 * grew, the scheme switched, or a BE kernel launched under relaxed sharing still runs):
 		 * SM-bound workers placed beside them would stack on the few free SMs and stay there */
-		start_frame(c, sim, f, sms, grows || switched || be_on_render_sms(c, sim, sms));
+		bool leftovers = !grows && !switched && be_on_render_sms(c, sim, sms);
+		c->leftover_frames += leftovers;
+		start_frame(c, sim, f, sms, grows || switched || leftovers);
 		launch_be(c, sim);
 		return;
 	}
 
 	c->partition = 0;
-	/* relaxed: may BE CD kernels co-run with this frame? */
-	c->corun_ok = render > 0 && render * c->corun_rt_cd <= (double)qos;
+	/* relaxed: may a BE CD kernel co-run with this frame's RT kernel?  Only if the frame, its
+	 * RT part slowed by the co-run, still meets QoS */
+	double with_corun = c->rt_pred * c->slow[KC_RT][KC_CD] + c->cd_pred;
+	c->corun_ok = render > 0 && with_corun <= (double)qos;
 	c->window_end = 0;
 	if (c->measure_overhead) {
 		c->select_ns += now_ns() - t1;
@@ -386,7 +464,7 @@ static void combo_frame_released(void *self, struct sim *sim, const struct frame
 	/* headroom merging: every second frame starts (1/fps - render time) later; the render time
 	 * is the one the co-run rule above expects: with BE CD kernels beside it, x the RT+CD
 	 * co-run slowdown */
-	double expected = c->corun_ok ? render * c->corun_rt_cd : render;
+	double expected = c->corun_ok ? with_corun : render;
 	double padded = expected * (1 + c->merge_margin);
 	if (c->merge && c->mode != MODE_EXACT && f->number % 2 == 1 && render > 0 && padded < (double)period) {
 		sim_time delay = (sim_time)((double)period - padded);
@@ -396,11 +474,12 @@ static void combo_frame_released(void *self, struct sim *sim, const struct frame
 		c->in_flight--;               /* the GPU is the BE's until the delayed start */
 		sim_timer(sim, sim_now(sim) + delay, f->number);
 		c->pending = *f;
+		c->pending_original = switched;
 		launch_be(c, sim);
 		return;
 	}
 	c->notes[f->number % HISTORY].delayed = false;
-	start_frame(c, sim, f, g->sm_count, true);
+	start_frame(c, sim, f, g->sm_count, switched);
 	launch_be(c, sim);
 }
 
@@ -411,7 +490,7 @@ static void combo_timer(void *self, struct sim *sim, long cookie)
 		return;
 	c->in_flight++;
 	c->window_end = 0;
-	start_frame(c, sim, &c->pending, sim_gpu(sim)->sm_count, true);
+	start_frame(c, sim, &c->pending, sim_gpu(sim)->sm_count, c->pending_original);
 	launch_be(c, sim);
 }
 
@@ -421,11 +500,25 @@ static void combo_frame_finished(void *self, struct sim *sim, const struct frame
 	const struct gpu_desc *g = sim_gpu(sim);
 	const struct frame_note *n = &c->notes[f->number % HISTORY];
 	int sms = n->number == f->number ? n->sms : g->sm_count;
-	/* measured render time, scaled to the whole GPU (Eq. 5: time ~ 1/SMs) */
+	/* The game's render time on the whole GPU, for the load mode (Eq. 2-3) and the featureless
+	 * predictor: measured, scaled by the SMs the frame ran on (Eq. 5: time ~ 1/SMs).  A frame
+	 * that BE kernels shared (relaxed co-runs, BE blocks on its SMs at its start, original
+	 * kernels with BE blocks entering between them) measures COMBO's own interference, not
+	 * the game's load: its Eq. 4 estimate stands in when the trace gives features, else it
+	 * is left out.  The Eq. 4 fit learns only from frames nothing shared. */
 	double full = (double)(finished - f->started) * sms / g->sm_count;
-	c->render_full[c->n_render % HISTORY] = full;
-	c->n_render++;
-	if (f->features.known && c->n_fit < HISTORY) {
+	bool shared = n->number == f->number && n->shared;
+	double load = full;
+	if (shared) {
+		double rt, cd;
+		load = c->fitted && f->features.known ? predict_parts(c, f, &rt, &cd) : 0;
+	}
+	if (load > 0) {
+		c->render_full[c->n_render % HISTORY] = load;
+		c->n_render++;
+	}
+	c->finished++;
+	if (!shared && f->features.known && c->n_fit < HISTORY) {
 		double px = f->features.width * f->features.height;
 		c->fx[c->n_fit][0] = px * f->features.spp;
 		c->fx[c->n_fit][1] = px * f->features.triangles;
@@ -450,9 +543,25 @@ static void combo_frame_finished(void *self, struct sim *sim, const struct frame
 	launch_be(c, sim);
 }
 
+static void combo_kernel_finished(void *self, struct sim *sim, const struct kernel_done *k)
+{
+	struct combo *c = self;
+	if (k->game < 0 || k->spec->cls != KC_RT)
+		return;
+	c->rt_phase = false;
+	const struct frame_note *n = &c->notes[k->frame % HISTORY];
+	if (n->number == k->frame && n->shared)
+		return;
+	int sms = n->number == k->frame ? n->sms : sim_gpu(sim)->sm_count;
+	sim_time start = k->started >= 0 ? k->started : k->launched;
+	c->last_rt = (double)(k->finished - start) * sms / sim_gpu(sim)->sm_count;
+}
+
 static void combo_be_ready(void *self, struct sim *sim, int app)
 {
 	struct combo *c = self;
+	if (c->finished < c->profile_frames)
+		return;
 	if (c->scheme == SCHEME_EXACT)
 		launch_exact(c, sim, app);
 	else
@@ -469,6 +578,7 @@ static void combo_finish(void *self, struct sim *sim, cJSON *out)
 	cJSON_AddNumberToObject(o, "partition_changes", (double)c->partition_changes);
 	cJSON_AddNumberToObject(o, "render_sms_last", (double)c->last_sms);
 	cJSON_AddNumberToObject(o, "original_kernel_frames", (double)c->original_frames);
+	cJSON_AddNumberToObject(o, "original_for_relaxed_leftovers", (double)c->leftover_frames);
 	cJSON_AddNumberToObject(o, "merged_frames", (double)c->merged);
 	cJSON_AddNumberToObject(o, "be_launched_exact", (double)c->be_launched[SCHEME_EXACT]);
 	cJSON_AddNumberToObject(o, "be_launched_relaxed", (double)c->be_launched[SCHEME_RELAXED]);
@@ -495,6 +605,7 @@ static void combo_finish(void *self, struct sim *sim, cJSON *out)
 		.frame_released = combo_frame_released,         \
 		.frame_finished = combo_frame_finished,         \
 		.be_ready = combo_be_ready,                     \
+		.kernel_finished = combo_kernel_finished,       \
 		.timer = combo_timer,                           \
 		.finish = combo_finish,                         \
 	}

@@ -33,13 +33,15 @@ struct sim;
 struct launch_opts {
 	enum variant variant;
 	int stream;              /* -1: the owner's own stream */
-	int workers;             /* PTB / SM-bound persistent blocks; 0: fill every SM to occupancy */
+	int workers;             /* PTB / SM-bound persistent blocks; 0: the kernel's ptb_workers,
+				  * else fill every SM to occupancy */
 	struct smset sms;        /* SM-bound: the SMs whose workers stay; masked: the SMs allowed */
 	/* The dispatcher places the kernel's blocks only on `sms` (a hardware SM mask, as
 	 * libsmctrl's per-launch TPC masks or CUDA green contexts give), any variant. */
 	bool masked;
 };
 struct launch_opts launch_original(void);
+struct launch_opts launch_ptb(void);          /* persistent workers, any SM */
 struct launch_opts launch_smbound(struct smset sms);
 struct launch_opts launch_masked(struct smset sms);
 

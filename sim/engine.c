@@ -385,6 +385,11 @@ struct launch_opts launch_original(void)
 	return (struct launch_opts){ .variant = VAR_ORIGINAL, .stream = -1 };
 }
 
+struct launch_opts launch_ptb(void)
+{
+	return (struct launch_opts){ .variant = VAR_PTB, .stream = -1 };
+}
+
 struct launch_opts launch_smbound(struct smset sms)
 {
 	return (struct launch_opts){ .variant = VAR_SMBOUND, .stream = -1, .sms = sms };

@@ -14,6 +14,7 @@ fail=0
 n=0
 # the Fig. 13-18 reproductions read generated workloads (make figures makes them too)
 [ -e build/figures/workloads/steel.csv ] || sh experiments/combo/fig13/workloads.sh "$ref" >/dev/null
+[ -e build/figures/workloads/quake2-dynamic.csv ] || sh experiments/combo/fig15/workloads.sh "$ref" >/dev/null
 check() {
 	name=$1; shift
 	n=$((n + 1))
@@ -57,7 +58,7 @@ check fig13-steel-sgemm experiments/combo/fig13.json --set games[0].trace=../../
 check fig2 experiments/combo/fig2.json
 check fig4-fig7 experiments/combo/fig4_fig7.json
 for p in combo-exact combo-intra combo-nm pilotfish static exclusive; do
-	check "default-$p-8k" experiments/default.json --set duration_ms=8333 --set "policies=[{\"name\":\"$p\"}]"
+	check "default-$p-8k" experiments/default.json --set duration_ms=8333 --set "policies=[{\"name\":\"$p\"$(test $p = static && echo ,\"game_share\":0.75)}]"
 done
 check default-seed7 experiments/default.json --set seed=7 --set duration_ms=4000
 echo "$n runs compared"

@@ -30,8 +30,8 @@ check() {
 		[ -e "$tmp/a/$f" ] || [ -e "$tmp/b/$f" ] || continue
 		if [ "$f" = summary.json ]; then
 			# the binary's version string differs by construction
-			grep -v '"version"' "$tmp/a/$f" >"$tmp/a.s" 2>/dev/null
-			grep -v '"version"' "$tmp/b/$f" >"$tmp/b.s" 2>/dev/null
+			grep -v '"combosim_version"' "$tmp/a/$f" >"$tmp/a.s" 2>/dev/null
+			grep -v '"combosim_version"' "$tmp/b/$f" >"$tmp/b.s" 2>/dev/null
 			cmp -s "$tmp/a.s" "$tmp/b.s" || bad="$bad $f"
 		else
 			cmp -s "$tmp/a/$f" "$tmp/b/$f" || bad="$bad $f"

@@ -41,6 +41,7 @@ struct group {
 	sim_time since, start, at;
 	ev_handle ev;
 	struct group *c_next, *c_prev, *k_next, *k_prev;
+	struct group *sib_next, *sib_prev;   /* ring of the kernel's groups with this start */
 };
 
 struct smclass {
@@ -87,6 +88,7 @@ struct kinst {
 	int game, app;
 	struct frame *frame;
 	struct group *groups;
+	struct group *newest;    /* a group of the latest start (its ring holds the others) */
 	bool settled;            /* waiting, and no SM had room for it at the last dispatch */
 	struct kinst *q_next;    /* stream queue (and free list) */
 	struct kinst *hw_next;   /* hardware wait list */
@@ -144,6 +146,7 @@ struct sim {
 	struct smclass *classes;
 	int n_classes;
 	int *free_classes, n_free_classes;
+	int n_idle;                  /* alive classes holding no group */
 	struct smclass **cls_of;     /* per SM */
 	uint64_t *lanes_named;       /* per SM: timeline lanes already named */
 	double unit_int[UNIT_COUNT], busy_int, thread_int;   /* SM-time integrals, all SMs */

@@ -49,10 +49,26 @@ void residency_init(struct sim *s)
 	c->alive = true;
 	c->members = smset_range(0, n);
 	class_set_members(s, c);
+	s->n_idle = 1;
+}
+
+/* Siblings: a kernel's groups with the same start (placed by one dispatch pass, or split
+ * copies of those).  Twin classes (merge_same) hold sibling groups. */
+static void sib_join(struct group *gr, struct group *ring)
+{
+	gr->sib_next = ring->sib_next;
+	gr->sib_prev = ring;
+	ring->sib_next->sib_prev = gr;
+	ring->sib_next = gr;
 }
 
 static void group_free(struct sim *s, struct group *gr)
 {
+	struct kinst *k = gr->k;
+	if (k->newest == gr)
+		k->newest = gr->sib_next != gr ? gr->sib_next : NULL;
+	gr->sib_prev->sib_next = gr->sib_next;
+	gr->sib_next->sib_prev = gr->sib_prev;
 	gr->k_next = s->free_g;
 	s->free_g = gr;
 }
@@ -130,7 +146,16 @@ static struct smclass *class_new(struct sim *s)
 	memset(c, 0, sizeof(*c));
 	c->id = id;
 	c->alive = true;
+	s->n_idle++;
 	return c;
+}
+
+static void class_kill(struct sim *s, struct smclass *c)
+{
+	c->alive = false;
+	s->free_classes[s->n_free_classes++] = c->id;
+	if (!c->groups)
+		s->n_idle--;
 }
 
 static void class_integrate(struct sim *s, struct smclass *c)
@@ -163,8 +188,10 @@ static struct group *group_new(struct sim *s)
 	return gr;
 }
 
-static void link_group(struct smclass *c, struct kinst *k, struct group *gr)
+static void link_group(struct sim *s, struct smclass *c, struct kinst *k, struct group *gr)
 {
+	if (!c->groups)
+		s->n_idle--;
 	gr->c = c;
 	gr->c_prev = c->groups_tail;
 	gr->c_next = NULL;
@@ -180,7 +207,7 @@ static void link_group(struct smclass *c, struct kinst *k, struct group *gr)
 	k->groups = gr;
 }
 
-static void unlink_group(struct smclass *c, struct kinst *k, struct group *gr)
+static void unlink_group(struct sim *s, struct smclass *c, struct kinst *k, struct group *gr)
 {
 	if (gr->c_prev)
 		gr->c_prev->c_next = gr->c_next;
@@ -196,6 +223,8 @@ static void unlink_group(struct smclass *c, struct kinst *k, struct group *gr)
 		k->groups = gr->k_next;
 	if (gr->k_next)
 		gr->k_next->k_prev = gr->k_prev;
+	if (!c->groups)
+		s->n_idle++;
 }
 
 struct smclass *class_split(struct sim *s, struct smclass *c, const struct smset *set)
@@ -230,7 +259,8 @@ struct smclass *class_split(struct sim *s, struct smclass *c, const struct smset
 	for (struct group *gr = c->groups; gr; gr = gr->c_next) {
 		struct group *copy = group_new(s);
 		*copy = *gr;
-		link_group(d, gr->k, copy);
+		link_group(s, d, gr->k, copy);
+		sib_join(copy, gr);
 		copy->ev = gr->ev ? evq_push(s->q, gr->at, EV_GROUP_DONE, copy) : EV_NONE;
 	}
 	return d;
@@ -249,13 +279,12 @@ static void class_merge(struct sim *s, struct smclass *into, struct smclass *fro
 		class_mark_dirty(s, into);
 	while (from->groups) {
 		struct group *gr = from->groups;
-		unlink_group(from, gr->k, gr);
+		unlink_group(s, from, gr->k, gr);
 		if (gr->ev)
 			evq_cancel(s->q, gr->ev);
 		group_free(s, gr);
 	}
-	from->alive = false;
-	s->free_classes[s->n_free_classes++] = from->id;
+	class_kill(s, from);
 	class_set_members(s, into);
 }
 
@@ -266,6 +295,8 @@ static void merge_idle(struct sim *s)
 	if (!s->maybe_idle)
 		return;
 	s->maybe_idle = false;
+	if (s->n_idle < 2)
+		return;              /* nothing to merge */
 	for (int i = 0; i < s->n_classes; i++) {
 		struct smclass *c = &s->classes[i];
 		if (!c->alive || c->groups)
@@ -306,6 +337,25 @@ static void merge_same(struct sim *s, const int *ids, int n)
 		if (!c->alive || !c->groups || !c->freed)
 			continue;
 		const struct group *first = c->groups;
+		/* A twin holds the same groups in the same order, so its last group is a sibling of
+		 * c's last group (most often placed just now, on few classes): look only there.  Only
+		 * when several twins exist does the walk below (the kernel's groups) pick one. */
+		struct smclass *twin = NULL;
+		int twins = 0;
+		const struct group *last = c->groups_tail;
+		for (const struct group *g = last->sib_next; g != last && twins < 2; g = g->sib_next) {
+			struct smclass *d = g->c;
+			if (d != c && d->groups_tail == g && class_same(s, c, d)) {
+				twin = d;
+				twins++;
+			}
+		}
+		if (twins == 0)
+			continue;
+		if (twins == 1) {
+			class_merge(s, twin, c);
+			continue;
+		}
 		for (const struct group *g = first->k->groups; g; g = g->k_next) {
 			struct smclass *d = g->c;
 			if (d == c || g->start != first->start || d->groups != g || !class_same(s, c, d))
@@ -375,7 +425,13 @@ void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 	c->lanes |= 1ull << gr->lane;
 	if (k->fit.dram_delta > 0)
 		c->dram_groups++;
-	link_group(c, k, gr);
+	link_group(s, c, k, gr);
+	if (k->newest && k->newest->start == s->now) {
+		sib_join(gr, k->newest);
+	} else {
+		gr->sib_next = gr->sib_prev = gr;
+		k->newest = gr;
+	}
 }
 
 static void timeline_group(struct sim *s, const struct group *gr)
@@ -417,7 +473,7 @@ void group_remove(struct sim *s, struct group *gr)
 		k->pool_rate -= gr->n * c->nsm * gr->speed;
 	if (gr->ev)
 		evq_cancel(s->q, gr->ev);
-	unlink_group(c, k, gr);
+	unlink_group(s, c, k, gr);
 	group_free(s, gr);
 	if (!c->groups)
 		s->maybe_idle = true;
@@ -637,6 +693,10 @@ void residency_check(const struct sim *s)
 		sms += c->nsm;
 	}
 	assert(sms == g->sm_count);
+	int idle = 0;
+	for (int i = 0; i < s->n_classes; i++)
+		idle += s->classes[i].alive && !s->classes[i].groups;
+	assert(idle == s->n_idle);
 	long by_kernel = 0;
 	for (int i = 0; i < s->n_active; i++) {
 		const struct kinst *k = s->active[i];
@@ -644,6 +704,20 @@ void residency_check(const struct sim *s)
 		for (const struct group *gr = k->groups; gr; gr = gr->k_next)
 			n += (long)gr->n * gr->c->nsm;
 		assert(n == k->resident);
+		/* sibling rings: exactly the kernel's groups of one start */
+		for (const struct group *gr = k->groups; gr; gr = gr->k_next) {
+			int ring = 0, same = 0;
+			const struct group *x = gr;
+			do {
+				assert(x->k == k && x->start == gr->start && x->sib_next->sib_prev == x);
+				ring++;
+				x = x->sib_next;
+			} while (x != gr);
+			for (x = k->groups; x; x = x->k_next)
+				same += x->start == gr->start;
+			assert(ring == same);
+		}
+		assert(!k->newest || k->newest->k == k);
 		by_kernel += n;
 		if (!persistent(k))
 			assert(k->unplaced + k->resident + k->done_blocks + k->exited == k->blocks);

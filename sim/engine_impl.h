@@ -81,6 +81,7 @@ struct kinst {
 	int stream, prio;
 	uint64_t order;
 	int blocks, unplaced, resident, done_blocks, exited;
+	double inv_threads, inv_regs, inv_smem;   /* 1 / per-block needs (0 where none): class_room */
 	double pool, pool_rate;  /* persistent kernels: work left (block-ns) and drain rate */
 	sim_time pool_since;
 	ev_handle pool_ev;
@@ -196,7 +197,42 @@ void class_mark_dirty(struct sim *s, struct smclass *c);
 void class_mark_freed(struct sim *s, struct smclass *c);
 /* Clears the freed marks (after a dispatch pass). */
 void residency_clear_freed(struct sim *s);
-int class_room(const struct sim *s, const struct smclass *c, const struct kinst *k);
+
+/* floor(a / b) for 0 <= a < 2^31, b > 0, from inv = 1.0 / b: the product is off by far less
+ * than one, so one correction step makes it exact (an integer division costs ~10x more). */
+static inline int quot(int a, int b, double inv)
+{
+	int q = (int)((double)a * inv);
+	if ((q + 1) * b <= a)
+		q++;
+	else if (q * b > a)
+		q--;
+	return q;
+}
+
+/* How many more blocks of k one member SM of c can take now. */
+static inline int class_room(const struct sim *s, const struct smclass *c, const struct kinst *k)
+{
+	const struct gpu_desc *g = s->g;
+	bool graphics = c->graphics || k->fit.graphics;
+	int cap = gpu_smem_capacity(g, graphics);
+	int room = g->max_blocks - c->blocks;
+	int threads = g->max_threads - c->threads, regs = g->regs - c->regs, smem = cap - c->smem;
+	/* most classes that get here have no room: say so without dividing */
+	if (room <= 0 || threads < k->fit.threads || regs < k->fit.regs || smem < k->fit.smem)
+		return 0;    /* (smem < 0: cannot switch carveout while compute blocks use more) */
+	int r = quot(threads, k->fit.threads, k->inv_threads);
+	room = r < room ? r : room;
+	if (k->fit.regs) {
+		r = quot(regs, k->fit.regs, k->inv_regs);
+		room = r < room ? r : room;
+	}
+	if (k->fit.smem) {
+		r = quot(smem, k->fit.smem, k->inv_smem);
+		room = r < room ? r : room;
+	}
+	return room > 0 ? room : 0;
+}
 #ifdef COMBOSIM_DEBUG
 void residency_check(const struct sim *s);
 #endif

@@ -534,15 +534,14 @@ static void class_rerate(struct sim *s, struct smclass *c)
 	struct chip_view chip = { .dram_load = s->dram_load };
 	if (n)
 		s->model->sm_speeds(s->model_self, view, n, &chip, speed);
-
 	for (int u = 0; u < UNIT_COUNT; u++)
 		c->load[u] = 0;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		for (int u = 0; u < UNIT_COUNT; u++)
 			c->load[u] += view[i].blocks * view[i].delta[u] * speed[i];
+	for (int i = 0; i < n; i++)
 		if (persistent(kin[i]))
 			pool_advance(s, kin[i]);
-	}
 	for (struct group *gr = c->groups; gr; gr = gr->c_next) {
 		int i;
 		for (i = 0; kin[i] != gr->k; i++)
@@ -637,27 +636,6 @@ void residency_settle(struct sim *s)
 	s->n_dirty = 0;
 	merge_idle(s);
 	merge_same(s, s->settled_ids, n);
-}
-
-int class_room(const struct sim *s, const struct smclass *c, const struct kinst *k)
-{
-	const struct gpu_desc *g = s->g;
-	bool graphics = c->graphics || k->fit.graphics;
-	int cap = gpu_smem_capacity(g, graphics);
-	if (c->smem > cap)
-		return 0;        /* cannot switch carveout while compute blocks use more */
-	int room = g->max_blocks - c->blocks;
-	int r = (g->max_threads - c->threads) / k->fit.threads;
-	room = r < room ? r : room;
-	if (k->fit.regs) {
-		r = (g->regs - c->regs) / k->fit.regs;
-		room = r < room ? r : room;
-	}
-	if (k->fit.smem) {
-		r = (cap - c->smem) / k->fit.smem;
-		room = r < room ? r : room;
-	}
-	return room > 0 ? room : 0;
 }
 
 #ifdef COMBOSIM_DEBUG

@@ -25,6 +25,7 @@
 #define HW_QUEUE_SLOTS 32       /* kernels resident in hardware queues at once */
 #define MAX_LANES 64            /* timeline lanes per SM */
 #define TL_STREAM_TID 100000
+#define RATE_CACHE 8            /* kernels per SM whose speeds a class remembers */
 
 enum ev_kind { EV_GROUP_DONE = 1, EV_POOL_DONE, EV_FRAME_RELEASE, EV_APP_START, EV_TIMER };
 
@@ -57,6 +58,13 @@ struct smclass {
 	double load[UNIT_COUNT];
 	double dram;             /* this SM's DRAM demand at intrinsic speeds */
 	sim_time since;          /* utilisation integrated up to here */
+	/* the speeds of the last re-rate and what they were computed from (the model is a pure
+	 * function of it): a re-rate with the same kernels, blocks and chip DRAM load reuses
+	 * them; rate_n == 0: nothing remembered */
+	int rate_n;
+	uint64_t rate_order[RATE_CACHE];
+	int rate_blocks[RATE_CACHE];
+	double rate_dram, rate_speed[RATE_CACHE];
 	bool dirty;              /* residency changed: speeds to recompute */
 	bool freed;              /* blocks left since the last dispatch */
 };

@@ -531,14 +531,29 @@ static void class_rerate(struct sim *s, struct smclass *c)
 		}
 		view[i].blocks += gr->n;
 	}
-	struct chip_view chip = { .dram_load = s->dram_load };
-	if (n)
-		s->model->sm_speeds(s->model_self, view, n, &chip, speed);
-	for (int u = 0; u < UNIT_COUNT; u++)
-		c->load[u] = 0;
-	for (int i = 0; i < n; i++)
+	/* the same view as at the last re-rate: the same speeds and unit loads */
+	bool same = n > 0 && n == c->rate_n && s->dram_load == c->rate_dram;
+	for (int i = 0; same && i < n; i++)
+		same = kin[i]->order == c->rate_order[i] && view[i].blocks == c->rate_blocks[i];
+	if (same) {
+		memcpy(speed, c->rate_speed, (size_t)n * sizeof(double));
+	} else {
+		struct chip_view chip = { .dram_load = s->dram_load };
+		if (n)
+			s->model->sm_speeds(s->model_self, view, n, &chip, speed);
 		for (int u = 0; u < UNIT_COUNT; u++)
-			c->load[u] += view[i].blocks * view[i].delta[u] * speed[i];
+			c->load[u] = 0;
+		for (int i = 0; i < n; i++)
+			for (int u = 0; u < UNIT_COUNT; u++)
+				c->load[u] += view[i].blocks * view[i].delta[u] * speed[i];
+		c->rate_n = n <= RATE_CACHE ? n : 0;
+		c->rate_dram = s->dram_load;
+		for (int i = 0; i < c->rate_n; i++) {
+			c->rate_order[i] = kin[i]->order;
+			c->rate_blocks[i] = view[i].blocks;
+			c->rate_speed[i] = speed[i];
+		}
+	}
 	for (int i = 0; i < n; i++)
 		if (persistent(kin[i]))
 			pool_advance(s, kin[i]);

@@ -36,7 +36,8 @@ struct interference_ops {
 	/* Reads the GPU's "interference" object (cursor at $.interference). */
 	void *(*create)(const struct gpu_desc *g, const struct cfg *params);
 	void (*destroy)(void *self);
-	/* Fills speed[i] for each of the n kernels resident on one SM. */
+	/* Fills speed[i] for each of the n kernels resident on one SM.  Must be a pure function
+	 * of its arguments (the engine reuses the answer for an identical view). */
 	void (*sm_speeds)(const void *self, const struct sm_kernel_view *k, int n,
 			  const struct chip_view *chip, double *speed);
 	/* Chip clock relative to nominal under the power model; NULL means always 1. */

@@ -75,8 +75,14 @@ static struct smclass *smbound_fallback(struct sim *s, struct kinst *k, int *nca
 static void place(struct sim *s, struct kinst *k, const struct smset *blocked, bool only_freed)
 {
 	struct smset allowed = k->masked ? k->sms : s->all;
-	if (blocked)
+	if (blocked) {
 		smset_minus(&allowed, blocked);
+		uint64_t any = 0;
+		for (size_t w = 0; w < sizeof(allowed.w) / sizeof(allowed.w[0]); w++)
+			any |= allowed.w[w];
+		if (!any)
+			return;      /* every SM it may use is held up by an earlier kernel */
+	}
 	int ncand = 0, maxroom = 0;
 	long total = 0;
 	/* the classes as they are now: splits below make new ones, possibly with recycled ids */

@@ -112,6 +112,9 @@ static struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, co
 		return NULL;
 	}
 	k->spec = spec;
+	k->inv_threads = 1.0 / k->fit.threads;
+	k->inv_regs = k->fit.regs ? 1.0 / k->fit.regs : 0;
+	k->inv_smem = k->fit.smem ? 1.0 / k->fit.smem : 0;
 	k->variant = o->variant;
 	k->sms = o->sms;
 	k->masked = o->masked;

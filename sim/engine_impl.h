@@ -25,6 +25,7 @@
 #define HW_QUEUE_SLOTS 32       /* kernels resident in hardware queues at once */
 #define MAX_LANES 64            /* timeline lanes per SM */
 #define TL_STREAM_TID 100000
+#define RATE_CACHE 8            /* kernels per SM whose speeds a class remembers */
 
 enum ev_kind { EV_GROUP_DONE = 1, EV_POOL_DONE, EV_FRAME_RELEASE, EV_APP_START, EV_TIMER };
 
@@ -41,6 +42,7 @@ struct group {
 	sim_time since, start, at;
 	ev_handle ev;
 	struct group *c_next, *c_prev, *k_next, *k_prev;
+	struct group *sib_next, *sib_prev;   /* ring of the kernel's groups with this start */
 };
 
 struct smclass {
@@ -56,6 +58,13 @@ struct smclass {
 	double load[UNIT_COUNT];
 	double dram;             /* this SM's DRAM demand at intrinsic speeds */
 	sim_time since;          /* utilisation integrated up to here */
+	/* the speeds of the last re-rate and what they were computed from (the model is a pure
+	 * function of it): a re-rate with the same kernels, blocks and chip DRAM load reuses
+	 * them; rate_n == 0: nothing remembered */
+	int rate_n;
+	uint64_t rate_order[RATE_CACHE];
+	int rate_blocks[RATE_CACHE];
+	double rate_dram, rate_speed[RATE_CACHE];
 	bool dirty;              /* residency changed: speeds to recompute */
 	bool freed;              /* blocks left since the last dispatch */
 };
@@ -80,6 +89,7 @@ struct kinst {
 	int stream, prio;
 	uint64_t order;
 	int blocks, unplaced, resident, done_blocks, exited;
+	double inv_threads, inv_regs, inv_smem;   /* 1 / per-block needs (0 where none): class_room */
 	double pool, pool_rate;  /* persistent kernels: work left (block-ns) and drain rate */
 	sim_time pool_since;
 	ev_handle pool_ev;
@@ -87,6 +97,7 @@ struct kinst {
 	int game, app;
 	struct frame *frame;
 	struct group *groups;
+	struct group *newest;    /* a group of the latest start (its ring holds the others) */
 	bool settled;            /* waiting, and no SM had room for it at the last dispatch */
 	struct kinst *q_next;    /* stream queue (and free list) */
 	struct kinst *hw_next;   /* hardware wait list */
@@ -144,6 +155,7 @@ struct sim {
 	struct smclass *classes;
 	int n_classes;
 	int *free_classes, n_free_classes;
+	int n_idle;                  /* alive classes holding no group */
 	struct smclass **cls_of;     /* per SM */
 	uint64_t *lanes_named;       /* per SM: timeline lanes already named */
 	double unit_int[UNIT_COUNT], busy_int, thread_int;   /* SM-time integrals, all SMs */
@@ -193,7 +205,42 @@ void class_mark_dirty(struct sim *s, struct smclass *c);
 void class_mark_freed(struct sim *s, struct smclass *c);
 /* Clears the freed marks (after a dispatch pass). */
 void residency_clear_freed(struct sim *s);
-int class_room(const struct sim *s, const struct smclass *c, const struct kinst *k);
+
+/* floor(a / b) for 0 <= a < 2^31, b > 0, from inv = 1.0 / b: the product is off by far less
+ * than one, so one correction step makes it exact (an integer division costs ~10x more). */
+static inline int quot(int a, int b, double inv)
+{
+	int q = (int)((double)a * inv);
+	if ((q + 1) * b <= a)
+		q++;
+	else if (q * b > a)
+		q--;
+	return q;
+}
+
+/* How many more blocks of k one member SM of c can take now. */
+static inline int class_room(const struct sim *s, const struct smclass *c, const struct kinst *k)
+{
+	const struct gpu_desc *g = s->g;
+	bool graphics = c->graphics || k->fit.graphics;
+	int cap = gpu_smem_capacity(g, graphics);
+	int room = g->max_blocks - c->blocks;
+	int threads = g->max_threads - c->threads, regs = g->regs - c->regs, smem = cap - c->smem;
+	/* most classes that get here have no room: say so without dividing */
+	if (room <= 0 || threads < k->fit.threads || regs < k->fit.regs || smem < k->fit.smem)
+		return 0;    /* (smem < 0: cannot switch carveout while compute blocks use more) */
+	int r = quot(threads, k->fit.threads, k->inv_threads);
+	room = r < room ? r : room;
+	if (k->fit.regs) {
+		r = quot(regs, k->fit.regs, k->inv_regs);
+		room = r < room ? r : room;
+	}
+	if (k->fit.smem) {
+		r = quot(smem, k->fit.smem, k->inv_smem);
+		room = r < room ? r : room;
+	}
+	return room > 0 ? room : 0;
+}
 #ifdef COMBOSIM_DEBUG
 void residency_check(const struct sim *s);
 #endif

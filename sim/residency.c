@@ -14,6 +14,26 @@
 
 #include "sim/engine_impl.h"
 
+/* Exact inline forms of fmin(1, x), fmax(1, x) and ceil(x) for x >= 0 (libm calls through the
+ * PLT otherwise: a few % of a COMBO run). */
+static inline double min1(double x)
+{
+	return x < 1.0 ? x : 1.0;       /* NaN: 1, as fmin */
+}
+
+static inline double max1(double x)
+{
+	return x > 1.0 ? x : 1.0;       /* NaN: 1, as fmax */
+}
+
+static inline double ceil_nonneg(double x)
+{
+	if (!(x < 0x1p52))
+		return x;               /* integral already (or NaN/inf, as ceil) */
+	double t = (double)(int64_t)x;  /* floor, for 0 <= x < 2^52 */
+	return t < x ? t + 1 : t;
+}
+
 /* ---------------------------------------------------------------- classes */
 
 static void class_set_members(struct sim *s, struct smclass *c)
@@ -49,10 +69,26 @@ void residency_init(struct sim *s)
 	c->alive = true;
 	c->members = smset_range(0, n);
 	class_set_members(s, c);
+	s->n_idle = 1;
+}
+
+/* Siblings: a kernel's groups with the same start (placed by one dispatch pass, or split
+ * copies of those).  Twin classes (merge_same) hold sibling groups. */
+static void sib_join(struct group *gr, struct group *ring)
+{
+	gr->sib_next = ring->sib_next;
+	gr->sib_prev = ring;
+	ring->sib_next->sib_prev = gr;
+	ring->sib_next = gr;
 }
 
 static void group_free(struct sim *s, struct group *gr)
 {
+	struct kinst *k = gr->k;
+	if (k->newest == gr)
+		k->newest = gr->sib_next != gr ? gr->sib_next : NULL;
+	gr->sib_prev->sib_next = gr->sib_next;
+	gr->sib_next->sib_prev = gr->sib_prev;
 	gr->k_next = s->free_g;
 	s->free_g = gr;
 }
@@ -130,15 +166,26 @@ static struct smclass *class_new(struct sim *s)
 	memset(c, 0, sizeof(*c));
 	c->id = id;
 	c->alive = true;
+	s->n_idle++;
 	return c;
 }
 
-static void class_integrate(struct sim *s, struct smclass *c)
+static void class_kill(struct sim *s, struct smclass *c)
 {
+	c->alive = false;
+	s->free_classes[s->n_free_classes++] = c->id;
+	if (!c->groups)
+		s->n_idle--;
+}
+
+static inline void class_integrate(struct sim *s, struct smclass *c)
+{
+	if (s->now == c->since)
+		return;
 	double dt = (double)(s->now - c->since) * c->nsm;
 	if (dt > 0) {
 		for (int u = 0; u < UNIT_COUNT; u++)
-			s->unit_int[u] += fmin(1.0, c->load[u]) * dt;
+			s->unit_int[u] += min1(c->load[u]) * dt;
 		s->busy_int += c->groups ? dt : 0;
 		s->thread_int += (double)c->threads * dt;
 	}
@@ -163,8 +210,10 @@ static struct group *group_new(struct sim *s)
 	return gr;
 }
 
-static void link_group(struct smclass *c, struct kinst *k, struct group *gr)
+static void link_group(struct sim *s, struct smclass *c, struct kinst *k, struct group *gr)
 {
+	if (!c->groups)
+		s->n_idle--;
 	gr->c = c;
 	gr->c_prev = c->groups_tail;
 	gr->c_next = NULL;
@@ -180,7 +229,7 @@ static void link_group(struct smclass *c, struct kinst *k, struct group *gr)
 	k->groups = gr;
 }
 
-static void unlink_group(struct smclass *c, struct kinst *k, struct group *gr)
+static void unlink_group(struct sim *s, struct smclass *c, struct kinst *k, struct group *gr)
 {
 	if (gr->c_prev)
 		gr->c_prev->c_next = gr->c_next;
@@ -196,6 +245,8 @@ static void unlink_group(struct smclass *c, struct kinst *k, struct group *gr)
 		k->groups = gr->k_next;
 	if (gr->k_next)
 		gr->k_next->k_prev = gr->k_prev;
+	if (!c->groups)
+		s->n_idle++;
 }
 
 struct smclass *class_split(struct sim *s, struct smclass *c, const struct smset *set)
@@ -230,7 +281,8 @@ struct smclass *class_split(struct sim *s, struct smclass *c, const struct smset
 	for (struct group *gr = c->groups; gr; gr = gr->c_next) {
 		struct group *copy = group_new(s);
 		*copy = *gr;
-		link_group(d, gr->k, copy);
+		link_group(s, d, gr->k, copy);
+		sib_join(copy, gr);
 		copy->ev = gr->ev ? evq_push(s->q, gr->at, EV_GROUP_DONE, copy) : EV_NONE;
 	}
 	return d;
@@ -249,13 +301,12 @@ static void class_merge(struct sim *s, struct smclass *into, struct smclass *fro
 		class_mark_dirty(s, into);
 	while (from->groups) {
 		struct group *gr = from->groups;
-		unlink_group(from, gr->k, gr);
+		unlink_group(s, from, gr->k, gr);
 		if (gr->ev)
 			evq_cancel(s->q, gr->ev);
 		group_free(s, gr);
 	}
-	from->alive = false;
-	s->free_classes[s->n_free_classes++] = from->id;
+	class_kill(s, from);
 	class_set_members(s, into);
 }
 
@@ -266,6 +317,8 @@ static void merge_idle(struct sim *s)
 	if (!s->maybe_idle)
 		return;
 	s->maybe_idle = false;
+	if (s->n_idle < 2)
+		return;              /* nothing to merge */
 	for (int i = 0; i < s->n_classes; i++) {
 		struct smclass *c = &s->classes[i];
 		if (!c->alive || c->groups)
@@ -306,6 +359,25 @@ static void merge_same(struct sim *s, const int *ids, int n)
 		if (!c->alive || !c->groups || !c->freed)
 			continue;
 		const struct group *first = c->groups;
+		/* A twin holds the same groups in the same order, so its last group is a sibling of
+		 * c's last group (most often placed just now, on few classes): look only there.  Only
+		 * when several twins exist does the walk below (the kernel's groups) pick one. */
+		struct smclass *twin = NULL;
+		int twins = 0;
+		const struct group *last = c->groups_tail;
+		for (const struct group *g = last->sib_next; g != last && twins < 2; g = g->sib_next) {
+			struct smclass *d = g->c;
+			if (d != c && d->groups_tail == g && class_same(s, c, d)) {
+				twin = d;
+				twins++;
+			}
+		}
+		if (twins == 0)
+			continue;
+		if (twins == 1) {
+			class_merge(s, twin, c);
+			continue;
+		}
 		for (const struct group *g = first->k->groups; g; g = g->k_next) {
 			struct smclass *d = g->c;
 			if (d == c || g->start != first->start || d->groups != g || !class_same(s, c, d))
@@ -383,7 +455,13 @@ void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 	c->lanes |= 1ull << gr->lane;
 	if (k->fit.dram_delta > 0)
 		c->dram_groups++;
-	link_group(c, k, gr);
+	link_group(s, c, k, gr);
+	if (k->newest && k->newest->start == s->now) {
+		sib_join(gr, k->newest);
+	} else {
+		gr->sib_next = gr->sib_prev = gr;
+		k->newest = gr;
+	}
 }
 
 static void timeline_group(struct sim *s, const struct group *gr)
@@ -425,7 +503,7 @@ void group_remove(struct sim *s, struct group *gr)
 		k->pool_rate -= gr->n * c->nsm * gr->speed;
 	if (gr->ev)
 		evq_cancel(s->q, gr->ev);
-	unlink_group(c, k, gr);
+	unlink_group(s, c, k, gr);
 	group_free(s, gr);
 	if (!c->groups)
 		s->maybe_idle = true;
@@ -449,7 +527,7 @@ static void pool_schedule(struct sim *s, struct kinst *k)
 		k->pool_ev = EV_NONE;
 		return;
 	}
-	sim_time at = s->now + (sim_time)ceil(k->pool / k->pool_rate);
+	sim_time at = s->now + (sim_time)ceil_nonneg(k->pool / k->pool_rate);
 	if (k->pool_ev)
 		evq_reschedule(s->q, k->pool_ev, at);
 	else
@@ -483,18 +561,32 @@ static void class_rerate(struct sim *s, struct smclass *c)
 		}
 		view[i].blocks += gr->n;
 	}
-	struct chip_view chip = { .dram_load = s->dram_load };
-	if (n)
-		s->model->sm_speeds(s->model_self, view, n, &chip, speed);
-
-	for (int u = 0; u < UNIT_COUNT; u++)
-		c->load[u] = 0;
-	for (int i = 0; i < n; i++) {
+	/* the same view as at the last re-rate: the same speeds and unit loads */
+	bool same = n > 0 && n == c->rate_n && s->dram_load == c->rate_dram;
+	for (int i = 0; same && i < n; i++)
+		same = kin[i]->order == c->rate_order[i] && view[i].blocks == c->rate_blocks[i];
+	if (same) {
+		memcpy(speed, c->rate_speed, (size_t)n * sizeof(double));
+	} else {
+		struct chip_view chip = { .dram_load = s->dram_load };
+		if (n)
+			s->model->sm_speeds(s->model_self, view, n, &chip, speed);
 		for (int u = 0; u < UNIT_COUNT; u++)
-			c->load[u] += view[i].blocks * view[i].delta[u] * speed[i];
+			c->load[u] = 0;
+		for (int i = 0; i < n; i++)
+			for (int u = 0; u < UNIT_COUNT; u++)
+				c->load[u] += view[i].blocks * view[i].delta[u] * speed[i];
+		c->rate_n = n <= RATE_CACHE ? n : 0;
+		c->rate_dram = s->dram_load;
+		for (int i = 0; i < c->rate_n; i++) {
+			c->rate_order[i] = kin[i]->order;
+			c->rate_blocks[i] = view[i].blocks;
+			c->rate_speed[i] = speed[i];
+		}
+	}
+	for (int i = 0; i < n; i++)
 		if (persistent(kin[i]))
 			pool_advance(s, kin[i]);
-	}
 	for (struct group *gr = c->groups; gr; gr = gr->c_next) {
 		int i;
 		for (i = 0; kin[i] != gr->k; i++)
@@ -514,7 +606,7 @@ static void class_rerate(struct sim *s, struct smclass *c)
 		if (v == gr->speed && gr->ev)
 			continue;
 		gr->speed = v;
-		gr->at = v > 1e-12 ? s->now + (sim_time)ceil(gr->remaining / v) : SIM_TIME_NEVER;
+		gr->at = v > 1e-12 ? s->now + (sim_time)ceil_nonneg(gr->remaining / v) : SIM_TIME_NEVER;
 		if (gr->at == SIM_TIME_NEVER) {
 			if (gr->ev)
 				evq_cancel(s->q, gr->ev);
@@ -570,7 +662,7 @@ void residency_settle(struct sim *s)
 		if (s->dram_load < 1e-9)
 			s->dram_load = 0;
 	}
-	if (fmax(1, before) != fmax(1, s->dram_load)) {
+	if (max1(before) != max1(s->dram_load)) {
 		for (int i = 0; i < s->n_classes; i++) {
 			struct smclass *c = &s->classes[i];
 			if (c->alive && (c->dirty || c->dram_groups))
@@ -589,27 +681,6 @@ void residency_settle(struct sim *s)
 	s->n_dirty = 0;
 	merge_idle(s);
 	merge_same(s, s->settled_ids, n);
-}
-
-int class_room(const struct sim *s, const struct smclass *c, const struct kinst *k)
-{
-	const struct gpu_desc *g = s->g;
-	bool graphics = c->graphics || k->fit.graphics;
-	int cap = gpu_smem_capacity(g, graphics);
-	if (c->smem > cap)
-		return 0;        /* cannot switch carveout while compute blocks use more */
-	int room = g->max_blocks - c->blocks;
-	int r = (g->max_threads - c->threads) / k->fit.threads;
-	room = r < room ? r : room;
-	if (k->fit.regs) {
-		r = (g->regs - c->regs) / k->fit.regs;
-		room = r < room ? r : room;
-	}
-	if (k->fit.smem) {
-		r = (cap - c->smem) / k->fit.smem;
-		room = r < room ? r : room;
-	}
-	return room > 0 ? room : 0;
 }
 
 #ifdef COMBOSIM_DEBUG
@@ -645,6 +716,10 @@ void residency_check(const struct sim *s)
 		sms += c->nsm;
 	}
 	assert(sms == g->sm_count);
+	int idle = 0;
+	for (int i = 0; i < s->n_classes; i++)
+		idle += s->classes[i].alive && !s->classes[i].groups;
+	assert(idle == s->n_idle);
 	long by_kernel = 0;
 	for (int i = 0; i < s->n_active; i++) {
 		const struct kinst *k = s->active[i];
@@ -657,6 +732,20 @@ void residency_check(const struct sim *s)
 		assert(n == k->resident);
 		/* a persistent kernel's pool drains at the sum of its resident workers' speeds */
 		assert(!persistent(k) || fabs(rate - k->pool_rate) <= 1e-6 * (1 + rate));
+		/* sibling rings: exactly the kernel's groups of one start */
+		for (const struct group *gr = k->groups; gr; gr = gr->k_next) {
+			int ring = 0, same = 0;
+			const struct group *x = gr;
+			do {
+				assert(x->k == k && x->start == gr->start && x->sib_next->sib_prev == x);
+				ring++;
+				x = x->sib_next;
+			} while (x != gr);
+			for (x = k->groups; x; x = x->k_next)
+				same += x->start == gr->start;
+			assert(ring == same);
+		}
+		assert(!k->newest || k->newest->k == k);
 		by_kernel += n;
 		if (!persistent(k))
 			assert(k->unplaced + k->resident + k->done_blocks + k->exited == k->blocks);

@@ -1,0 +1,65 @@
+#!/bin/sh
+# Exactness check for engine speed work: runs a set of shipped experiments with a reference
+# binary and a candidate binary and compares every output file byte for byte (frames.csv,
+# kernels.csv, summary.json and the stdout table; the version string in summary.json aside).
+# Usage: sh bench/identical.sh REF_BINARY [NEW_BINARY]   (NEW_BINARY defaults to bin/combosim)
+# Exit status 0: every output identical.  Outputs are written to a temporary directory and
+# deleted afterwards (the 10 000-frame kernels.csv is ~100 MB while it lives).
+set -u
+ref=${1:?usage: bench/identical.sh REF_BINARY [NEW_BINARY]}
+new=${2:-bin/combosim}
+tmp=$(mktemp -d /tmp/combosim-identical.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+n=0
+# the Fig. 13-18 reproductions read generated workloads (make figures makes them too)
+[ -e build/figures/workloads/steel.csv ] || sh experiments/combo/fig13/workloads.sh "$ref" >/dev/null
+[ -e build/figures/workloads/quake2-dynamic.csv ] || sh experiments/combo/fig15/workloads.sh "$ref" >/dev/null
+check() {
+	name=$1; shift
+	n=$((n + 1))
+	# one output path for both (the table's last line names it)
+	"$ref" run "$@" --out "$tmp/r" >"$tmp/a.stdout" 2>&1; ra=$?
+	rm -rf "$tmp/a"; [ -e "$tmp/r" ] && mv "$tmp/r" "$tmp/a"
+	"$new" run "$@" --out "$tmp/r" >"$tmp/b.stdout" 2>&1; rb=$?
+	rm -rf "$tmp/b"; [ -e "$tmp/r" ] && mv "$tmp/r" "$tmp/b"
+	bad=""
+	[ "$ra" = "$rb" ] || bad="$bad exit($ra/$rb)"
+	cmp -s "$tmp/a.stdout" "$tmp/b.stdout" || bad="$bad stdout"
+	for f in frames.csv kernels.csv summary.json corun.csv reproduction.csv; do
+		[ -e "$tmp/a/$f" ] || [ -e "$tmp/b/$f" ] || continue
+		if [ "$f" = summary.json ]; then
+			# the binary's version string differs by construction
+			grep -v '"combosim_version"' "$tmp/a/$f" >"$tmp/a.s" 2>/dev/null
+			grep -v '"combosim_version"' "$tmp/b/$f" >"$tmp/b.s" 2>/dev/null
+			cmp -s "$tmp/a.s" "$tmp/b.s" || bad="$bad $f"
+		else
+			cmp -s "$tmp/a/$f" "$tmp/b/$f" || bad="$bad $f"
+		fi
+	done
+	if [ -n "$bad" ]; then
+		echo "DIFFER $name:$bad"
+		fail=1
+	else
+		[ "$ra" = 0 ] && echo "same   $name" || echo "same   $name (both exit $ra)"
+	fi
+	rm -rf "$tmp/a" "$tmp/b"
+}
+check default experiments/default.json
+check combo-10k experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"combo"}]'
+check pilotfish-10k experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"pilotfish"}]'
+check table6 experiments/combo/table6.json
+check fig18 experiments/combo/fig18.json
+check fig15 experiments/combo/fig15.json
+check table6-dynamic experiments/combo/table6.json --set games[0].trace=table6/dynamic.csv
+check table3 experiments/combo/table3.json
+check fig13-point experiments/combo/fig13.json
+check fig13-steel-sgemm experiments/combo/fig13.json --set games[0].trace=../../build/figures/workloads/steel.csv --set games[0].profile=steel --set apps[0].queue=../../build/figures/workloads/sgemm.json
+check fig2 experiments/combo/fig2.json
+check fig4-fig7 experiments/combo/fig4_fig7.json
+for p in combo-exact combo-intra combo-nm pilotfish static exclusive; do
+	check "default-$p-8k" experiments/default.json --set duration_ms=8333 --set "policies=[{\"name\":\"$p\"$(test $p = static && echo ,\"game_share\":0.75)}]"
+done
+check default-seed7 experiments/default.json --set seed=7 --set duration_ms=4000
+echo "$n runs compared"
+exit $fail

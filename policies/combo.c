@@ -299,8 +299,8 @@ static double be_slowdown(const struct combo *c, const struct sim *sim, enum kcl
 /* Relaxed scheme (§5.1.2, Fig. 10): the allowed pairs are a game RT kernel with a BE CD kernel,
  * and a BE CD kernel with a BE TC kernel.  While a frame is in flight, one BE CD kernel (COMBO
  * has one stream for them) co-runs with the frame's RT kernel when it is predicted to end
- * within the RT phase (so it never meets the game's CD kernels) and the frame, its RT part
- * slowed by the co-run, is predicted to meet QoS.  Between frames, BE kernels (CD and TC
+ * within the RT phase (so it never meets the game's CD kernels) and the frame, slowed as a
+ * whole by the co-run, is predicted to meet QoS.  Between frames, BE kernels (CD and TC
  * together) only where predicted to fit the headroom.  Predictions: solo times and the pairs'
  * slowdowns of the GPU's Table-3 calibration (COMBO's offline performance surface). */
 static void launch_relaxed(struct combo *c, struct sim *sim)
@@ -451,9 +451,10 @@ static void combo_frame_released(void *self, struct sim *sim, const struct frame
 	}
 
 	c->partition = 0;
-	/* relaxed: may a BE CD kernel co-run with this frame's RT kernel?  Only if the frame, its
-	 * RT part slowed by the co-run, still meets QoS */
-	double with_corun = c->rt_pred * c->slow[KC_RT][KC_CD] + c->cd_pred;
+	/* relaxed: may a BE CD kernel co-run with this frame's RT kernel?  Only if the frame,
+	 * slowed as a whole by the RT+CD co-run, still meets QoS (conservative: the co-run is
+	 * kept within the RT phase below) */
+	double with_corun = render * c->slow[KC_RT][KC_CD];
 	c->corun_ok = render > 0 && with_corun <= (double)qos;
 	c->window_end = 0;
 	if (c->measure_overhead) {

@@ -162,22 +162,6 @@ static void test_combo_eq5(void)
 	free(x);
 }
 
-static void test_combo_relaxed_leftovers(void)
-{
-	/* a 40 ms BE kernel launched under relaxed sharing (profiling) is still on every SM when
-	 * exact sharing starts: the exact frames must run original render kernels until it is
-	 * gone, or their SM-bound workers stack on the few SMs it leaves and the frames take
-	 * several periods */
-	char *x = experiment("0", "{\"name\":\"be\",\"kernels\":[\"B\"]}",
-			     ",{\"name\":\"B\",\"class\":\"CD\",\"grid\":41984,\"threads\":128,\"solo_us\":40000,\"sat_blocks\":4}");
-	cJSON *r = run_policy(x, "{\"name\":\"combo-exact\",\"profile_frames\":3}");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	CU_ASSERT(num(r, "combo.original_kernel_frames") >= 2);
-	CU_ASSERT(num(r, "games.0.latency_max_ms") < 1.2 * 1000.0 / 120);
-	cJSON_Delete(r);
-	free(x);
-}
-
 static void test_combo_scheme_by_load(void)
 {
 	const char *be = "{\"name\":\"be\",\"kernels\":[\"B\"]}";
@@ -224,7 +208,6 @@ void register_policies_tests(void)
 	CU_add_test(s, "pilotfish: stragglers reset to the checkpoint", test_pilotfish_reset);
 	CU_add_test(s, "combo: Eq. 5 gives the fewest render SMs", test_combo_eq5);
 	CU_add_test(s, "combo: scheme by load mode (Eq. 2-3)", test_combo_scheme_by_load);
-	CU_add_test(s, "combo: original render kernels while relaxed-era BE blocks remain", test_combo_relaxed_leftovers);
 	CU_add_test(s, "combo: headroom merging", test_combo_merge);
 	CU_add_test(s, "static smbound: last worker stays when none lands inside", test_smbound_fallback);
 }

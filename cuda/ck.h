@@ -42,6 +42,10 @@ struct ck_kernel {
 	int smem;                          /* dynamic shared memory per block, bytes */
 	long work;                         /* inner-loop units per task */
 	uint32_t mask[CK_MASK_WORDS];      /* SM-bound: the SM set */
+	/* SM-bound, asynchronous launches only: when sm_hi > 0 the set is SMs [sm_lo, sm_hi), passed
+	 * in the launch's arguments (a set chosen per launch, as COMBO's render group is), and the
+	 * slot's mask is not read */
+	int sm_lo, sm_hi;
 };
 
 static inline void ck_mask_clear(struct ck_kernel *k)
@@ -112,6 +116,10 @@ void ck_async_begin(struct ck_dev *d, int n, const uint32_t (*masks)[CK_MASK_WOR
 void ck_launch_async(struct ck_dev *d, const struct ck_kernel *k, int stream, int slot);
 int ck_slot_done(struct ck_dev *d, int slot);
 void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t);
+/* Reads the records of slots [first, first + n) while the run goes on (a closed-loop policy
+ * measuring a finished frame): those launches must have finished (ck_slot_done); copies on a
+ * stream of its own, so it waits for nothing else.  Fills t like ck_async_end. */
+void ck_slots_read(struct ck_dev *d, int first, int n, struct ck_timing *t);
 /* %globaltimer now, read by a one-thread kernel (waits for it). */
 uint64_t ck_gpu_now(struct ck_dev *d);
 
@@ -177,6 +185,50 @@ int ck_leftover_violations(const struct ck_placed *p, int n, int earlier, int la
 int ck_most_room_violations(const struct ck_placed *p, int n, int earlier, int later, int n_sms, int cap);
 /* Per-SM block counts of one kernel (counts has n_sms entries). */
 void ck_blocks_per_sm(const struct ck_placed *p, int n, int kernel, int n_sms, int *counts);
+
+/* ---- COMBO's host-side decisions (combo.c) ---- */
+/* policies/combo.c's exact integrated and relaxed intra-SM schemes as the runner replays them,
+ * for games whose frames carry no Eq. 4 features (the last measured render time, scaled to the
+ * whole GPU, predicts the next frame's).  Times in ns. */
+enum ck_combo_scheme { CK_COMBO_RELAXED, CK_COMBO_EXACT };
+struct ck_combo {
+	int sm_count;
+	bool exact;                        /* combo-exact: exact after profiling; else relaxed only */
+	int profile_frames, sm_margin;
+	double corun_rt_cd, corun_cd_tc;   /* predicted slowdowns of co-run pairs (2(1 - r)) */
+
+	double render_full;                /* last measured render time on the whole GPU; 0: none */
+	long released;
+	int scheme, partition;             /* partition: render SMs of the last exact frame, 0: none */
+	int last_sms;
+	bool started, corun_ok;            /* corun_ok: BE CD kernels may co-run with the frame */
+	int in_flight;
+	long long window_end;              /* end of the BE headroom after a frame (relaxed); 0: none */
+
+	long frames[2], switches, partition_changes, original_frames;
+};
+/* A released frame's launch: the scheme, its render SMs [0, sms) and whether its kernels run
+ * original (unbound: the whole GPU) rather than SM-bound to them. */
+struct ck_combo_frame {
+	int scheme;
+	int sms;
+	bool original;
+};
+void ck_combo_init(struct ck_combo *c, int sm_count, bool exact, int profile_frames, int sm_margin,
+		   double corun_rt_cd, double corun_cd_tc);
+/* A frame is released (not dropped) with this QoS target. */
+struct ck_combo_frame ck_combo_release(struct ck_combo *c, long long qos_ns);
+/* A frame finished: its render time (last kernel end - first kernel start) on `ran_on` SMs. */
+void ck_combo_finished(struct ck_combo *c, long long render_ns, int ran_on, long long release_ns,
+		       long long period_ns);
+/* Relaxed scheme: may an idle BE app launch its next kernel (TC or not, solo time) now, with
+ * `frames` frames in flight and `be_busy` other BE kernels running? */
+bool ck_combo_relaxed_ok(const struct ck_combo *c, int frames, bool tc, long long now_ns, long long solo_ns,
+			 bool be_busy);
+/* Exact scheme: the SM-bound grid of a BE kernel in a BE group of be_sms SMs shared by `apps`
+ * BE apps: each kernel takes at most 1/apps of the blocks that fit an SM alone (occupancy), so
+ * the apps' kernels all fit the group's SMs at once; at least one worker per SM. */
+int ck_combo_be_workers(int occupancy, int apps, int be_sms);
 
 #ifdef __cplusplus
 }

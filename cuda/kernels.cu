@@ -27,6 +27,7 @@ struct ck_slot {                       /* per launch, in device memory */
 
 struct ck_args {
 	int variant, tasks, work, bvh_first_leaf;
+	int sm_lo, sm_hi;              /* SM-bound set [sm_lo, sm_hi) when sm_hi > 0, else slot->mask */
 	unsigned int buf_mask;
 	struct ck_slot *slot;
 	struct ck_block_rec *rec;
@@ -54,6 +55,9 @@ struct ck_dev {
 	cudaEvent_t *aev;
 	int an;
 	unsigned long long *dnow;
+	cudaStream_t rstream;          /* ck_slots_read's copies */
+	struct ck_slot *rbuf;          /* pinned, rcap slots */
+	int rcap;
 };
 
 /* ---------------------------------------------------------------- device code */
@@ -225,7 +229,10 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 
 	if (threadIdx.x == 0)
 		atomicMin(&a.slot->first, t0);
-	if (a.variant == CK_SMBOUND && !((a.slot->mask[sm / 32] >> (sm % 32)) & 1u)) {
+	bool inside = a.variant != CK_SMBOUND ||
+		      (a.sm_hi > 0 ? sm >= (unsigned int)a.sm_lo && sm < (unsigned int)a.sm_hi
+				   : ((a.slot->mask[sm / 32] >> (sm % 32)) & 1u));
+	if (!inside) {
 		/* Outside the set: exit, unless this is the last block of the grid and every block
 		 * before it exited too: no worker would ever take the tasks, so this one stays and
 		 * runs them outside the set (the simulator's smbound_fallback does the same). */
@@ -425,6 +432,10 @@ void ck_close(struct ck_dev *d)
 	free(d->aev);
 	if (d->dnow)
 		CUDA_CHECK(cudaFree(d->dnow));
+	if (d->rbuf)
+		CUDA_CHECK(cudaFreeHost(d->rbuf));
+	if (d->rstream)
+		CUDA_CHECK(cudaStreamDestroy(d->rstream));
 	free(d->streams);
 	free(d);
 }
@@ -601,6 +612,10 @@ static void ck_fill_args(struct ck_dev *d, const struct ck_kernel *ki, struct ck
 	a->bvh_first_leaf = (1 << CK_BVH_LEVELS) - 1;
 	a->buf_mask = d->buf_elems - 1;
 	a->slot = slot;
+	if (ki->variant == CK_SMBOUND && ki->sm_hi > 0) {
+		a->sm_lo = ki->sm_lo;
+		a->sm_hi = ki->sm_hi;
+	}
 	a->rec = NULL;
 	a->buf = d->buf;
 	a->bvh = d->bvh;
@@ -690,6 +705,33 @@ void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t)
 		t[i].fallback = hs[i].fallback;
 	}
 	free(hs);
+}
+
+void ck_slots_read(struct ck_dev *d, int first, int n, struct ck_timing *t)
+{
+	if (first < 0 || n < 1 || first + n > d->an) {
+		fprintf(stderr, "combosim-cuda: ck_slots_read: slots [%d, %d) outside [0, %d)\n", first, first + n, d->an);
+		exit(1);
+	}
+	if (!d->rstream)
+		CUDA_CHECK(cudaStreamCreateWithFlags(&d->rstream, cudaStreamNonBlocking));
+	if (n > d->rcap) {
+		if (d->rbuf)
+			CUDA_CHECK(cudaFreeHost(d->rbuf));
+		CUDA_CHECK(cudaMallocHost(&d->rbuf, (size_t)n * sizeof(*d->rbuf)));
+		d->rcap = n;
+	}
+	CUDA_CHECK(cudaMemcpyAsync(d->rbuf, d->aslots + first, (size_t)n * sizeof(*d->rbuf), cudaMemcpyDeviceToHost,
+				   d->rstream));
+	CUDA_CHECK(cudaStreamSynchronize(d->rstream));
+	for (int i = 0; i < n; i++) {
+		t[i].first_ns = d->rbuf[i].first;
+		t[i].last_ns = d->rbuf[i].last;
+		t[i].event_ms = 0;
+		t[i].tasks_taken = d->rbuf[i].counter;
+		t[i].exited = d->rbuf[i].exited - d->rbuf[i].fallback;
+		t[i].fallback = d->rbuf[i].fallback;
+	}
 }
 
 uint64_t ck_gpu_now(struct ck_dev *d)

@@ -13,7 +13,17 @@
  *              turn, and only when the predicted solo time fits before the next frame's
  *              release; a straggler still running at a release cannot be reset here (no
  *              context reset from the runtime): it is counted and left to finish.
- * Others (combo) are skipped with a message.  Frames are released by a host thread busy-waiting
+ *   combo-exact  COMBO's exact integrated SM sharing (policies/combo.c, decisions in combo.c):
+ *              after profile_frames frames on the whole GPU, each frame's render group is
+ *              Eq. 5's n SMs from the last frame's render time (read off the GPU when the frame
+ *              finishes: closed loop); its kernels run SM-bound to SMs [0, n) (original in frames
+ *              where n grows), the BE apps' kernels SM-bound to [n, N), one stream per app so CD
+ *              and TC kernels share the BE SMs, each BE grid sized so the apps' kernels fit those
+ *              SMs together (the simulator uses a hardware SM mask there: no CUDA equivalent);
+ *   combo-intra  COMBO's relaxed intra-SM sharing without headroom merging ("merge": false):
+ *              original kernels on the whole GPU, BE CD kernels beside frames when predicted
+ *              safe, the rest in the headroom after a frame when predicted to fit.
+ * Others (combo, combo-nm: the Eq. 2-3 switch; merging) are skipped with a message.  Frames are released by a host thread busy-waiting
  * on CLOCK_MONOTONIC at start + k / fps; game frames go to one stream per game with the game's
  * priority, BE apps to one stream each with theirs (up to two kernels queued per app, so a BE
  * app's kernels run back to back as in the simulator).  Kernels finishing after duration_ms
@@ -34,7 +44,7 @@
 
 #define BE_DEPTH 2
 
-enum mode { M_EXCL_GAME, M_EXCL_BE, M_STATIC, M_PILOTFISH };
+enum mode { M_EXCL_GAME, M_EXCL_BE, M_STATIC, M_PILOTFISH, M_COMBO };
 
 struct prepared {                      /* one calibrated shape + target */
 	int cls, grid, threads, smem;
@@ -57,6 +67,8 @@ struct rframe {
 	int first_slot, n;
 	int dropped, done;
 	long long start_ns, finish_ns;
+	int ran_on;                    /* COMBO: SMs its kernels ran on (Eq. 5's scaling) */
+	char note[32];                 /* frames.csv's note (COMBO: the scheme, as the simulator) */
 };
 
 struct gframes {                       /* a game's frames, pulled from its source up front */
@@ -178,6 +190,15 @@ static struct ck_kernel as_launched(const struct ck_kernel *base, int var, const
 	return k;
 }
 
+/* COMBO's predicted slowdown of a co-run pair: two equal kernels co-run in 2(1 - r) of one's
+ * time, r the GPU description's makespan reduction (policies/combo.c's pair_slowdown) */
+static double pair_slowdown(const struct gpu_desc *g, const char *pair)
+{
+	const cJSON *mr = g->interference ? cJSON_GetObjectItemCaseSensitive(g->interference, "makespan_reduction") : NULL;
+	const cJSON *v = mr ? cJSON_GetObjectItemCaseSensitive(mr, pair) : NULL;
+	return cJSON_IsNumber(v) ? 2 * (1 - v->valuedouble) : 2.0;
+}
+
 static int owner_var(const struct default_launch *dl)
 {
 	return dl->variant == VAR_SMBOUND ? VAR_PTB : (int)dl->variant;
@@ -199,6 +220,7 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 	cJSON_AddStringToObject(out, "policy", ps->name);
 	cJSON_AddStringToObject(out, "mechanism", pname);
 	enum mode m;
+	struct ck_combo cc;
 	int game_sms = 0;
 	double predict_scale = 1;
 	if (!strcmp(pname, "exclusive")) {
@@ -221,6 +243,37 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 		predict_scale = param_num(ps->params, "predict_scale", 1);
 		cJSON_AddStringToObject(out, "pilotfish_note", "stragglers are counted, not reset: the CUDA runtime cannot reset a "
 					"running context's kernel; checkpoints are not modelled");
+	} else if (!strcmp(pname, "combo-exact") || !strcmp(pname, "combo-intra")) {
+		m = M_COMBO;
+		bool exact = !strcmp(pname, "combo-exact");
+		const char *scheme = param_str(ps->params, "scheme", exact ? "exact" : "intra");
+		const cJSON *mg = cJSON_GetObjectItemCaseSensitive(ps->params, "merge");
+		if (strcmp(scheme, exact ? "exact" : "intra") || (!exact && !cJSON_IsFalse(mg))) {
+			fprintf(stderr, "combosim-cuda: policy '%s' (%s): only scheme \"%s\"%s is replayed: skipped\n", ps->name,
+				pname, exact ? "exact" : "intra", exact ? "" : " with \"merge\": false (no headroom merging)");
+			cJSON_Delete(out);
+			return NULL;
+		}
+		ck_combo_init(&cc, r->N, exact, (int)param_num(ps->params, "profile_frames", 10),
+			      (int)param_num(ps->params, "sm_margin", 0), pair_slowdown(e->gpu, "RT+CD"),
+			      pair_slowdown(e->gpu, "CD+TC"));
+		cJSON_AddStringToObject(out, "combo_note", exact ?
+					"exact integrated SM sharing after profile_frames frames on the whole GPU (relaxed rule for BE "
+					"meanwhile); Eq. 5 on the last measured render time scaled to the whole GPU; render kernels "
+					"SM-bound (PTB, %smid) to SMs [0, n), original (unbound) in frames where n grows or the scheme "
+					"switches; BE kernels SM-bound to SMs [n, N) on one stream per app, each grid sized to "
+					"occupancy / apps workers per BE SM so the apps' kernels fit the BE SMs together: the simulator "
+					"launches them original with a hardware SM mask, which the CUDA runtime cannot do" :
+					"relaxed intra-SM sharing without headroom merging: the game on the whole GPU (original "
+					"kernels); BE CD kernels beside a frame when render * slowdown(RT+CD) <= QoS, TC and the rest "
+					"in the headroom after the frame when predicted to fit (slowdown(CD+TC) when another BE "
+					"kernel runs); one BE kernel in flight per app, original variant");
+		cJSON_AddStringToObject(out, "combo_not_replayed", "Eq. 4 (the last measured render time predicts the next frame, "
+					"as policies/combo.c does for frames without features), render-time variation (cv)");
+		for (int g = 0; g < e->n_games; g++)
+			if (e->games[g].cv > 0)
+				cJSON_AddStringToObject(out, "cv_warning", "a game has cv > 0: the simulator varies render times, "
+							"this run does not");
 	} else {
 		fprintf(stderr, "combosim-cuda: policy '%s' (%s) has no mechanism in the runner yet: skipped\n", ps->name, pname);
 		cJSON_Delete(out);
@@ -296,6 +349,16 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 	long long window_end = 0;
 	int *open_frames = calloc((size_t)n_frames_all + 1, sizeof(int));
 	int n_open = 0;
+	int max_fk = 1;
+	for (int g = 0; m == M_COMBO && g < e->n_games; g++)
+		for (long f = 0; f < r->gf[g].n; f++)
+			max_fk = r->gf[g].f[f].n > max_fk ? r->gf[g].f[f].n : max_fk;
+	struct ck_timing *ftim = calloc((size_t)max_fk, sizeof(*ftim));
+	long be_exact = 0, be_relaxed = 0;
+	if (!open_frames || !ftim) {
+		fputs("combosim-cuda: out of memory\n", stderr);
+		exit(1);
+	}
 
 	long long H0 = host_ns() + 2000000;          /* start 2 ms from now */
 	while (host_ns() < H0)
@@ -333,11 +396,26 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 						stragglers++;
 			}
 			int var = m == M_STATIC ? VAR_SMBOUND : owner_var(&gs->launch);
+			int render_sms = 0;             /* COMBO: SM-bound to [0, render_sms) when > 0 */
+			if (m == M_COMBO) {
+				struct ck_combo_frame cf = ck_combo_release(&cc, gs->qos_ns);
+				bool unbound = cf.original || cf.sms >= r->N;
+				fr->ran_on = unbound ? r->N : cf.sms;
+				if (cf.scheme == CK_COMBO_EXACT)
+					snprintf(fr->note, sizeof(fr->note), "exact-%d%s", cf.sms, cf.original ? "-original" : "");
+				else
+					snprintf(fr->note, sizeof(fr->note), "relaxed");
+				if (!unbound) {
+					var = VAR_SMBOUND;
+					render_sms = cf.sms;
+				}
+			}
 			fr->first_slot = (int)next_gslot;
 			fr->n = fk->n;
 			for (int i = 0; i < fk->n; i++) {
 				const struct kernel_spec *s = &fk->k[i];
 				struct ck_kernel k = as_launched(prepare(r, s), var, &gs->launch);
+				k.sm_hi = render_sms;
 				long slot = next_gslot++;
 				struct launch *l = &L[slot];
 				l->name = s->name;
@@ -363,6 +441,15 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 		for (int i = 0; i < n_open;) {
 			struct rframe *fr = &F[open_frames[i]];
 			if (ck_slot_done(r->d, fr->first_slot + fr->n - 1)) {
+				if (m == M_COMBO) {
+					/* the frame's render time, measured on the GPU clock now (closed loop) */
+					ck_slots_read(r->d, fr->first_slot, fr->n, ftim);
+					unsigned long long st = ftim[0].first_ns;
+					for (int j = 1; j < fr->n; j++)
+						st = ftim[j].first_ns < st ? ftim[j].first_ns : st;
+					ck_combo_finished(&cc, (long long)(ftim[fr->n - 1].last_ns - st), fr->ran_on, fr->release_ns,
+							  e->games[fr->game].period_ns);
+				}
 				fr->done = 1;
 				g_inflight[fr->game]--;
 				frames_in_flight--;
@@ -389,17 +476,34 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 				continue;
 			if (m == M_PILOTFISH && (busy || frames_in_flight || !window_end))
 				break;
-			int depth = m == M_PILOTFISH ? 1 : BE_DEPTH;
+			bool exact = m == M_COMBO && cc.scheme == CK_COMBO_EXACT;
+			/* the relaxed rule decides per kernel at its launch, as the simulator's one kernel
+			 * in flight per app; exact BE kernels queue back to back like static's */
+			int depth = m == M_PILOTFISH || (m == M_COMBO && !exact) ? 1 : BE_DEPTH;
 			while (a_nout[a] < depth && !(as->repeat && a_next[a] >= as->repeat * as->n_kernels)) {
 				const struct kernel_spec *s = &e->kernels[as->kernels[a_next[a] % as->n_kernels]];
 				if (m == M_PILOTFISH && now + (long long)((double)s->solo_ns * predict_scale) > window_end)
+					break;
+				if (m == M_COMBO && (exact ? cc.partition <= 0
+						   : !ck_combo_relaxed_ok(&cc, cc.in_flight, (int)s->cls == CK_TC, now,
+									  (long long)s->solo_ns, busy)))
 					break;
 				if (next_bslot >= n_slots) {
 					slot_limit = 1;
 					break;
 				}
-				int var = m == M_STATIC ? VAR_SMBOUND : m == M_PILOTFISH ? VAR_ORIGINAL : owner_var(&as->launch);
-				struct ck_kernel k = as_launched(prepare(r, s), var, &as->launch);
+				int var = m == M_STATIC || exact ? VAR_SMBOUND
+					: m == M_PILOTFISH || m == M_COMBO ? VAR_ORIGINAL : owner_var(&as->launch);
+				const struct ck_kernel *base = prepare(r, s);
+				struct ck_kernel k = as_launched(base, var, &as->launch);
+				if (exact) {
+					k.sm_lo = cc.partition;
+					k.sm_hi = r->N;
+					k.workers = ck_combo_be_workers(base->workers / r->N, n_apps, r->N - cc.partition);
+					be_exact++;
+				} else if (m == M_COMBO) {
+					be_relaxed++;
+				}
 				long slot = next_bslot++;
 				struct launch *l = &L[slot];
 				l->name = s->name;
@@ -418,10 +522,9 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 				a_out[a][a_nout[a]++] = (int)slot;
 				a_next[a]++;
 				be_launched++;
-				if (m == M_PILOTFISH) {
+				if (m == M_PILOTFISH)
 					pf_next_app = (a + 1) % n_apps;
-					busy = 1;
-				}
+				busy = 1;
 			}
 			if (m == M_PILOTFISH && busy)
 				break;
@@ -459,6 +562,8 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 
 	/* rows, in the order the simulator writes them (completion; dropped frames at release) */
 	long n_used = next_bslot, written = 0, late = 0, incomplete = 0;
+	long fb_game = 0, fb_be[CK_NCLASS] = { 0 }, be_bound = 0;
+	double be_stayed = 0;          /* SM-bound BE workers that stayed in their set, summed fractions */
 	double work_lost = 0;
 	long long (*order)[2] = calloc((size_t)n_slots + 1, sizeof(*order));
 	long no = 0;
@@ -486,6 +591,15 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 			: (int)(T[s].tasks_taken < (uint32_t)l->tasks ? T[s].tasks_taken : (uint32_t)l->tasks);
 		fprintf(ft, "%s,%s,%s,%ld,%lld,%d,%d,%u,%u\n", ps->name, l->name, owner, l->frame, l->launch_ns, l->tasks, done,
 			T[s].exited, T[s].fallback);
+		if (l->var == VAR_SMBOUND) {
+			if (l->game >= 0) {
+				fb_game += T[s].fallback;
+			} else {
+				fb_be[l->cls] += T[s].fallback;
+				be_bound++;
+				be_stayed += 1.0 - (double)(T[s].exited + T[s].fallback) / l->blocks;
+			}
+		}
 		if (done < l->tasks) {
 			incomplete++;
 			work_lost += (double)l->solo_ns * (1.0 - (double)done / l->tasks);
@@ -523,7 +637,7 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 		int violated = fr->dropped || fr->finish_ns > fr->deadline_ns;
 		fprintf(ff, "%s,%s,%ld,%lld,%lld,%lld,%lld,%lld,%d,%d,%s\n", ps->name, e->games[fr->game].name, fr->number,
 			fr->release_ns, fr->dropped ? -1 : fr->start_ns, fr->dropped ? -1 : fr->finish_ns, lat,
-			fr->deadline_ns, violated, fr->dropped, "");
+			fr->deadline_ns, violated, fr->dropped, fr->note);
 	}
 	cJSON_AddNumberToObject(out, "kernels_launched", (double)(next_gslot + (next_bslot - n_game_slots)));
 	cJSON_AddNumberToObject(out, "kernels_written", (double)written);
@@ -539,6 +653,34 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 					"(or ran out before taking every task) finished without doing all their tasks: tasks.csv");
 	if (m == M_PILOTFISH)
 		cJSON_AddNumberToObject(out, "stragglers_not_reset", (double)stragglers);
+	if (m == M_COMBO) {
+		cJSON *o = cJSON_AddObjectToObject(out, "combo");
+		cJSON_AddNumberToObject(o, "profile_frames", cc.profile_frames);
+		cJSON_AddNumberToObject(o, "sm_margin", cc.sm_margin);
+		cJSON_AddNumberToObject(o, "corun_slowdown_rt_cd", cc.corun_rt_cd);
+		cJSON_AddNumberToObject(o, "corun_slowdown_cd_tc", cc.corun_cd_tc);
+		cJSON_AddNumberToObject(o, "frames_exact", (double)cc.frames[CK_COMBO_EXACT]);
+		cJSON_AddNumberToObject(o, "frames_relaxed", (double)cc.frames[CK_COMBO_RELAXED]);
+		cJSON_AddNumberToObject(o, "scheme_switches", (double)cc.switches);
+		cJSON_AddNumberToObject(o, "partition_changes", (double)cc.partition_changes);
+		cJSON_AddNumberToObject(o, "render_sms_last", cc.last_sms);
+		cJSON_AddNumberToObject(o, "original_kernel_frames", (double)cc.original_frames);
+		cJSON_AddNumberToObject(o, "be_launched_exact", (double)be_exact);
+		cJSON_AddNumberToObject(o, "be_launched_relaxed", (double)be_relaxed);
+		/* the SM-bound fallback (cuda/kernels.cu): every worker landed outside the set and the
+		 * grid's last ran all tasks on one SM outside it; counted over the kernels written */
+		cJSON_AddNumberToObject(o, "smbound_fallbacks_render", (double)fb_game);
+		cJSON *fb = cJSON_AddObjectToObject(o, "smbound_fallbacks_be");
+		long fb_all = 0;
+		for (int c = 0; c < CK_NCLASS; c++) {
+			cJSON_AddNumberToObject(fb, ck_class_names[c], (double)fb_be[c]);
+			fb_all += fb_be[c];
+		}
+		cJSON_AddNumberToObject(o, "smbound_fallbacks", (double)(fb_all + fb_game));
+		cJSON_AddNumberToObject(o, "be_smbound_kernels", (double)be_bound);
+		if (be_bound)
+			cJSON_AddNumberToObject(o, "be_workers_inside_mean_fraction", be_stayed / (double)be_bound);
+	}
 	if (slot_limit) {
 		cJSON_AddStringToObject(out, "warning", "ran out of launch slots: BE launches stopped early");
 		fprintf(stderr, "combosim-cuda: policy '%s': ran out of launch slots; BE launches stopped early\n", ps->name);
@@ -556,6 +698,7 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 	free(a_out);
 	free(a_nout);
 	free(open_frames);
+	free(ftim);
 	return out;
 }
 

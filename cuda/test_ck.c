@@ -1,5 +1,6 @@
 /* test_ck — CUnit tests of combosim-cuda's CPU-side parts (no GPU needed; CI runs them): the
- * BVH build, the calibration cache and line fit, the block-placement analysis. */
+ * BVH build, the calibration cache and line fit, the block-placement analysis, COMBO's
+ * host-side decisions. */
 #include <CUnit/Basic.h>
 #include <math.h>
 #include <stdio.h>
@@ -136,6 +137,102 @@ static void test_mask(void)
 	CU_ASSERT_FALSE(ck_mask_has(k.mask, 300));
 }
 
+static void test_combo_exact(void)
+{
+	const long long qos = 16666667, period = 16666667;
+	struct ck_combo c;
+	ck_combo_init(&c, 132, true, 3, 0, 1.7144, 2.0194);
+	/* profiling: relaxed on the whole GPU; no prediction yet, so no BE beside the frame */
+	struct ck_combo_frame f = ck_combo_release(&c, qos);
+	CU_ASSERT_EQUAL(f.scheme, CK_COMBO_RELAXED);
+	CU_ASSERT_EQUAL(f.sms, 132);
+	CU_ASSERT_FALSE(c.corun_ok);
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, c.in_flight, false, 0, 400000, false));
+	ck_combo_finished(&c, 5000000, 132, 0, period);
+	CU_ASSERT_EQUAL(c.in_flight, 0);
+	CU_ASSERT_EQUAL(c.window_end, period);
+	/* headroom: fits alone, not slowed by CD+TC */
+	CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, 0, true, period - 1500000, 1500000, false));
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, 0, true, period - 1500000, 1500000, true));
+	for (int i = 1; i < 3; i++) {
+		f = ck_combo_release(&c, qos);
+		CU_ASSERT_EQUAL(f.scheme, CK_COMBO_RELAXED);
+		CU_ASSERT_TRUE(c.corun_ok);                  /* 5 ms x 1.71 <= 16.7 ms */
+		CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, 1, false, 0, 400000, false));
+		CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, 1, true, 0, 400000, false));   /* TC never beside RT */
+		ck_combo_finished(&c, 5000000, 132, i * period, period);
+	}
+	/* exact: Eq. 5 = ceil(132 x 5 / 16.67) = 40; the switch frame runs original */
+	f = ck_combo_release(&c, qos);
+	CU_ASSERT_EQUAL(f.scheme, CK_COMBO_EXACT);
+	CU_ASSERT_EQUAL(f.sms, 40);
+	CU_ASSERT_TRUE(f.original);
+	CU_ASSERT_EQUAL(c.partition, 40);
+	CU_ASSERT_EQUAL(c.switches, 1);
+	CU_ASSERT_EQUAL(c.original_frames, 1);
+	ck_combo_finished(&c, 5000000, 132, 3 * period, period);
+	/* same prediction: SM-bound */
+	f = ck_combo_release(&c, qos);
+	CU_ASSERT_EQUAL(f.sms, 40);
+	CU_ASSERT_FALSE(f.original);
+	/* 16 ms on 40 SMs = 4.85 ms on the whole GPU: the group shrinks to 39, still SM-bound */
+	ck_combo_finished(&c, 16000000, 40, 4 * period, period);
+	CU_ASSERT_DOUBLE_EQUAL(c.render_full, 16e6 * 40 / 132, 1);
+	f = ck_combo_release(&c, qos);
+	CU_ASSERT_EQUAL(f.sms, 39);
+	CU_ASSERT_FALSE(f.original);
+	CU_ASSERT_EQUAL(c.partition_changes, 1);
+	/* slower than predicted: grows to ceil(132 x 20 x 39 / 132 / 16.67) = 47, original */
+	ck_combo_finished(&c, 20000000, 39, 5 * period, period);
+	f = ck_combo_release(&c, qos);
+	CU_ASSERT_EQUAL(f.sms, 47);
+	CU_ASSERT_TRUE(f.original);
+	CU_ASSERT_EQUAL(c.original_frames, 2);
+	CU_ASSERT_EQUAL(c.frames[CK_COMBO_EXACT], 4);
+	CU_ASSERT_EQUAL(c.frames[CK_COMBO_RELAXED], 3);
+	/* a frame needing the whole GPU: no BE group, unbound, not counted as an original frame */
+	ck_combo_finished(&c, 60000000, 47, 6 * period, period);
+	f = ck_combo_release(&c, qos);
+	CU_ASSERT_EQUAL(f.sms, 132);
+	CU_ASSERT_EQUAL(c.partition, 0);
+	CU_ASSERT_EQUAL(c.original_frames, 2);
+}
+
+static void test_combo_margin_intra(void)
+{
+	struct ck_combo c;
+	ck_combo_init(&c, 132, true, 1, 3, 1.7, 2.0);
+	ck_combo_release(&c, 1000);
+	ck_combo_finished(&c, 1, 132, 0, 1000);             /* tiny render time: at least 1 SM + margin */
+	struct ck_combo_frame f = ck_combo_release(&c, 1000);
+	CU_ASSERT_EQUAL(f.sms, 4);
+	/* combo-intra: always relaxed; a frame too long to co-run keeps BE CD kernels off it */
+	ck_combo_init(&c, 132, false, 1, 0, 1.7, 2.0);
+	for (int i = 0; i < 5; i++) {
+		f = ck_combo_release(&c, 1000);
+		CU_ASSERT_EQUAL(f.scheme, CK_COMBO_RELAXED);
+		CU_ASSERT_TRUE(f.original);
+		ck_combo_finished(&c, 700, 132, i * 1000, 1000);
+	}
+	CU_ASSERT_FALSE(c.corun_ok);                         /* 700 x 1.7 > 1000 */
+	CU_ASSERT_EQUAL(c.switches, 0);
+	/* two frames in flight: the headroom opens only when the last finishes */
+	ck_combo_release(&c, 1000);
+	ck_combo_release(&c, 1000);
+	ck_combo_finished(&c, 500, 132, 5000, 1000);
+	CU_ASSERT_EQUAL(c.window_end, 0);
+	ck_combo_finished(&c, 500, 132, 6000, 1000);
+	CU_ASSERT_EQUAL(c.window_end, 7000);
+}
+
+static void test_combo_be_workers(void)
+{
+	CU_ASSERT_EQUAL(ck_combo_be_workers(8, 2, 92), 368);   /* half an SM per app */
+	CU_ASSERT_EQUAL(ck_combo_be_workers(6, 2, 92), 276);
+	CU_ASSERT_EQUAL(ck_combo_be_workers(1, 2, 10), 10);    /* at least one per SM */
+	CU_ASSERT_EQUAL(ck_combo_be_workers(8, 0, 0), 8);
+}
+
 int main(void)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -147,6 +244,9 @@ int main(void)
 	CU_add_test(s, "calibration cache round trip, device and shape keys, bad file", test_calib_cache);
 	CU_add_test(s, "placement: tie order, most-room, leftover", test_placement);
 	CU_add_test(s, "SM masks", test_mask);
+	CU_add_test(s, "COMBO exact: profiling, Eq. 5, original frames when the group grows", test_combo_exact);
+	CU_add_test(s, "COMBO: SM margin, relaxed only, headroom after the last frame", test_combo_margin_intra);
+	CU_add_test(s, "COMBO: BE worker grids", test_combo_be_workers);
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs on the device machine (through the workplace's device tool), from the repository root,
 # with build/devcarry carried (cuda/scripts/carry.sh): replays the full experiments
-# cuda/experiments/h100_{exclusive,static,pilotfish}.json with `combosim-cuda run`, each into
-# $OUT/r/<name>, and packs $OUT/run.tgz.  Usage: sh cuda/scripts/device_run.sh [NAMES...]
+# cuda/experiments/h100_<NAME>.json with `combosim-cuda run`, each into $OUT/r/h100-<NAME>, and
+# packs $OUT/run.tgz.  Usage: sh cuda/scripts/device_run.sh [NAMES...]; NAMES among exclusive,
+# static, pilotfish (the default three) and combo (`sh cuda/scripts/device_run.sh combo`).
 set -u
 export LD_LIBRARY_PATH="$PWD/build/devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 B="$PWD/build/devcarry/combosim-cuda"

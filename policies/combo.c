@@ -1,42 +1,51 @@
 /* combo — COMBO (SoCC'23): two-level SM sharing between a cloud game and BE work.
  *
- * Per frame, COMBO predicts the frame's render time on the whole GPU, classifies the recent load
- * as stable or dynamic (Eq. 2-3: (max - min) / mean of recent render times against 10 %), and
+ * Every kernel runs in its persistent-thread-block form (§4: PTB, and SM-bound PTB for a group
+ * of SMs, Fig. 8); original (unbound) kernels only where §5.3 asks for them.  After profiling
+ * (the first profile_frames frames: the game alone on the whole GPU, as COMBO's offline
+ * profiling), per frame COMBO predicts the frame's render time on the whole GPU, classifies the
+ * recent load as stable or dynamic (Eq. 2-3: (max - min) / mean of recent render times against
+ * 10 %), and
  *  - stable: exact integrated SM sharing (§5.1.1).  The render group gets the fewest SMs that
- *    meet the QoS target (Eq. 5), the game's kernels run SM-bound on it, and the BE apps' CD
- *    and TC kernels run on the other SMs, sharing them intra-SM.  In a frame where the render
- *    group grows or the scheme switches, the render kernels are launched original (unbound)
- *    so that BE blocks still on the SMs joining the render group cannot delay them (§5.3,
- *    Fig. 11c).  When the render group shrinks, no BE block sits on its SMs, so the frame
- *    stays SM-bound (our reading of §5.3: Fig. 11 is the growing case);
- *  - dynamic: relaxed intra-SM sharing (§5.1.2).  The game gets the whole GPU; BE CD kernels
- *    co-run with the frame's RT kernels only when the frame is predicted to meet QoS even when
- *    slowed by the co-run; BE TC kernels never co-run with game kernels (shared-memory pressure
- *    with RT, game CD kernels' > 32 KB): they, and CD kernels that do not fit the co-run rule,
- *    run in the headroom after the frame when predicted to fit it (temporal fallback), CD and
- *    TC together.  With headroom merging (§5.5) every second frame starts (1/fps - render time)
- *    later, so that two frames' headrooms form one larger one.
+ *    meet the QoS target (Eq. 5), the game's kernels run SM-bound on it, and the BE apps'
+ *    kernels run SM-bound on the other SMs (grid over every SM, Fig. 8), each with at most
+ *    1/apps of an SM's blocks per SM so that CD and TC kernels share the group's SMs intra-SM
+ *    (Fig. 9).  The render kernels run original when BE blocks may still sit on render SMs:
+ *    the group grew or the scheme switched (§5.3, Fig. 11c), or a BE kernel launched under
+ *    relaxed sharing still runs;
+ *  - dynamic: relaxed intra-SM sharing (§5.1.2).  The game gets the whole GPU (PTB render
+ *    kernels; original in the frame the scheme switches, §5.3).  The allowed pairs are RT+BE
+ *    CD and BE CD+BE TC: one BE CD kernel at a time co-runs with the frame's RT kernel when the
+ *    frame, slowed as a whole by the RT+CD co-run, is predicted to meet QoS and the BE kernel
+ *    to end within the RT phase; BE kernels otherwise run, CD and TC together, in the headroom
+ *    after the frame when predicted to fit it.  With headroom merging (§5.5) every second frame
+ *    starts (1/fps - its expected render time) later, so that two headrooms form one.
  *
  * Prediction (Eq. 4): render time = a * W*H*spp + b * W*H*triangles, fitted with GSL least
- * squares on profiled frames when the trace gives those features; otherwise the last measured
- * render time (scaled to the whole GPU by the SM count it ran on, Eq. 5's 1/n) stands for the
- * next.  BE kernels are predicted by their profiled solo times; co-run slowdowns come from the
- * GPU's pairwise calibration (COMBO's offline performance surface, here the makespan reductions
- * r of models/<gpu>.json: two equal kernels co-run in 2(1 - r) of one's time).
+ * squares on frames nothing shared (profiling, SM-bound exact frames, relaxed frames without
+ * BE) when the trace gives those features; otherwise the last such measured render time
+ * (scaled to the whole GPU by the SM count it ran on, Eq. 5's 1/n) stands for the next.  A
+ * frame BE kernels shared measures COMBO's own interference, not the game's load: Eq. 2-3 take
+ * its Eq. 4 estimate instead, or leave it out.  BE kernels are predicted by their profiled
+ * solo times; co-run slowdowns come from the GPU's pairwise calibration (COMBO's offline
+ * performance surface, here the makespan reductions r of models/<gpu>.json: two equal kernels
+ * co-run in 2(1 - r) of one's time; pairs it does not give, same-class ones included: 2).
  *
  * Eq. 5 as printed (SM_total x QoS / rendertime) is inverted; we use its dimensionally
  * consistent form SM_render = ceil(SM_total x rendertime_full_gpu / QoS target).
  *
- * BE kernels of the BE group are launched with a hardware SM mask rather than SM-bound: an
- * SM-bound BE kernel whose group is full when it launches loses every worker to the render
- * SMs (all but the grid's last, which then runs on a render SM: sim/dispatch.c); the paper
- * does not say how COMBO avoids it.
+ * An SM-bound BE kernel whose group is full when it launches loses every worker to the render
+ * SMs but the grid's last, which then runs on a render SM (sim/dispatch.c, smbound_fallback);
+ * the paper does not say how COMBO avoids it.  be_launch "masked" launches the BE group's
+ * kernels with a hardware SM mask instead (no such hazard; not what COMBO does).
  *
  * Variants: combo (switching + merge), combo-nm (no merge), combo-intra (relaxed only),
  * combo-exact (exact only).  Parameters beyond the paper, off by default: sm_margin (SMs added
  * to Eq. 5's answer), merge_margin (a delayed frame keeps this fraction of its predicted render
  * time as slack; the paper's delay leaves none, so a frame a little slower than predicted is
- * late).
+ * late), be_launch (smbound | masked).  Ours where the paper is silent: the BE worker split
+ * (1/apps of an SM each), the RT-phase bound on co-runs, profiling without BE work, which
+ * frames feed Eq. 2-3.
  */
 #include <math.h>
 #include <stdio.h>
@@ -69,6 +78,7 @@ struct combo {
 	int profile_frames;
 	int sm_margin;
 	double merge_margin;              /* slack kept when delaying a frame, x its render time */
+	bool be_masked;                   /* exact BE kernels masked to their group, not SM-bound */
 	bool measure_overhead;
 	double slow[KC_COUNT][KC_COUNT];  /* predicted slowdown of each co-run pair (Table 3) */
 
@@ -127,12 +137,14 @@ static double pair_slowdown(const struct gpu_desc *g, enum kclass a, enum kclass
 static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mode, bool merge)
 {
 	static const char *const schemes[] = { "auto", "exact", "intra", NULL };
+	static const char *const be_launches[] = { "smbound", "masked", NULL };
 	int64_t window = 10, profile = 10, margin = 0;
 	double threshold = 0.10;
 	bool mg = merge, overhead = false;
 	double merge_margin = 0;
 	cfg_only(p, (const char *const[]){ "name", "label", "scheme", "merge", "window", "threshold",
-					   "profile_frames", "sm_margin", "merge_margin", "measure_overhead", NULL });
+					   "profile_frames", "sm_margin", "merge_margin", "measure_overhead", "be_launch", NULL });
+	int bl = cfg_enum(p, "be_launch", be_launches, "smbound");
 	cfg_num(p, "merge_margin", 0, 1, &(double){ 0 }, &merge_margin);
 	int sc = cfg_enum(p, "scheme", schemes, mode == MODE_EXACT ? "exact" : mode == MODE_INTRA ? "intra" : "auto");
 	cfg_bool(p, "merge", &merge, &mg);
@@ -141,7 +153,7 @@ static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mod
 	cfg_int(p, "profile_frames", 1, HISTORY, &(int64_t){ 10 }, &profile);
 	cfg_int(p, "sm_margin", 0, 64, &(int64_t){ 0 }, &margin);
 	cfg_bool(p, "measure_overhead", &(bool){ false }, &overhead);
-	if (p->diag->failed || sc < 0)
+	if (p->diag->failed || sc < 0 || bl < 0)
 		return NULL;
 	struct combo *c = calloc(1, sizeof(*c));
 	int napps = sim_apps(sim);
@@ -160,6 +172,7 @@ static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mod
 	c->sm_margin = (int)margin;
 	c->merge_margin = merge_margin;
 	c->measure_overhead = overhead;
+	c->be_masked = bl == 1;
 	for (int a = 0; a < KC_COUNT; a++)
 		for (int b = 0; b < KC_COUNT; b++)
 			c->slow[a][b] = pair_slowdown(sim_gpu(sim), (enum kclass)a, (enum kclass)b);
@@ -261,14 +274,34 @@ static struct smset be_group(const struct combo *c, const struct sim *sim)
 	return smset_range(c->partition, n - c->partition);
 }
 
-/* Exact scheme: BE apps run continuously in the BE group. */
+/* A BE kernel's persistent workers: at most 1/apps of the blocks that fit an SM alone, on each
+ * SM of its group, so that the apps' kernels (CD and TC) all fit an SM at once and share it
+ * (§5.1.1, Fig. 9: CUDA and Tensor cores both active in the BE group); at least one. */
+static int be_workers(const struct sim *sim, const struct kernel_spec *k, int sms)
+{
+	struct kernel_fit fit;
+	char err[128];
+	int occ = kernel_fit(k, sim_gpu(sim), &fit, err, sizeof(err)) ? fit.occ_compute : 1;
+	int per_sm = occ / (sim_apps(sim) > 0 ? sim_apps(sim) : 1);
+	return (per_sm > 0 ? per_sm : 1) * sms;
+}
+
+/* Exact scheme: BE apps run continuously in the BE group, SM-bound to it (COMBO Fig. 8), or
+ * with a hardware SM mask (be_launch "masked"). */
 static void launch_exact(struct combo *c, struct sim *sim, int app)
 {
 	if (c->partition <= 0 || sim_app_busy(sim, app))
 		return;
-	struct launch_opts o = launch_masked(be_group(c, sim));
-	o.variant = VAR_PTB;
-	c->be_cls[app] = sim_app_next(sim, app)->cls;
+	const struct kernel_spec *k = sim_app_next(sim, app);
+	struct launch_opts o = launch_smbound(be_group(c, sim));
+	if (c->be_masked) {
+		o = launch_masked(be_group(c, sim));
+		o.variant = VAR_PTB;
+	}
+	/* SM-bound blocks go to every SM and those outside the group exit (Fig. 8: "we launch the
+	 * blocks to all the SMs"), so the grid covers every SM; a masked grid only its group */
+	o.workers = be_workers(sim, k, c->be_masked ? sim_gpu(sim)->sm_count - c->partition : sim_gpu(sim)->sm_count);
+	c->be_cls[app] = k->cls;
 	sim_app_launch(sim, app, &o);
 	c->be_first_sm[app] = c->partition;
 	if (sim_app_busy(sim, app))
@@ -322,6 +355,7 @@ static void launch_relaxed(struct combo *c, struct sim *sim)
 		if (!ok)
 			continue;
 		struct launch_opts o = launch_ptb();
+		o.workers = be_workers(sim, k, sim_gpu(sim)->sm_count);
 		c->be_cls[a] = k->cls;
 		if (c->in_flight)
 			c->notes[c->cur_frame % HISTORY].shared = true;

@@ -341,6 +341,10 @@ static bool class_same(const struct sim *s, const struct smclass *a, const struc
 	for (; x && y; x = x->c_next, y = y->c_next) {
 		if (x->k != y->k || x->n != y->n || x->start != y->start || x->speed != y->speed)
 			return false;
+		/* the timeline draws a group on its lane of every member SM: merged SMs must have
+		 * used the same lane for it */
+		if (s->out.timeline && x->lane != y->lane)
+			return false;
 		double rx = x->remaining - x->speed * (double)(s->now - x->since);
 		double ry = y->remaining - y->speed * (double)(s->now - y->since);
 		if (fabs(rx - ry) > 1e-3)

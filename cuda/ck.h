@@ -206,6 +206,7 @@ struct ck_combo {
 	long long window_end;              /* end of the BE headroom after a frame (relaxed); 0: none */
 
 	long frames[2], switches, partition_changes, original_frames;
+	long finished;                     /* frames finished: BE work waits for profile_frames */
 };
 /* A released frame's launch: the scheme, its render SMs [0, sms) and whether its kernels run
  * original (unbound: the whole GPU) rather than SM-bound to them. */
@@ -218,16 +219,18 @@ void ck_combo_init(struct ck_combo *c, int sm_count, bool exact, int profile_fra
 		   double corun_rt_cd, double corun_cd_tc);
 /* A frame is released (not dropped) with this QoS target. */
 struct ck_combo_frame ck_combo_release(struct ck_combo *c, long long qos_ns);
-/* A frame finished: its render time (last kernel end - first kernel start) on `ran_on` SMs. */
-void ck_combo_finished(struct ck_combo *c, long long render_ns, int ran_on, long long release_ns,
+/* A frame finished: its render time (last kernel end - first kernel start) on `ran_on` SMs,
+ * launched with original kernels or not. */
+void ck_combo_finished(struct ck_combo *c, long long render_ns, int ran_on, bool original, long long release_ns,
 		       long long period_ns);
 /* Relaxed scheme: may an idle BE app launch its next kernel (TC or not, solo time) now, with
  * `frames` frames in flight and `be_busy` other BE kernels running? */
 bool ck_combo_relaxed_ok(const struct ck_combo *c, int frames, bool tc, long long now_ns, long long solo_ns,
 			 bool be_busy);
-/* Exact scheme: the SM-bound grid of a BE kernel in a BE group of be_sms SMs shared by `apps`
- * BE apps: each kernel takes at most 1/apps of the blocks that fit an SM alone (occupancy), so
- * the apps' kernels all fit the group's SMs at once; at least one worker per SM. */
+/* Exact scheme: the SM-bound grid of a BE kernel shared by `apps` BE apps, over `sms` SMs (all
+ * of them: blocks outside the BE group exit, Fig. 8): each kernel takes at most 1/apps of the
+ * blocks that fit an SM alone (occupancy), so the apps' kernels all fit the group's SMs at
+ * once; at least one worker per SM. */
 int ck_combo_be_workers(int occupancy, int apps, int be_sms);
 
 #ifdef __cplusplus

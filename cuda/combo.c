@@ -7,8 +7,9 @@
  * prediction yet, run relaxed on the whole GPU), Eq. 5 in its dimensionally consistent form
  * SM_render = ceil(SM_total x render time on the whole GPU / QoS target) + sm_margin, clamped
  * to [1, SM_total]; original (unbound) render kernels in a frame where the render group grows
- * or the scheme switches (§5.3); no BE work in the exact scheme while the render group is the
- * whole GPU; the relaxed rule (BE CD kernels beside a frame only when the frame is predicted to
+ * or the scheme switches (§5.3), PTB ones on the whole GPU otherwise; no BE work while
+ * profiling, nor in the exact scheme while the render group is the whole GPU; frames with
+ * original kernels left out of the prediction; BE grids over every SM (Fig. 8); the relaxed rule (BE CD kernels beside a frame only when the frame is predicted to
  * meet QoS even slowed by the RT+CD co-run; otherwise, and TC always, only in the headroom
  * after the frame when predicted to fit it, slowed by CD+TC when another BE kernel runs).
  * What is not: the Eq. 4 fit (frames without features: policies/combo.c then predicts by the
@@ -47,7 +48,8 @@ struct ck_combo_frame ck_combo_release(struct ck_combo *c, long long qos_ns)
 	c->in_flight++;
 	c->released++;
 	c->frames[want]++;
-	struct ck_combo_frame f = { want, c->sm_count, true };
+	/* relaxed frames: PTB on the whole GPU, original in the frame the scheme switches (§5.3) */
+	struct ck_combo_frame f = { want, c->sm_count, switched };
 	if (want == CK_COMBO_EXACT) {
 		int sms = (int)ceil(c->sm_count * render / (double)qos_ns) + c->sm_margin;   /* Eq. 5 */
 		if (sms < 1)
@@ -61,22 +63,27 @@ struct ck_combo_frame ck_combo_release(struct ck_combo *c, long long qos_ns)
 		c->partition = sms < c->sm_count ? sms : 0;
 		f.sms = sms;
 		/* §5.3: BE workers may still sit on SMs joining the render group */
-		f.original = sms > before || switched || sms >= c->sm_count;
-		if (f.original && sms < c->sm_count)
+		f.original = sms > before || switched;
+		if (f.original)
 			c->original_frames++;
 		return f;
 	}
+	if (f.original)
+		c->original_frames++;
 	c->partition = 0;
 	c->corun_ok = render > 0 && render * c->corun_rt_cd <= (double)qos_ns;
 	c->window_end = 0;
 	return f;
 }
 
-void ck_combo_finished(struct ck_combo *c, long long render_ns, int ran_on, long long release_ns,
+void ck_combo_finished(struct ck_combo *c, long long render_ns, int ran_on, bool original, long long release_ns,
 		       long long period_ns)
 {
-	/* scaled to the whole GPU (Eq. 5: time ~ 1 / SMs) */
-	c->render_full = (double)render_ns * ran_on / c->sm_count;
+	/* scaled to the whole GPU (Eq. 5: time ~ 1 / SMs); a frame with original kernels measures
+	 * the BE blocks around it, not the game: the simulator's combo leaves it out too */
+	if (!original || c->render_full <= 0)
+		c->render_full = (double)render_ns * ran_on / c->sm_count;
+	c->finished++;
 	if (--c->in_flight > 0)
 		return;
 	if (c->scheme == CK_COMBO_RELAXED)

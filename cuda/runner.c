@@ -68,6 +68,7 @@ struct rframe {
 	int dropped, done;
 	long long start_ns, finish_ns;
 	int ran_on;                    /* COMBO: SMs its kernels ran on (Eq. 5's scaling) */
+	bool original;                 /* COMBO: launched with original kernels */
 	char note[32];                 /* frames.csv's note (COMBO: the scheme, as the simulator) */
 };
 
@@ -258,16 +259,15 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 			      (int)param_num(ps->params, "sm_margin", 0), pair_slowdown(e->gpu, "RT+CD"),
 			      pair_slowdown(e->gpu, "CD+TC"));
 		cJSON_AddStringToObject(out, "combo_note", exact ?
-					"exact integrated SM sharing after profile_frames frames on the whole GPU (relaxed rule for BE "
-					"meanwhile); Eq. 5 on the last measured render time scaled to the whole GPU; render kernels "
-					"SM-bound (PTB, %smid) to SMs [0, n), original (unbound) in frames where n grows or the scheme "
-					"switches; BE kernels SM-bound to SMs [n, N) on one stream per app, each grid sized to "
-					"occupancy / apps workers per BE SM so the apps' kernels fit the BE SMs together: the simulator "
-					"launches them original with a hardware SM mask, which the CUDA runtime cannot do" :
-					"relaxed intra-SM sharing without headroom merging: the game on the whole GPU (original "
-					"kernels); BE CD kernels beside a frame when render * slowdown(RT+CD) <= QoS, TC and the rest "
-					"in the headroom after the frame when predicted to fit (slowdown(CD+TC) when another BE "
-					"kernel runs); one BE kernel in flight per app, original variant");
+					"exact integrated SM sharing after profile_frames frames of the game alone (PTB kernels on "
+					"the whole GPU); Eq. 5 on the last measured render time scaled to the whole GPU (frames with "
+					"original kernels left out); render kernels SM-bound (PTB, %smid) to SMs [0, n), original "
+					"(unbound) in frames where n grows or the scheme switches; BE kernels SM-bound to SMs [n, N) "
+					"on one stream per app, grid over every SM with occupancy / apps workers per SM, as the "
+					"simulator's combo (be_launch smbound)" :
+					"relaxed intra-SM sharing without headroom merging, as policies/combo.c had it before "
+					"session 2 (original BE kernels, whole-frame co-run rule): NOT the simulator's current "
+					"relaxed scheme (PTB BE kernels, co-runs kept within the RT phase); not comparable");
 		cJSON_AddStringToObject(out, "combo_not_replayed", "Eq. 4 (the last measured render time predicts the next frame, "
 					"as policies/combo.c does for frames without features), render-time variation (cv)");
 		for (int g = 0; g < e->n_games; g++)
@@ -401,10 +401,13 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 				struct ck_combo_frame cf = ck_combo_release(&cc, gs->qos_ns);
 				bool unbound = cf.original || cf.sms >= r->N;
 				fr->ran_on = unbound ? r->N : cf.sms;
+				fr->original = cf.original;
 				if (cf.scheme == CK_COMBO_EXACT)
 					snprintf(fr->note, sizeof(fr->note), "exact-%d%s", cf.sms, cf.original ? "-original" : "");
 				else
-					snprintf(fr->note, sizeof(fr->note), "relaxed");
+					snprintf(fr->note, sizeof(fr->note), "relaxed%s", cf.original ? "-original" : "");
+				/* as the simulator's combo: original, PTB on the whole GPU, or SM-bound */
+				var = cf.original ? VAR_ORIGINAL : VAR_PTB;
 				if (!unbound) {
 					var = VAR_SMBOUND;
 					render_sms = cf.sms;
@@ -447,8 +450,8 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 					unsigned long long st = ftim[0].first_ns;
 					for (int j = 1; j < fr->n; j++)
 						st = ftim[j].first_ns < st ? ftim[j].first_ns : st;
-					ck_combo_finished(&cc, (long long)(ftim[fr->n - 1].last_ns - st), fr->ran_on, fr->release_ns,
-							  e->games[fr->game].period_ns);
+					ck_combo_finished(&cc, (long long)(ftim[fr->n - 1].last_ns - st), fr->ran_on, fr->original,
+							  fr->release_ns, e->games[fr->game].period_ns);
 				}
 				fr->done = 1;
 				g_inflight[fr->game]--;
@@ -476,6 +479,8 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 				continue;
 			if (m == M_PILOTFISH && (busy || frames_in_flight || !window_end))
 				break;
+			if (m == M_COMBO && cc.finished < cc.profile_frames)
+				break;                  /* profiling: the game alone */
 			bool exact = m == M_COMBO && cc.scheme == CK_COMBO_EXACT;
 			/* the relaxed rule decides per kernel at its launch, as the simulator's one kernel
 			 * in flight per app; exact BE kernels queue back to back like static's */
@@ -499,7 +504,7 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 				if (exact) {
 					k.sm_lo = cc.partition;
 					k.sm_hi = r->N;
-					k.workers = ck_combo_be_workers(base->workers / r->N, n_apps, r->N - cc.partition);
+					k.workers = ck_combo_be_workers(base->workers / r->N, n_apps, r->N);
 					be_exact++;
 				} else if (m == M_COMBO) {
 					be_relaxed++;

@@ -148,7 +148,8 @@ static void test_combo_exact(void)
 	CU_ASSERT_EQUAL(f.sms, 132);
 	CU_ASSERT_FALSE(c.corun_ok);
 	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, c.in_flight, false, 0, 400000, false));
-	ck_combo_finished(&c, 5000000, 132, 0, period);
+	CU_ASSERT_FALSE(f.original);                    /* PTB on the whole GPU */
+	ck_combo_finished(&c, 5000000, 132, false, 0, period);
 	CU_ASSERT_EQUAL(c.in_flight, 0);
 	CU_ASSERT_EQUAL(c.window_end, period);
 	/* headroom: fits alone, not slowed by CD+TC */
@@ -160,7 +161,7 @@ static void test_combo_exact(void)
 		CU_ASSERT_TRUE(c.corun_ok);                  /* 5 ms x 1.71 <= 16.7 ms */
 		CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, 1, false, 0, 400000, false));
 		CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, 1, true, 0, 400000, false));   /* TC never beside RT */
-		ck_combo_finished(&c, 5000000, 132, i * period, period);
+		ck_combo_finished(&c, 5000000, 132, false, i * period, period);
 	}
 	/* exact: Eq. 5 = ceil(132 x 5 / 16.67) = 40; the switch frame runs original */
 	f = ck_combo_release(&c, qos);
@@ -170,30 +171,37 @@ static void test_combo_exact(void)
 	CU_ASSERT_EQUAL(c.partition, 40);
 	CU_ASSERT_EQUAL(c.switches, 1);
 	CU_ASSERT_EQUAL(c.original_frames, 1);
-	ck_combo_finished(&c, 5000000, 132, 3 * period, period);
+	/* an original frame measures the BE blocks around it: left out of the prediction */
+	ck_combo_finished(&c, 9000000, 132, true, 3 * period, period);
+	CU_ASSERT_DOUBLE_EQUAL(c.render_full, 5e6, 1);
 	/* same prediction: SM-bound */
 	f = ck_combo_release(&c, qos);
 	CU_ASSERT_EQUAL(f.sms, 40);
 	CU_ASSERT_FALSE(f.original);
 	/* 16 ms on 40 SMs = 4.85 ms on the whole GPU: the group shrinks to 39, still SM-bound */
-	ck_combo_finished(&c, 16000000, 40, 4 * period, period);
+	ck_combo_finished(&c, 16000000, 40, false, 4 * period, period);
 	CU_ASSERT_DOUBLE_EQUAL(c.render_full, 16e6 * 40 / 132, 1);
 	f = ck_combo_release(&c, qos);
 	CU_ASSERT_EQUAL(f.sms, 39);
 	CU_ASSERT_FALSE(f.original);
 	CU_ASSERT_EQUAL(c.partition_changes, 1);
 	/* slower than predicted: grows to ceil(132 x 20 x 39 / 132 / 16.67) = 47, original */
-	ck_combo_finished(&c, 20000000, 39, 5 * period, period);
+	ck_combo_finished(&c, 20000000, 39, false, 5 * period, period);
 	f = ck_combo_release(&c, qos);
 	CU_ASSERT_EQUAL(f.sms, 47);
 	CU_ASSERT_TRUE(f.original);
 	CU_ASSERT_EQUAL(c.original_frames, 2);
 	CU_ASSERT_EQUAL(c.frames[CK_COMBO_EXACT], 4);
 	CU_ASSERT_EQUAL(c.frames[CK_COMBO_RELAXED], 3);
-	/* a frame needing the whole GPU: no BE group, unbound, not counted as an original frame */
-	ck_combo_finished(&c, 60000000, 47, 6 * period, period);
+	ck_combo_finished(&c, 1, 47, true, 6 * period, period);   /* original: ignored */
+	f = ck_combo_release(&c, qos);
+	CU_ASSERT_EQUAL(f.sms, 47);
+	CU_ASSERT_FALSE(f.original);
+	/* a frame needing the whole GPU: no BE group, PTB on the whole GPU, not an original frame */
+	ck_combo_finished(&c, 60000000, 47, false, 7 * period, period);
 	f = ck_combo_release(&c, qos);
 	CU_ASSERT_EQUAL(f.sms, 132);
+	CU_ASSERT_FALSE(f.original);
 	CU_ASSERT_EQUAL(c.partition, 0);
 	CU_ASSERT_EQUAL(c.original_frames, 2);
 }
@@ -203,7 +211,7 @@ static void test_combo_margin_intra(void)
 	struct ck_combo c;
 	ck_combo_init(&c, 132, true, 1, 3, 1.7, 2.0);
 	ck_combo_release(&c, 1000);
-	ck_combo_finished(&c, 1, 132, 0, 1000);             /* tiny render time: at least 1 SM + margin */
+	ck_combo_finished(&c, 1, 132, false, 0, 1000);      /* tiny render time: at least 1 SM + margin */
 	struct ck_combo_frame f = ck_combo_release(&c, 1000);
 	CU_ASSERT_EQUAL(f.sms, 4);
 	/* combo-intra: always relaxed; a frame too long to co-run keeps BE CD kernels off it */
@@ -211,17 +219,17 @@ static void test_combo_margin_intra(void)
 	for (int i = 0; i < 5; i++) {
 		f = ck_combo_release(&c, 1000);
 		CU_ASSERT_EQUAL(f.scheme, CK_COMBO_RELAXED);
-		CU_ASSERT_TRUE(f.original);
-		ck_combo_finished(&c, 700, 132, i * 1000, 1000);
+		CU_ASSERT_FALSE(f.original);                 /* PTB: no scheme switch */
+		ck_combo_finished(&c, 700, 132, false, i * 1000, 1000);
 	}
 	CU_ASSERT_FALSE(c.corun_ok);                         /* 700 x 1.7 > 1000 */
 	CU_ASSERT_EQUAL(c.switches, 0);
 	/* two frames in flight: the headroom opens only when the last finishes */
 	ck_combo_release(&c, 1000);
 	ck_combo_release(&c, 1000);
-	ck_combo_finished(&c, 500, 132, 5000, 1000);
+	ck_combo_finished(&c, 500, 132, false, 5000, 1000);
 	CU_ASSERT_EQUAL(c.window_end, 0);
-	ck_combo_finished(&c, 500, 132, 6000, 1000);
+	ck_combo_finished(&c, 500, 132, false, 6000, 1000);
 	CU_ASSERT_EQUAL(c.window_end, 7000);
 }
 

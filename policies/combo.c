@@ -23,10 +23,11 @@
  *
  * Prediction (Eq. 4): render time = a * W*H*spp + b * W*H*triangles, fitted with GSL least
  * squares on frames nothing shared (profiling, SM-bound exact frames, relaxed frames without
- * BE) when the trace gives those features; otherwise the last such measured render time
- * (scaled to the whole GPU by the SM count it ran on, Eq. 5's 1/n) stands for the next.  A
- * frame BE kernels shared measures COMBO's own interference, not the game's load: Eq. 2-3 take
- * its Eq. 4 estimate instead, or leave it out.  BE kernels are predicted by their profiled
+ * BE) when the trace gives those features; otherwise the last measured render time (scaled
+ * to the whole GPU by the SM count it ran on, Eq. 5's 1/n) stands for the next.  A frame BE
+ * kernels shared measures COMBO's own interference, not the game's load: Eq. 2-3 take its
+ * Eq. 4 estimate instead when there are features; without them, frames with original kernels
+ * are left out and the rest taken as measured.  BE kernels are predicted by their profiled
  * solo times; co-run slowdowns come from the GPU's pairwise calibration (COMBO's offline
  * performance surface, here the makespan reductions r of models/<gpu>.json: two equal kernels
  * co-run in 2(1 - r) of one's time; pairs it does not give, same-class ones included: 2).
@@ -539,14 +540,18 @@ static void combo_frame_finished(void *self, struct sim *sim, const struct frame
 	 * predictor: measured, scaled by the SMs the frame ran on (Eq. 5: time ~ 1/SMs).  A frame
 	 * that BE kernels shared (relaxed co-runs, BE blocks on its SMs at its start, original
 	 * kernels with BE blocks entering between them) measures COMBO's own interference, not
-	 * the game's load: its Eq. 4 estimate stands in when the trace gives features, else it
-	 * is left out.  The Eq. 4 fit learns only from frames nothing shared. */
+	 * the game's load: its Eq. 4 estimate stands in when the trace gives features.  Without
+	 * features, frames with original kernels are left out and the others taken as measured
+	 * (the paper's "rendertime"), so COMBO's own co-runs show in its load mode.  The Eq. 4
+	 * fit learns only from frames nothing shared. */
 	double full = (double)(finished - f->started) * sms / g->sm_count;
 	bool shared = n->number == f->number && n->shared;
 	double load = full;
-	if (shared) {
+	if (shared && c->fitted && f->features.known) {
 		double rt, cd;
-		load = c->fitted && f->features.known ? predict_parts(c, f, &rt, &cd) : 0;
+		load = predict_parts(c, f, &rt, &cd);
+	} else if (shared && n->original) {
+		load = 0;
 	}
 	if (load > 0) {
 		c->render_full[c->n_render % HISTORY] = load;

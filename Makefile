@@ -36,7 +36,7 @@ BENCH_SRC:= $(wildcard bench/*.c)
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .SECONDARY:
-.PHONY: all run test debug bench deps deps-test install clean figures fuzz
+.PHONY: all run test debug bench deps deps-test install clean figures fuzz FORCE
 all: deps $(BIN)/combosim
 
 deps:
@@ -48,7 +48,14 @@ $(BUILD)/%.o: %.c $(wildcard sim/*.h models/*.h policies/*.h traces/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/sim/runner.o: CFLAGS += -DCOMBOSIM_VERSION='"$(VERSION)"'
+# the version string is rebuilt whenever `git describe` changes, not only when runner.c does
+$(BUILD)/version.h: FORCE
+	@mkdir -p $(BUILD)
+	@echo '#define COMBOSIM_VERSION "$(VERSION)"' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/sim/runner.o: $(BUILD)/version.h
+$(BUILD)/sim/runner.o: CFLAGS += -include $(BUILD)/version.h
+FORCE:
 
 $(BUILD)/libcombosim.a: $(LIB_OBJ)
 	@rm -f $@

@@ -116,6 +116,7 @@ struct combo {
 	/* results */
 	long frames[2], switches, partition_changes, original_frames, merged;
 	long leftover_frames;             /* original only for BE blocks launched under relaxed */
+	long coruns;                      /* BE kernels launched beside a frame (relaxed) */
 	long be_launched[2];
 	double predict_ns, select_ns;
 	long decisions;
@@ -358,8 +359,10 @@ static void launch_relaxed(struct combo *c, struct sim *sim)
 		struct launch_opts o = launch_ptb();
 		o.workers = be_workers(sim, k, sim_gpu(sim)->sm_count);
 		c->be_cls[a] = k->cls;
-		if (c->in_flight)
+		if (c->in_flight) {
 			c->notes[c->cur_frame % HISTORY].shared = true;
+			c->coruns++;
+		}
 		sim_app_launch(sim, a, &o);
 		c->be_first_sm[a] = 0;
 		if (sim_app_busy(sim, a))
@@ -619,6 +622,7 @@ static void combo_finish(void *self, struct sim *sim, cJSON *out)
 	cJSON_AddNumberToObject(o, "render_sms_last", (double)c->last_sms);
 	cJSON_AddNumberToObject(o, "original_kernel_frames", (double)c->original_frames);
 	cJSON_AddNumberToObject(o, "original_for_relaxed_leftovers", (double)c->leftover_frames);
+	cJSON_AddNumberToObject(o, "be_coruns", (double)c->coruns);
 	cJSON_AddNumberToObject(o, "merged_frames", (double)c->merged);
 	cJSON_AddNumberToObject(o, "be_launched_exact", (double)c->be_launched[SCHEME_EXACT]);
 	cJSON_AddNumberToObject(o, "be_launched_relaxed", (double)c->be_launched[SCHEME_RELAXED]);

@@ -162,6 +162,36 @@ static void test_combo_eq5(void)
 	free(x);
 }
 
+static void test_combo_relaxed_pairs(void)
+{
+	/* relaxed sharing's allowed pairs: a BE CD kernel beside the frame's RT kernel when the
+	 * frame slowed by the RT+CD co-run (x 1.2) meets QoS and the kernel ends within the RT
+	 * phase; never a TC kernel; none when the slowed frame would miss QoS */
+	const char *pol = "{\"name\":\"combo-intra\",\"merge\":false}";
+	char *cd = experiment("0", "{\"name\":\"be\",\"kernels\":[\"B\"]}",
+			      ",{\"name\":\"B\",\"class\":\"CD\",\"grid\":1312,\"threads\":256,\"solo_us\":500}");
+	char *tc = experiment("0", "{\"name\":\"be\",\"kernels\":[\"B\"]}",
+			      ",{\"name\":\"B\",\"class\":\"TC\",\"grid\":1312,\"threads\":256,\"smem\":20480,\"solo_us\":500}");
+	char *longer = experiment("0", "{\"name\":\"be\",\"kernels\":[\"B\"]}",
+				  ",{\"name\":\"B\",\"class\":\"CD\",\"grid\":1312,\"threads\":256,\"solo_us\":3500}");
+	cJSON *a = run_policy(cd, pol), *b = run_policy(tc, pol), *l = run_policy(longer, pol);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	/* 6 ms frames at 120 fps: 7.2 ms with the co-run fits 8.33 ms; the RT phase (3 ms x 1.2)
+	 * holds a 0.5 ms kernel (0.6 ms slowed), not a 3.5 ms one */
+	CU_ASSERT(num(a, "combo.be_coruns") > 40);
+	CU_ASSERT_EQUAL(num(b, "combo.be_coruns"), 0);
+	CU_ASSERT_EQUAL(num(l, "combo.be_coruns"), 0);
+	CU_ASSERT_DOUBLE_EQUAL(num(a, "games.0.qos_violation_rate"), 0, 1e-12);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	cJSON_Delete(l);
+	free(cd);
+	free(tc);
+	free(longer);
+}
+
 static void test_combo_scheme_by_load(void)
 {
 	const char *be = "{\"name\":\"be\",\"kernels\":[\"B\"]}";
@@ -208,6 +238,7 @@ void register_policies_tests(void)
 	CU_add_test(s, "pilotfish: stragglers reset to the checkpoint", test_pilotfish_reset);
 	CU_add_test(s, "combo: Eq. 5 gives the fewest render SMs", test_combo_eq5);
 	CU_add_test(s, "combo: scheme by load mode (Eq. 2-3)", test_combo_scheme_by_load);
+	CU_add_test(s, "combo: relaxed sharing's allowed pairs and QoS rule", test_combo_relaxed_pairs);
 	CU_add_test(s, "combo: headroom merging", test_combo_merge);
 	CU_add_test(s, "static smbound: last worker stays when none lands inside", test_smbound_fallback);
 }

@@ -189,48 +189,72 @@ void ck_blocks_per_sm(const struct ck_placed *p, int n, int kernel, int n_sms, i
 /* ---- COMBO's host-side decisions (combo.c) ---- */
 /* policies/combo.c's exact integrated and relaxed intra-SM schemes as the runner replays them,
  * for games whose frames carry no Eq. 4 features (the last measured render time, scaled to the
- * whole GPU, predicts the next frame's).  Times in ns. */
+ * whole GPU, predicts the next frame's; the last measured RT kernel time its RT part).  Times
+ * in ns. */
 enum ck_combo_scheme { CK_COMBO_RELAXED, CK_COMBO_EXACT };
 struct ck_combo {
 	int sm_count;
 	bool exact;                        /* combo-exact: exact after profiling; else relaxed only */
 	int profile_frames, sm_margin;
-	double corun_rt_cd, corun_cd_tc;   /* predicted slowdowns of co-run pairs (2(1 - r)) */
+	double slow[CK_NCLASS][CK_NCLASS]; /* predicted slowdowns of co-run pairs (2(1 - r); 2 when
+					    * the GPU description gives none, same-class pairs) */
 
 	double render_full;                /* last measured render time on the whole GPU; 0: none */
+	double last_rt;                    /* last measured RT kernel time on the whole GPU (frames
+					    * no BE kernel shared); 0: none */
 	long released;
 	int scheme, partition;             /* partition: render SMs of the last exact frame, 0: none */
 	int last_sms;
-	bool started, corun_ok;            /* corun_ok: BE CD kernels may co-run with the frame */
+	bool started, corun_ok;            /* corun_ok: a BE CD kernel may co-run with the frame */
 	int in_flight;
 	long long window_end;              /* end of the BE headroom after a frame (relaxed); 0: none */
+	/* the frame started last: its predicted RT part (Eq. 4's time_rt), whether its RT phase is
+	 * still on (no RT kernel finished since it started) and the phase's predicted end, slowed
+	 * by the RT+CD co-run */
+	double rt_pred;
+	bool rt_phase;
+	long long rt_end;
 
 	long frames[2], switches, partition_changes, original_frames;
 	long finished;                     /* frames finished: BE work waits for profile_frames */
 };
-/* A released frame's launch: the scheme, its render SMs [0, sms) and whether its kernels run
- * original (unbound: the whole GPU) rather than SM-bound to them. */
+/* A released frame's launch: the scheme, its render SMs [0, sms), whether its kernels run
+ * original (unbound: the whole GPU) rather than SM-bound to them, and whether BE kernels share
+ * it from its start (original kernels, or BE kernels in flight beside a whole-GPU frame). */
 struct ck_combo_frame {
 	int scheme;
 	int sms;
 	bool original;
+	bool shared;
 };
+/* slow: the predicted slowdown of each class pair (slow[a][b] == slow[b][a]). */
 void ck_combo_init(struct ck_combo *c, int sm_count, bool exact, int profile_frames, int sm_margin,
-		   double corun_rt_cd, double corun_cd_tc);
-/* A frame is released (not dropped) with this QoS target. */
-struct ck_combo_frame ck_combo_release(struct ck_combo *c, long long qos_ns);
+		   const double slow[CK_NCLASS][CK_NCLASS]);
+/* A frame is released (not dropped) and started at now_ns with this QoS target; be_busy: the
+ * classes of the BE kernels in flight, a bit (1 << class) each. */
+struct ck_combo_frame ck_combo_release(struct ck_combo *c, long long qos_ns, long long now_ns, unsigned be_busy);
+/* A frame's RT kernel finished after running rt_ns (first block entry to last block exit) on
+ * `ran_on` SMs; shared: BE kernels shared its frame (its time is then not the game's alone). */
+void ck_combo_rt_finished(struct ck_combo *c, long long rt_ns, int ran_on, bool shared);
 /* A frame finished: its render time (last kernel end - first kernel start) on `ran_on` SMs,
  * launched with original kernels or not. */
 void ck_combo_finished(struct ck_combo *c, long long render_ns, int ran_on, bool original, long long release_ns,
 		       long long period_ns);
-/* Relaxed scheme: may an idle BE app launch its next kernel (TC or not, solo time) now, with
- * `frames` frames in flight and `be_busy` other BE kernels running? */
-bool ck_combo_relaxed_ok(const struct ck_combo *c, int frames, bool tc, long long now_ns, long long solo_ns,
-			 bool be_busy);
-/* Exact scheme: the SM-bound grid of a BE kernel shared by `apps` BE apps, over `sms` SMs (all
- * of them: blocks outside the BE group exit, Fig. 8): each kernel takes at most 1/apps of the
- * blocks that fit an SM alone (occupancy), so the apps' kernels all fit the group's SMs at
- * once; at least one worker per SM. */
+/* Profiling (policies/combo.c's launch_be): until profile_frames frames have finished the game
+ * runs alone, no BE kernel in either scheme. */
+bool ck_combo_profiling(const struct ck_combo *c);
+/* Relaxed scheme: may an idle BE app launch its next kernel (class cls, solo time solo_ns) now,
+ * with BE kernels of the classes in be_busy (a bit each) in flight?  While a frame is in flight
+ * only a CD kernel, none other CD in flight, a single frame in flight whose RT phase is on and
+ * predicted to meet QoS slowed by RT+CD, ending (slowed by RT+CD) within the RT phase; between
+ * frames any kernel predicted to end (slowed by the worst pair with those in flight) within
+ * the headroom. */
+bool ck_combo_relaxed_ok(const struct ck_combo *c, int cls, long long now_ns, long long solo_ns, unsigned be_busy);
+/* (false while profiling) */
+/* The PTB / SM-bound grid of a BE kernel shared by `apps` BE apps, over `sms` SMs (exact: all
+ * of them, blocks outside the BE group exit, Fig. 8; relaxed: the whole GPU): each kernel
+ * takes at most 1/apps of the blocks that fit an SM alone (occupancy), so the apps' kernels
+ * all fit an SM at once; at least one worker per SM. */
 int ck_combo_be_workers(int occupancy, int apps, int be_sms);
 
 #ifdef __cplusplus

@@ -4,17 +4,24 @@
  * decide alike.  No CUDA here: the runner (runner.c) does the launches, CI tests this.
  *
  * What is mirrored: profiling (the first profile_frames frames, and any frame with no
- * prediction yet, run relaxed on the whole GPU), Eq. 5 in its dimensionally consistent form
+ * prediction yet, run relaxed on the whole GPU; no BE work until profile_frames frames have
+ * finished: the runner asks `finished`), Eq. 5 in its dimensionally consistent form
  * SM_render = ceil(SM_total x render time on the whole GPU / QoS target) + sm_margin, clamped
  * to [1, SM_total]; original (unbound) render kernels in a frame where the render group grows
- * or the scheme switches (§5.3), PTB ones on the whole GPU otherwise; no BE work while
- * profiling, nor in the exact scheme while the render group is the whole GPU; frames with
- * original kernels left out of the prediction; BE grids over every SM (Fig. 8); the relaxed rule (BE CD kernels beside a frame only when the frame is predicted to
- * meet QoS even slowed by the RT+CD co-run; otherwise, and TC always, only in the headroom
- * after the frame when predicted to fit it, slowed by CD+TC when another BE kernel runs).
- * What is not: the Eq. 4 fit (frames without features: policies/combo.c then predicts by the
- * last measured render time too), the load-stability switch of plain `combo` (Eq. 2-3), and
- * headroom merging.
+ * or the scheme switches (§5.3), PTB ones on the whole GPU otherwise; no BE work in the exact
+ * scheme while the render group is the whole GPU; frames with original kernels left out of the
+ * prediction; BE grids over every SM (Fig. 8) with occupancy / apps workers per SM.  The
+ * relaxed rule (§5.1.2; policies/combo.c's launch_relaxed): while a frame is in flight, one BE
+ * CD kernel at a time co-runs with its RT kernel when the frame, slowed as a whole by the
+ * RT+CD co-run, is predicted to meet QoS, only one frame is in flight, its RT phase is still on
+ * and the BE kernel, slowed by RT+CD, is predicted to end within it (frame start + the RT part
+ * x the RT+CD slowdown); no BE TC kernel beside game kernels; between frames BE kernels (CD and
+ * TC together) when now + solo x the worst pairwise slowdown against the BE kernels in flight
+ * fits before the next release.  The featureless prediction: the last measured render time of
+ * a frame not launched original, its RT part the last measured RT kernel time of a frame no BE
+ * kernel shared (both scaled to the whole GPU), capped at the render time.
+ * What is not: the Eq. 4 fit (frames without features: policies/combo.c then predicts as
+ * above too), the load-stability switch of plain `combo` (Eq. 2-3), and headroom merging.
  */
 #include <math.h>
 #include <string.h>
@@ -22,21 +29,22 @@
 #include "cuda/ck.h"
 
 void ck_combo_init(struct ck_combo *c, int sm_count, bool exact, int profile_frames, int sm_margin,
-		   double corun_rt_cd, double corun_cd_tc)
+		   const double slow[CK_NCLASS][CK_NCLASS])
 {
 	memset(c, 0, sizeof(*c));
 	c->sm_count = sm_count;
 	c->exact = exact;
 	c->profile_frames = profile_frames;
 	c->sm_margin = sm_margin;
-	c->corun_rt_cd = corun_rt_cd;
-	c->corun_cd_tc = corun_cd_tc;
+	memcpy(c->slow, slow, sizeof(c->slow));
 	c->scheme = CK_COMBO_RELAXED;
 }
 
-struct ck_combo_frame ck_combo_release(struct ck_combo *c, long long qos_ns)
+struct ck_combo_frame ck_combo_release(struct ck_combo *c, long long qos_ns, long long now_ns, unsigned be_busy)
 {
 	double render = c->render_full;
+	/* Eq. 4's RT part without features: the last RT kernel measured, at most the whole frame */
+	c->rt_pred = fmin(c->last_rt, render);
 	int want = c->exact ? CK_COMBO_EXACT : CK_COMBO_RELAXED;
 	if (c->released < c->profile_frames || render <= 0)
 		want = CK_COMBO_RELAXED;            /* profiling: the game alone on the whole GPU */
@@ -48,8 +56,11 @@ struct ck_combo_frame ck_combo_release(struct ck_combo *c, long long qos_ns)
 	c->in_flight++;
 	c->released++;
 	c->frames[want]++;
+	/* its RT phase (frames start with their RT kernels), co-run included */
+	c->rt_phase = true;
+	c->rt_end = now_ns + (long long)(c->rt_pred * c->slow[CK_RT][CK_CD]);
 	/* relaxed frames: PTB on the whole GPU, original in the frame the scheme switches (§5.3) */
-	struct ck_combo_frame f = { want, c->sm_count, switched };
+	struct ck_combo_frame f = { want, c->sm_count, switched, false };
 	if (want == CK_COMBO_EXACT) {
 		int sms = (int)ceil(c->sm_count * render / (double)qos_ns) + c->sm_margin;   /* Eq. 5 */
 		if (sms < 1)
@@ -64,16 +75,26 @@ struct ck_combo_frame ck_combo_release(struct ck_combo *c, long long qos_ns)
 		f.sms = sms;
 		/* §5.3: BE workers may still sit on SMs joining the render group */
 		f.original = sms > before || switched;
-		if (f.original)
-			c->original_frames++;
-		return f;
+	} else {
+		c->partition = 0;
+		/* may a BE CD kernel co-run with this frame's RT kernel?  Only if the frame, slowed as
+		 * a whole by the RT+CD co-run, still meets QoS */
+		c->corun_ok = render > 0 && render * c->slow[CK_RT][CK_CD] <= (double)qos_ns;
+		c->window_end = 0;
 	}
 	if (f.original)
 		c->original_frames++;
-	c->partition = 0;
-	c->corun_ok = render > 0 && render * c->corun_rt_cd <= (double)qos_ns;
-	c->window_end = 0;
+	/* BE kernels slow a frame not SM-bound to its own group: those still on the GPU, and with
+	 * original kernels those launched right after (they take SMs between the frame's kernels) */
+	f.shared = f.original || (f.sms >= c->sm_count && be_busy != 0);
 	return f;
+}
+
+void ck_combo_rt_finished(struct ck_combo *c, long long rt_ns, int ran_on, bool shared)
+{
+	c->rt_phase = false;
+	if (!shared)
+		c->last_rt = (double)rt_ns * ran_on / c->sm_count;
 }
 
 void ck_combo_finished(struct ck_combo *c, long long render_ns, int ran_on, bool original, long long release_ns,
@@ -90,13 +111,27 @@ void ck_combo_finished(struct ck_combo *c, long long render_ns, int ran_on, bool
 		c->window_end = release_ns + period_ns;
 }
 
-bool ck_combo_relaxed_ok(const struct ck_combo *c, int frames, bool tc, long long now_ns, long long solo_ns,
-			 bool be_busy)
+bool ck_combo_relaxed_ok(const struct ck_combo *c, int cls, long long now_ns, long long solo_ns, unsigned be_busy)
 {
-	if (frames)
-		return !tc && c->corun_ok;
-	double slow = be_busy ? c->corun_cd_tc : 1.0;
+	if (cls < 0 || cls >= CK_NCLASS || ck_combo_profiling(c))
+		return false;                      /* profiling: the game alone */
+	if (c->in_flight) {
+		/* one BE CD kernel beside the single frame's RT kernel, ending within its RT phase */
+		double corun = c->slow[CK_RT][CK_CD];
+		return cls == CK_CD && !(be_busy & 1u << CK_CD) && c->corun_ok && c->in_flight == 1 && c->rt_phase &&
+		       now_ns + (long long)((double)solo_ns * corun) <= c->rt_end;
+	}
+	/* the headroom: slowed by the worst pair with the BE kernels in flight */
+	double slow = 1.0;
+	for (int b = 0; b < CK_NCLASS; b++)
+		if (be_busy & 1u << b)
+			slow = fmax(slow, c->slow[b][cls]);
 	return now_ns + (long long)((double)solo_ns * slow) <= c->window_end;
+}
+
+bool ck_combo_profiling(const struct ck_combo *c)
+{
+	return c->finished < c->profile_frames;
 }
 
 int ck_combo_be_workers(int occupancy, int apps, int be_sms)

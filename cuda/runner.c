@@ -19,10 +19,16 @@
  *              finishes: closed loop); its kernels run SM-bound to SMs [0, n) (original in frames
  *              where n grows), the BE apps' kernels SM-bound to [n, N), one stream per app so CD
  *              and TC kernels share the BE SMs, each BE grid sized so the apps' kernels fit those
- *              SMs together (the simulator uses a hardware SM mask there: no CUDA equivalent);
- *   combo-intra  COMBO's relaxed intra-SM sharing without headroom merging ("merge": false):
- *              original kernels on the whole GPU, BE CD kernels beside frames when predicted
- *              safe, the rest in the headroom after a frame when predicted to fit.
+ *              SMs together (as the simulator's default be_launch "smbound"; its "masked", a
+ *              hardware SM mask, has no CUDA equivalent);
+ *   combo-intra  COMBO's relaxed intra-SM sharing without headroom merging ("merge": false),
+ *              as policies/combo.c: after profile_frames frames of the game alone, render
+ *              kernels PTB on the whole GPU; one BE CD kernel at a time beside the frame's RT
+ *              kernel when the frame, slowed by RT+CD, is predicted to meet QoS and the BE
+ *              kernel to end within the RT phase (its end seen on the GPU: the RT kernel's slot
+ *              is polled); BE kernels (CD and TC) in the headroom after a frame when predicted
+ *              to fit it; BE kernels PTB over every SM with occupancy / apps workers per SM,
+ *              one in flight per app.
  * Others (combo, combo-nm: the Eq. 2-3 switch; merging) are skipped with a message.  Frames are released by a host thread busy-waiting
  * on CLOCK_MONOTONIC at start + k / fps; game frames go to one stream per game with the game's
  * priority, BE apps to one stream each with theirs (up to two kernels queued per app, so a BE
@@ -69,6 +75,8 @@ struct rframe {
 	long long start_ns, finish_ns;
 	int ran_on;                    /* COMBO: SMs its kernels ran on (Eq. 5's scaling) */
 	bool original;                 /* COMBO: launched with original kernels */
+	bool shared;                   /* COMBO: BE kernels shared it (its RT time is not the game's) */
+	int rt_next;                   /* COMBO: its next kernel whose end the RT-phase poll awaits */
 	char note[32];                 /* frames.csv's note (COMBO: the scheme, as the simulator) */
 };
 
@@ -192,12 +200,52 @@ static struct ck_kernel as_launched(const struct ck_kernel *base, int var, const
 }
 
 /* COMBO's predicted slowdown of a co-run pair: two equal kernels co-run in 2(1 - r) of one's
- * time, r the GPU description's makespan reduction (policies/combo.c's pair_slowdown) */
-static double pair_slowdown(const struct gpu_desc *g, const char *pair)
+ * time, r the GPU description's makespan reduction, either order; a pair it does not give
+ * (same-class pairs included): 2 (policies/combo.c's pair_slowdown) */
+static double pair_slowdown(const struct gpu_desc *g, int a, int b)
 {
 	const cJSON *mr = g->interference ? cJSON_GetObjectItemCaseSensitive(g->interference, "makespan_reduction") : NULL;
-	const cJSON *v = mr ? cJSON_GetObjectItemCaseSensitive(mr, pair) : NULL;
+	char ab[16], ba[16];
+	snprintf(ab, sizeof(ab), "%s+%s", ck_class_names[a], ck_class_names[b]);
+	snprintf(ba, sizeof(ba), "%s+%s", ck_class_names[b], ck_class_names[a]);
+	const cJSON *v = mr ? cJSON_GetObjectItemCaseSensitive(mr, ab) : NULL;
+	if (!cJSON_IsNumber(v) && mr)
+		v = cJSON_GetObjectItemCaseSensitive(mr, ba);
 	return cJSON_IsNumber(v) ? 2 * (1 - v->valuedouble) : 2.0;
+}
+
+/* Classes of the BE kernels in flight now (polled, not as of the main loop's last BE poll), a
+ * bit (1 << class) each */
+static unsigned be_busy_classes(struct ck_dev *d, const struct launch *L, int (*a_out)[BE_DEPTH], const int *a_nout,
+				int n_apps)
+{
+	unsigned busy = 0;
+	for (int a = 0; a < n_apps; a++)
+		for (int i = 0; i < a_nout[a]; i++)
+			if (!ck_slot_done(d, a_out[a][i]))
+				busy |= 1u << L[a_out[a][i]].cls;
+	return busy;
+}
+
+/* COMBO: the RT kernels of a frame that have finished since the last poll (one stream: in
+ * order) end its RT phase and measure the RT time, as the simulator's combo_kernel_finished;
+ * returns whether every kernel of the frame has been seen (or it was dropped). */
+static bool rt_poll(struct ck_dev *d, struct ck_combo *cc, struct rframe *fr, const struct launch *L,
+		    struct ck_timing *tim)
+{
+	if (fr->dropped)
+		return true;
+	while (fr->rt_next < fr->n) {
+		int slot = fr->first_slot + fr->rt_next;
+		if (L[slot].cls == CK_RT) {
+			if (!ck_slot_done(d, slot))
+				return false;
+			ck_slots_read(d, slot, 1, tim);
+			ck_combo_rt_finished(cc, (long long)(tim[0].last_ns - tim[0].first_ns), fr->ran_on, fr->shared);
+		}
+		fr->rt_next++;
+	}
+	return true;
 }
 
 static int owner_var(const struct default_launch *dl)
@@ -255,9 +303,12 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 			cJSON_Delete(out);
 			return NULL;
 		}
+		double slow[CK_NCLASS][CK_NCLASS];
+		for (int a = 0; a < CK_NCLASS; a++)
+			for (int b = 0; b < CK_NCLASS; b++)
+				slow[a][b] = pair_slowdown(e->gpu, a, b);
 		ck_combo_init(&cc, r->N, exact, (int)param_num(ps->params, "profile_frames", 10),
-			      (int)param_num(ps->params, "sm_margin", 0), pair_slowdown(e->gpu, "RT+CD"),
-			      pair_slowdown(e->gpu, "CD+TC"));
+			      (int)param_num(ps->params, "sm_margin", 0), slow);
 		cJSON_AddStringToObject(out, "combo_note", exact ?
 					"exact integrated SM sharing after profile_frames frames of the game alone (PTB kernels on "
 					"the whole GPU); Eq. 5 on the last measured render time scaled to the whole GPU (frames with "
@@ -265,9 +316,17 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 					"(unbound) in frames where n grows or the scheme switches; BE kernels SM-bound to SMs [n, N) "
 					"on one stream per app, grid over every SM with occupancy / apps workers per SM, as the "
 					"simulator's combo (be_launch smbound)" :
-					"relaxed intra-SM sharing without headroom merging, as policies/combo.c had it before "
-					"session 2 (original BE kernels, whole-frame co-run rule): NOT the simulator's current "
-					"relaxed scheme (PTB BE kernels, co-runs kept within the RT phase); not comparable");
+					"relaxed intra-SM sharing without headroom merging, as the simulator's combo-intra with "
+					"\"merge\": false: profile_frames frames of the game alone (PTB kernels on the whole GPU), "
+					"then render kernels PTB on the whole GPU; one BE CD kernel at a time beside the frame's RT "
+					"kernel when a single frame is in flight, the frame slowed by RT+CD is predicted to meet QoS "
+					"(last measured render time of a frame not launched original) and the BE kernel slowed by "
+					"RT+CD to end within the RT phase (frame start + last measured RT kernel time of a frame no "
+					"BE kernel shared x RT+CD; the phase's end read off the GPU by polling the RT kernel's "
+					"event); no BE TC kernel beside a frame; between frames BE kernels (CD and TC) when now + "
+					"solo x the worst pairwise slowdown against the BE kernels in flight fits before the next "
+					"release; BE kernels PTB over every SM with occupancy / apps workers per SM, one in flight "
+					"per app");
 		cJSON_AddStringToObject(out, "combo_not_replayed", "Eq. 4 (the last measured render time predicts the next frame, "
 					"as policies/combo.c does for frames without features), render-time variation (cv)");
 		for (int g = 0; g < e->n_games; g++)
@@ -354,7 +413,9 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 		for (long f = 0; f < r->gf[g].n; f++)
 			max_fk = r->gf[g].f[f].n > max_fk ? r->gf[g].f[f].n : max_fk;
 	struct ck_timing *ftim = calloc((size_t)max_fk, sizeof(*ftim));
-	long be_exact = 0, be_relaxed = 0;
+	long be_exact = 0, be_relaxed = 0, be_coruns = 0;
+	long rt_scan = 0, cur_frame = -1;            /* COMBO: first frame whose RT ends are not all seen;
+						      * the frame started last */
 	if (!open_frames || !ftim) {
 		fputs("combosim-cuda: out of memory\n", stderr);
 		exit(1);
@@ -398,10 +459,13 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 			int var = m == M_STATIC ? VAR_SMBOUND : owner_var(&gs->launch);
 			int render_sms = 0;             /* COMBO: SM-bound to [0, render_sms) when > 0 */
 			if (m == M_COMBO) {
-				struct ck_combo_frame cf = ck_combo_release(&cc, gs->qos_ns);
+				struct ck_combo_frame cf = ck_combo_release(&cc, gs->qos_ns, now,
+									    be_busy_classes(r->d, L, a_out, a_nout, n_apps));
 				bool unbound = cf.original || cf.sms >= r->N;
 				fr->ran_on = unbound ? r->N : cf.sms;
 				fr->original = cf.original;
+				fr->shared = cf.shared;
+				cur_frame = nF;
 				if (cf.scheme == CK_COMBO_EXACT)
 					snprintf(fr->note, sizeof(fr->note), "exact-%d%s", cf.sms, cf.original ? "-original" : "");
 				else
@@ -440,11 +504,17 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 			open_frames[n_open++] = (int)nF;
 			nF++;
 		}
+		/* COMBO: RT phases' ends (a frame's RT kernel done: the GPU side of the simulator's
+		 * combo_kernel_finished), in release order, before the frames' completions */
+		for (long i = rt_scan; m == M_COMBO && i < nF; i++)
+			if (rt_poll(r->d, &cc, &F[i], L, ftim) && i == rt_scan)
+				rt_scan++;
 		/* frame completions (the last kernel of a frame: one stream, in order) */
 		for (int i = 0; i < n_open;) {
 			struct rframe *fr = &F[open_frames[i]];
 			if (ck_slot_done(r->d, fr->first_slot + fr->n - 1)) {
 				if (m == M_COMBO) {
+					rt_poll(r->d, &cc, fr, L, ftim);   /* its RT kernels first, as the simulator */
 					/* the frame's render time, measured on the GPU clock now (closed loop) */
 					ck_slots_read(r->d, fr->first_slot, fr->n, ftim);
 					unsigned long long st = ftim[0].first_ns;
@@ -470,8 +540,12 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 				a_nout[a]--;
 			}
 		int busy = 0;
-		for (int a = 0; a < n_apps; a++)
+		unsigned busy_cls = 0;                  /* COMBO: classes of the BE kernels in flight */
+		for (int a = 0; a < n_apps; a++) {
 			busy |= a_nout[a] > 0;
+			for (int i = 0; i < a_nout[a]; i++)
+				busy_cls |= 1u << L[a_out[a][i]].cls;
+		}
 		for (int t = 0; t < n_apps; t++) {
 			int a = m == M_PILOTFISH ? (pf_next_app + t) % n_apps : t;
 			const struct app_spec *as = &e->apps[a];
@@ -479,8 +553,8 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 				continue;
 			if (m == M_PILOTFISH && (busy || frames_in_flight || !window_end))
 				break;
-			if (m == M_COMBO && cc.finished < cc.profile_frames)
-				break;                  /* profiling: the game alone */
+			if (m == M_COMBO && ck_combo_profiling(&cc))
+				break;                  /* profiling: the game alone (both schemes) */
 			bool exact = m == M_COMBO && cc.scheme == CK_COMBO_EXACT;
 			/* the relaxed rule decides per kernel at its launch, as the simulator's one kernel
 			 * in flight per app; exact BE kernels queue back to back like static's */
@@ -490,15 +564,14 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 				if (m == M_PILOTFISH && now + (long long)((double)s->solo_ns * predict_scale) > window_end)
 					break;
 				if (m == M_COMBO && (exact ? cc.partition <= 0
-						   : !ck_combo_relaxed_ok(&cc, cc.in_flight, (int)s->cls == CK_TC, now,
-									  (long long)s->solo_ns, busy)))
+						   : !ck_combo_relaxed_ok(&cc, (int)s->cls, now, (long long)s->solo_ns, busy_cls)))
 					break;
 				if (next_bslot >= n_slots) {
 					slot_limit = 1;
 					break;
 				}
 				int var = m == M_STATIC || exact ? VAR_SMBOUND
-					: m == M_PILOTFISH || m == M_COMBO ? VAR_ORIGINAL : owner_var(&as->launch);
+					: m == M_COMBO ? VAR_PTB : m == M_PILOTFISH ? VAR_ORIGINAL : owner_var(&as->launch);
 				const struct ck_kernel *base = prepare(r, s);
 				struct ck_kernel k = as_launched(base, var, &as->launch);
 				if (exact) {
@@ -507,7 +580,14 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 					k.workers = ck_combo_be_workers(base->workers / r->N, n_apps, r->N);
 					be_exact++;
 				} else if (m == M_COMBO) {
+					/* relaxed: PTB over every SM, at most 1/apps of an SM's blocks per SM */
+					k.workers = ck_combo_be_workers(base->workers / r->N, n_apps, r->N);
 					be_relaxed++;
+					if (cc.in_flight > 0) {
+						be_coruns++;
+						if (cur_frame >= 0)
+							F[cur_frame].shared = true;   /* beside the frame started last */
+					}
 				}
 				long slot = next_bslot++;
 				struct launch *l = &L[slot];
@@ -530,6 +610,7 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 				if (m == M_PILOTFISH)
 					pf_next_app = (a + 1) % n_apps;
 				busy = 1;
+				busy_cls |= 1u << (int)s->cls;
 			}
 			if (m == M_PILOTFISH && busy)
 				break;
@@ -662,14 +743,18 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 		cJSON *o = cJSON_AddObjectToObject(out, "combo");
 		cJSON_AddNumberToObject(o, "profile_frames", cc.profile_frames);
 		cJSON_AddNumberToObject(o, "sm_margin", cc.sm_margin);
-		cJSON_AddNumberToObject(o, "corun_slowdown_rt_cd", cc.corun_rt_cd);
-		cJSON_AddNumberToObject(o, "corun_slowdown_cd_tc", cc.corun_cd_tc);
+		cJSON_AddNumberToObject(o, "corun_slowdown_rt_cd", cc.slow[CK_RT][CK_CD]);
+		cJSON_AddNumberToObject(o, "corun_slowdown_cd_tc", cc.slow[CK_CD][CK_TC]);
+		cJSON_AddNumberToObject(o, "corun_slowdown_cd_cd", cc.slow[CK_CD][CK_CD]);
+		cJSON_AddNumberToObject(o, "corun_slowdown_tc_tc", cc.slow[CK_TC][CK_TC]);
+		cJSON_AddNumberToObject(o, "last_rt_ms", cc.last_rt / 1e6);
 		cJSON_AddNumberToObject(o, "frames_exact", (double)cc.frames[CK_COMBO_EXACT]);
 		cJSON_AddNumberToObject(o, "frames_relaxed", (double)cc.frames[CK_COMBO_RELAXED]);
 		cJSON_AddNumberToObject(o, "scheme_switches", (double)cc.switches);
 		cJSON_AddNumberToObject(o, "partition_changes", (double)cc.partition_changes);
 		cJSON_AddNumberToObject(o, "render_sms_last", cc.last_sms);
 		cJSON_AddNumberToObject(o, "original_kernel_frames", (double)cc.original_frames);
+		cJSON_AddNumberToObject(o, "be_coruns", (double)be_coruns);
 		cJSON_AddNumberToObject(o, "be_launched_exact", (double)be_exact);
 		cJSON_AddNumberToObject(o, "be_launched_relaxed", (double)be_relaxed);
 		/* the SM-bound fallback (cuda/kernels.cu): every worker landed outside the set and the

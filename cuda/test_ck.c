@@ -137,100 +137,241 @@ static void test_mask(void)
 	CU_ASSERT_FALSE(ck_mask_has(k.mask, 300));
 }
 
+/* the H100 description's pairs: RT+CD 1.7144, CD+TC 2.0194, the rest (same-class pairs) 2 */
+static void h100_slow(double slow[CK_NCLASS][CK_NCLASS])
+{
+	for (int a = 0; a < CK_NCLASS; a++)
+		for (int b = 0; b < CK_NCLASS; b++)
+			slow[a][b] = 2.0;
+	slow[CK_RT][CK_CD] = slow[CK_CD][CK_RT] = 1.7144;
+	slow[CK_CD][CK_TC] = slow[CK_TC][CK_CD] = 2.0194;
+	slow[CK_RT][CK_TC] = slow[CK_TC][CK_RT] = 1.3988;
+}
+
+#define BIT(c) (1u << (c))
+
 static void test_combo_exact(void)
 {
 	const long long qos = 16666667, period = 16666667;
+	double slow[CK_NCLASS][CK_NCLASS];
+	h100_slow(slow);
 	struct ck_combo c;
-	ck_combo_init(&c, 132, true, 3, 0, 1.7144, 2.0194);
+	ck_combo_init(&c, 132, true, 3, 0, slow);
 	/* profiling: relaxed on the whole GPU; no prediction yet, so no BE beside the frame */
-	struct ck_combo_frame f = ck_combo_release(&c, qos);
+	struct ck_combo_frame f = ck_combo_release(&c, qos, 0, 0);
 	CU_ASSERT_EQUAL(f.scheme, CK_COMBO_RELAXED);
 	CU_ASSERT_EQUAL(f.sms, 132);
 	CU_ASSERT_FALSE(c.corun_ok);
-	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, c.in_flight, false, 0, 400000, false));
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_CD, 0, 400000, 0));
 	CU_ASSERT_FALSE(f.original);                    /* PTB on the whole GPU */
+	CU_ASSERT_FALSE(f.shared);
+	ck_combo_rt_finished(&c, 2000000, 132, false);
 	ck_combo_finished(&c, 5000000, 132, false, 0, period);
 	CU_ASSERT_EQUAL(c.in_flight, 0);
 	CU_ASSERT_EQUAL(c.window_end, period);
-	/* headroom: fits alone, not slowed by CD+TC */
-	CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, 0, true, period - 1500000, 1500000, false));
-	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, 0, true, period - 1500000, 1500000, true));
+	/* profiling: no BE kernel, even one that would fit the headroom */
+	CU_ASSERT_TRUE(ck_combo_profiling(&c));
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_TC, period - 1500000, 1500000, 0));
 	for (int i = 1; i < 3; i++) {
-		f = ck_combo_release(&c, qos);
+		f = ck_combo_release(&c, qos, i * period, 0);
 		CU_ASSERT_EQUAL(f.scheme, CK_COMBO_RELAXED);
 		CU_ASSERT_TRUE(c.corun_ok);                  /* 5 ms x 1.71 <= 16.7 ms */
-		CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, 1, false, 0, 400000, false));
-		CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, 1, true, 0, 400000, false));   /* TC never beside RT */
+		CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_CD, i * period, 400000, 0));   /* profiling */
 		ck_combo_finished(&c, 5000000, 132, false, i * period, period);
 	}
+	CU_ASSERT_FALSE(ck_combo_profiling(&c));
 	/* exact: Eq. 5 = ceil(132 x 5 / 16.67) = 40; the switch frame runs original */
-	f = ck_combo_release(&c, qos);
+	f = ck_combo_release(&c, qos, 3 * period, 0);
 	CU_ASSERT_EQUAL(f.scheme, CK_COMBO_EXACT);
 	CU_ASSERT_EQUAL(f.sms, 40);
 	CU_ASSERT_TRUE(f.original);
+	CU_ASSERT_TRUE(f.shared);
 	CU_ASSERT_EQUAL(c.partition, 40);
 	CU_ASSERT_EQUAL(c.switches, 1);
 	CU_ASSERT_EQUAL(c.original_frames, 1);
 	/* an original frame measures the BE blocks around it: left out of the prediction */
 	ck_combo_finished(&c, 9000000, 132, true, 3 * period, period);
 	CU_ASSERT_DOUBLE_EQUAL(c.render_full, 5e6, 1);
-	/* same prediction: SM-bound */
-	f = ck_combo_release(&c, qos);
+	/* same prediction: SM-bound, not shared though BE kernels run (on the other SMs) */
+	f = ck_combo_release(&c, qos, 4 * period, BIT(CK_TC) | BIT(CK_CD));
 	CU_ASSERT_EQUAL(f.sms, 40);
 	CU_ASSERT_FALSE(f.original);
+	CU_ASSERT_FALSE(f.shared);
 	/* 16 ms on 40 SMs = 4.85 ms on the whole GPU: the group shrinks to 39, still SM-bound */
 	ck_combo_finished(&c, 16000000, 40, false, 4 * period, period);
 	CU_ASSERT_DOUBLE_EQUAL(c.render_full, 16e6 * 40 / 132, 1);
-	f = ck_combo_release(&c, qos);
+	f = ck_combo_release(&c, qos, 5 * period, 0);
 	CU_ASSERT_EQUAL(f.sms, 39);
 	CU_ASSERT_FALSE(f.original);
 	CU_ASSERT_EQUAL(c.partition_changes, 1);
 	/* slower than predicted: grows to ceil(132 x 20 x 39 / 132 / 16.67) = 47, original */
 	ck_combo_finished(&c, 20000000, 39, false, 5 * period, period);
-	f = ck_combo_release(&c, qos);
+	f = ck_combo_release(&c, qos, 6 * period, 0);
 	CU_ASSERT_EQUAL(f.sms, 47);
 	CU_ASSERT_TRUE(f.original);
 	CU_ASSERT_EQUAL(c.original_frames, 2);
 	CU_ASSERT_EQUAL(c.frames[CK_COMBO_EXACT], 4);
 	CU_ASSERT_EQUAL(c.frames[CK_COMBO_RELAXED], 3);
 	ck_combo_finished(&c, 1, 47, true, 6 * period, period);   /* original: ignored */
-	f = ck_combo_release(&c, qos);
+	f = ck_combo_release(&c, qos, 7 * period, 0);
 	CU_ASSERT_EQUAL(f.sms, 47);
 	CU_ASSERT_FALSE(f.original);
-	/* a frame needing the whole GPU: no BE group, PTB on the whole GPU, not an original frame */
+	/* a frame needing the whole GPU: no BE group; the group grew from 47 SMs, so original
+	 * (policies/combo.c: grows = sms > before), then PTB on the whole GPU */
 	ck_combo_finished(&c, 60000000, 47, false, 7 * period, period);
-	f = ck_combo_release(&c, qos);
+	f = ck_combo_release(&c, qos, 8 * period, 0);
+	CU_ASSERT_EQUAL(f.sms, 132);
+	CU_ASSERT_TRUE(f.original);
+	CU_ASSERT_EQUAL(c.partition, 0);
+	CU_ASSERT_EQUAL(c.original_frames, 3);
+	ck_combo_finished(&c, 60000000, 132, true, 8 * period, period);   /* original: ignored */
+	f = ck_combo_release(&c, qos, 9 * period, 0);
 	CU_ASSERT_EQUAL(f.sms, 132);
 	CU_ASSERT_FALSE(f.original);
 	CU_ASSERT_EQUAL(c.partition, 0);
-	CU_ASSERT_EQUAL(c.original_frames, 2);
+	CU_ASSERT_EQUAL(c.original_frames, 3);
 }
 
 static void test_combo_margin_intra(void)
 {
+	double slow[CK_NCLASS][CK_NCLASS];
+	h100_slow(slow);
+	slow[CK_RT][CK_CD] = slow[CK_CD][CK_RT] = 1.7;
 	struct ck_combo c;
-	ck_combo_init(&c, 132, true, 1, 3, 1.7, 2.0);
-	ck_combo_release(&c, 1000);
+	ck_combo_init(&c, 132, true, 1, 3, slow);
+	ck_combo_release(&c, 1000, 0, 0);
 	ck_combo_finished(&c, 1, 132, false, 0, 1000);      /* tiny render time: at least 1 SM + margin */
-	struct ck_combo_frame f = ck_combo_release(&c, 1000);
+	struct ck_combo_frame f = ck_combo_release(&c, 1000, 1000, 0);
 	CU_ASSERT_EQUAL(f.sms, 4);
 	/* combo-intra: always relaxed; a frame too long to co-run keeps BE CD kernels off it */
-	ck_combo_init(&c, 132, false, 1, 0, 1.7, 2.0);
+	ck_combo_init(&c, 132, false, 1, 0, slow);
 	for (int i = 0; i < 5; i++) {
-		f = ck_combo_release(&c, 1000);
+		f = ck_combo_release(&c, 1000, i * 1000, 0);
 		CU_ASSERT_EQUAL(f.scheme, CK_COMBO_RELAXED);
 		CU_ASSERT_FALSE(f.original);                 /* PTB: no scheme switch */
+		ck_combo_rt_finished(&c, 300, 132, false);
 		ck_combo_finished(&c, 700, 132, false, i * 1000, 1000);
 	}
 	CU_ASSERT_FALSE(c.corun_ok);                         /* 700 x 1.7 > 1000 */
 	CU_ASSERT_EQUAL(c.switches, 0);
+	CU_ASSERT_EQUAL(c.frames[CK_COMBO_EXACT], 0);
+	f = ck_combo_release(&c, 1000, 5000, 0);
+	CU_ASSERT_FALSE(c.corun_ok);
+	CU_ASSERT_TRUE(c.rt_phase);
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_CD, 5000, 1, 0));   /* fits the RT phase, frame would be late */
 	/* two frames in flight: the headroom opens only when the last finishes */
-	ck_combo_release(&c, 1000);
-	ck_combo_release(&c, 1000);
+	ck_combo_release(&c, 1000, 5100, 0);
 	ck_combo_finished(&c, 500, 132, false, 5000, 1000);
 	CU_ASSERT_EQUAL(c.window_end, 0);
 	ck_combo_finished(&c, 500, 132, false, 6000, 1000);
 	CU_ASSERT_EQUAL(c.window_end, 7000);
+}
+
+/* combo-intra's relaxed rule (policies/combo.c launch_relaxed): one BE CD kernel beside the
+ * single frame in flight, within its RT phase; never TC beside a frame; between frames by the
+ * pairwise slowdowns against the BE kernels in flight */
+static void test_combo_relaxed_rule(void)
+{
+	const long long qos = 16666667, period = 16666667;
+	double slow[CK_NCLASS][CK_NCLASS];
+	h100_slow(slow);
+	struct ck_combo c;
+	ck_combo_init(&c, 132, false, 2, 0, slow);
+	/* profiling: the runner launches no BE while finished < profile_frames; the rule has no
+	 * prediction for the first frame, and none measured from the second's shared RT time */
+	struct ck_combo_frame f = ck_combo_release(&c, qos, 0, 0);
+	CU_ASSERT_EQUAL(f.scheme, CK_COMBO_RELAXED);
+	CU_ASSERT_FALSE(c.corun_ok);
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_CD, 0, 1000, 0));
+	ck_combo_rt_finished(&c, 2600000, 132, false);       /* the RT kernel: 2.6 ms */
+	CU_ASSERT_FALSE(c.rt_phase);
+	CU_ASSERT_DOUBLE_EQUAL(c.last_rt, 2.6e6, 1);
+	ck_combo_finished(&c, 5000000, 132, false, 0, period);
+	/* still profiling: nothing in the headroom, nor beside the next frame (co-run would be
+	 * predicted safe: 5 ms x 1.71 <= QoS, 1 us within the RT phase) */
+	CU_ASSERT_TRUE(ck_combo_profiling(&c));
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_TC, 1000, 1000, 0));
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_CD, 1000, 1000, 0));
+	f = ck_combo_release(&c, qos, period, 0);
+	CU_ASSERT_TRUE(c.corun_ok);
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_CD, period, 1000, 0));
+	ck_combo_rt_finished(&c, 2500000, 132, false);
+	ck_combo_finished(&c, 5000000, 132, false, period, period);
+	CU_ASSERT_FALSE(ck_combo_profiling(&c));             /* profiling over */
+	CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, CK_TC, period + 1000, 1000, 0));
+	CU_ASSERT_DOUBLE_EQUAL(c.last_rt, 2.5e6, 1);
+
+	/* frame 2 released at t0, BE idle: not shared; RT phase predicted to end at
+	 * t0 + 2.5 ms x 1.7144 = t0 + 4.286 ms */
+	long long t0 = 2 * period;
+	f = ck_combo_release(&c, qos, t0, 0);
+	CU_ASSERT_FALSE(f.shared);
+	CU_ASSERT_FALSE(f.original);                         /* PTB render kernels */
+	CU_ASSERT_EQUAL(f.sms, 132);
+	CU_ASSERT_TRUE(c.corun_ok);                          /* 5 ms x 1.7144 <= 16.7 ms */
+	CU_ASSERT_TRUE(c.rt_phase);
+	CU_ASSERT_EQUAL(c.rt_end, t0 + (long long)(2.5e6 * 1.7144));
+	/* a CD kernel that fits the RT phase slowed by RT+CD: 2 ms x 1.7144 = 3.43 ms */
+	CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, CK_CD, t0, 2000000, 0));
+	/* one that would outlast it: 2.6 ms x 1.7144 = 4.46 ms > 4.29 ms */
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_CD, t0, 2600000, 0));
+	/* the same kernel later in the phase: 1 ms in, 2 ms x 1.7144 still fits; 1.5 ms in not */
+	CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, CK_CD, t0 + 800000, 2000000, 0));
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_CD, t0 + 1500000, 2000000, 0));
+	/* TC never beside game kernels, however short */
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_TC, t0, 1000, 0));
+	/* one BE CD kernel at a time; a TC kernel in flight (from the headroom) does not bar it */
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_CD, t0, 1000, BIT(CK_CD)));
+	CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, CK_CD, t0, 1000, BIT(CK_TC)));
+	/* the RT kernel finished: the phase is over, no co-run any more; the frame was shared
+	 * (a BE kernel ran beside it), so its RT time does not replace the prediction */
+	ck_combo_rt_finished(&c, 4000000, 132, true);
+	CU_ASSERT_FALSE(c.rt_phase);
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_CD, t0 + 100, 1000, 0));
+	CU_ASSERT_DOUBLE_EQUAL(c.last_rt, 2.5e6, 1);
+	/* a second frame released before the first finished: two in flight, no co-run */
+	f = ck_combo_release(&c, qos, t0 + 6000000, BIT(CK_CD));
+	CU_ASSERT_TRUE(f.shared);                            /* a BE kernel in flight at its start */
+	CU_ASSERT_TRUE(c.rt_phase);
+	CU_ASSERT_EQUAL(c.in_flight, 2);
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_CD, t0 + 6000000, 1000, 0));
+	ck_combo_finished(&c, 8000000, 132, false, t0, period);
+	CU_ASSERT_EQUAL(c.in_flight, 1);
+	CU_ASSERT_EQUAL(c.window_end, 0);                    /* the headroom waits for the last */
+	CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, CK_CD, t0 + 8000000, 1000, 0));
+	ck_combo_rt_finished(&c, 3000000, 132, true);        /* shared: last_rt kept */
+	CU_ASSERT_DOUBLE_EQUAL(c.last_rt, 2.5e6, 1);
+	ck_combo_finished(&c, 5000000, 132, false, t0 + period, period);
+	CU_ASSERT_DOUBLE_EQUAL(c.render_full, 5e6, 1);       /* not original: measured as is */
+
+	/* between frames: the headroom ends at the next release, t0 + 2 periods */
+	long long we = t0 + 2 * period;
+	CU_ASSERT_EQUAL(c.window_end, we);
+	CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, CK_TC, we - 1500000, 1500000, 0));         /* alone */
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_TC, we - 1499999, 1500000, 0));
+	/* beside a CD kernel: x CD+TC 2.0194 */
+	CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, CK_TC, we - 3030000, 1500000, BIT(CK_CD)));
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_TC, we - 3020000, 1500000, BIT(CK_CD)));
+	/* CD beside CD: same class, x 2 (allowed between frames: CD and TC together, any pair) */
+	CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, CK_CD, we - 800000, 400000, BIT(CK_CD)));
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_CD, we - 799999, 400000, BIT(CK_CD)));
+	/* the worst pair counts: TC beside TC and CD, x 2.0194 */
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_TC, we - 3020000, 1500000, BIT(CK_CD) | BIT(CK_TC)));
+	CU_ASSERT_TRUE(ck_combo_relaxed_ok(&c, CK_TC, we - 3030000, 1500000, BIT(CK_CD) | BIT(CK_TC)));
+
+	/* an unshared frame's RT time is the next prediction, capped at the render time */
+	f = ck_combo_release(&c, qos, we, 0);
+	ck_combo_rt_finished(&c, 7000000, 132, false);
+	ck_combo_finished(&c, 6000000, 132, false, we, period);
+	CU_ASSERT_DOUBLE_EQUAL(c.last_rt, 7e6, 1);
+	f = ck_combo_release(&c, qos, we + period, 0);
+	CU_ASSERT_DOUBLE_EQUAL(c.rt_pred, 6e6, 1);
+	CU_ASSERT_EQUAL(c.rt_end, we + period + (long long)(6e6 * 1.7144));
+	/* a frame slower than QoS / 1.7144 gets no co-run: 10 ms x 1.7144 > 16.7 ms */
+	ck_combo_finished(&c, 10000000, 132, false, we + period, period);
+	f = ck_combo_release(&c, qos, we + 2 * period, 0);
+	CU_ASSERT_FALSE(c.corun_ok);
+	CU_ASSERT_FALSE(ck_combo_relaxed_ok(&c, CK_CD, we + 2 * period, 1000, 0));
 }
 
 static void test_combo_be_workers(void)
@@ -254,6 +395,8 @@ int main(void)
 	CU_add_test(s, "SM masks", test_mask);
 	CU_add_test(s, "COMBO exact: profiling, Eq. 5, original frames when the group grows", test_combo_exact);
 	CU_add_test(s, "COMBO: SM margin, relaxed only, headroom after the last frame", test_combo_margin_intra);
+	CU_add_test(s, "COMBO intra: co-runs within the RT phase, one CD at a time, no TC, headroom pairs",
+		    test_combo_relaxed_rule);
 	CU_add_test(s, "COMBO: BE worker grids", test_combo_be_workers);
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();

@@ -58,8 +58,17 @@ denominator.  combo-exact, the same mechanism on both sides: 10 frames of the ga
 per frame Eq. 5's render group of n SMs on the last measured render time (closed loop: each
 side measures its own frames), render kernels SM-bound to it (original when it grows), the BE
 kernels SM-bound to the other SMs, grids over every SM with half an SM's blocks per app.
-Relaxed sharing (combo-intra) is not replayed: the runner's version predates the simulator's
-current one.
+combo-intra (relaxed intra-SM sharing, no headroom merging), the same mechanism on both sides
+too: after the same 10 frames alone, render kernels PTB on the whole GPU; one BE CD kernel at a
+time beside the frame's RT kernel when the frame, slowed by RT+CD, is predicted to meet QoS and
+the BE kernel to end within the RT phase (start + the last unshared RT kernel time x RT+CD; the
+GPU side sees the RT kernel's end by polling its event); no BE TC kernel beside a frame; between
+frames BE kernels, CD and TC together, when predicted (x the pairwise slowdown against the BE
+kernels in flight) to fit before the next release; BE kernels PTB over every SM with half an
+SM's blocks per app.$(python3 -c "
+import json
+if 'combo-intra' not in [r['policy'] for r in json.load(open('$R/summary.json'))['runs']]:
+    print('\\nThe stored GPU run predates this replay: no combo-intra row until $R is rerun (its\\nsimulated kernels count as only in sim below).')")
 
 - throughput ratio (sim / GPU): $(python3 -c "
 import json

@@ -161,6 +161,13 @@ static const struct ck_kernel *prepare(struct runner *r, const struct kernel_spe
 	double measured = bench_calibrate(r->d, &r->cal, k, target);
 	if (isnan(measured))
 		measured = bench_solo_us(r->d, k, 3);   /* from the cache: check it */
+	if (!(fabs(measured - target) <= 0.10 * target)) {
+		/* a replay with a kernel far off its solo time compares nothing: refuse it */
+		fprintf(stderr, "combosim-cuda: kernel '%s' (%s): calibrated solo time %.1f us is %.0f %% off its target "
+			"%.1f us; not running (delete the calibration cache entry and try again)\n", s->name,
+			ck_class_names[k->cls], measured, 100 * fabs(measured - target) / target, target);
+		exit(1);
+	}
 	cJSON *c = cJSON_CreateObject();
 	cJSON_AddStringToObject(c, "kernel", s->name);
 	cJSON_AddStringToObject(c, "class", ck_class_names[k->cls]);

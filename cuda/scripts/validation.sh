@@ -39,7 +39,7 @@ print('; '.join('%s: GPU %d, simulator %d' % (p, gpu.get(p,0), sim.get(p,0)) for
 "; }
 # COMBO (cuda/experiments/h100_combo.json): a section only once its GPU run is stored, so the
 # report is unchanged until then
-combo_section() {
+combo_prepare() {
   R=cuda/runs/h100-combo
   [ -d $R ] || return 0
   "$C" run cuda/experiments/h100_combo.json --out "$tmp/x-combo" --quiet
@@ -48,6 +48,10 @@ combo_section() {
   python3 cuda/scripts/compare_runs.py "$tmp/x-combo" $R \
     "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['duration_ms'])" $R/summary.json)" \
     "$tmp/x-combo" $R --json "$tmp/c-combo.json" > "$tmp/c-combo.txt"
+}
+combo_section() {
+  R=cuda/runs/h100-combo
+  [ -d $R ] || return 0
   cat <<CMB
 
 ## Held-out: COMBO (cuda/runs/h100-combo)
@@ -118,6 +122,29 @@ $(cat $tmp/c-combo.txt; cat $tmp/x-combo.txt)
 \`\`\`
 CMB
 }
+combo_prepare
+# the headline numbers of every held-out full experiment, one row per policy
+summary() { python3 - "$tmp" <<'PY'
+import json, os, sys
+tmp = sys.argv[1]
+rows = []
+for n in ('exclusive', 'static', 'pilotfish', 'combo'):
+    f = os.path.join(tmp, 'c-%s.json' % n)
+    if os.path.exists(f):
+        rows += [r for r in json.load(open(f)) if not (n == 'combo' and r['policy'] == 'be-alone')]
+pct = lambda v: '-' if v is None else '%.1f %%' % (100 * v)
+print('| policy (experiment) | kernel error median | kernel error p90 | frame latency error median | BE throughput error | throughput-ratio error |')
+print('|---|---|---|---|---|---|')
+for r in rows:
+    print('| %s | %s | %s | %s | %s | %s |' % (r['policy'], pct(r.get('kernel_err_median')), pct(r.get('kernel_err_p90')),
+          pct(r.get('frame_latency_err_median')), pct(r.get('be_thr_err')), pct(r.get('be_ratio_err'))))
+held = json.load(open(os.path.join(tmp, 'held.json')))
+m = held['pair_makespan_error']
+print()
+print('Co-run pairs held out (set 2): makespan error median %.1f %%, p90 %.1f %%, max %.1f %%.  '
+      'Sections below: what each number means and where the model misses.' % (100 * m['median'], 100 * m['p90'], 100 * m['max']))
+PY
+}
 # the sim paths are temporary: name the experiment instead
 sed -i "s|^sim:  $tmp/cal/|sim:  combosim run cuda/experiments/h100_corun_calibration.json -> |; s|^sim:  $tmp/held/|sim:  combosim run cuda/experiments/h100_corun_heldout.json -> |" "$tmp/cal.txt" "$tmp/held.txt"
 val() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print('%.1f' % (100*eval(sys.argv[2])))" "$1" "$2"; }
@@ -140,8 +167,13 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | cuda/runs/h100-static | \`combosim-cuda run cuda/experiments/h100_static.json\`: static-66, static-88 (SM-bound), kernels that skipped work when no worker landed in their set | nothing (superseded by h100-static-2; raw record) |
 | cuda/runs/h100-static-2 | the same, with the SM-bound fallback (the grid's last block stays when none landed inside) | **held out** (full experiment) |
 | cuda/runs/h100-pilotfish | \`combosim-cuda run cuda/experiments/h100_pilotfish.json\`: Pilotfish | **held out** (full experiment) |
-| cuda/runs/h100-combo | \`combosim-cuda run cuda/experiments/h100_combo.json\`: BE alone, COMBO exact integrated SM sharing (closed loop) | **held out** (full experiment) |
+| cuda/runs/h100-combo | \`combosim-cuda run cuda/experiments/h100_combo.json\`: BE alone, COMBO exact integrated SM sharing and relaxed intra-SM sharing (closed loop) | **held out** (full experiment) |
+| cuda/runs/h100-combo-0 | the first COMBO run, combo-exact only, before combo-intra followed the simulator | nothing (superseded; raw record) |
 | cuda/runs/h200-fallback-1 | the same three experiments; the device call fell over to an H200 | nothing (another GPU; raw record only) |
+
+## Summary: error on held-out runs (goal: within 10 %)
+
+$(summary)
 
 ## Held-out: full experiments (game frames + BE apps under a policy)
 

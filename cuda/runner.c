@@ -203,6 +203,9 @@ static struct ck_kernel as_launched(const struct ck_kernel *base, int var, const
 	k.variant = var == VAR_SMBOUND ? CK_SMBOUND : var == VAR_PTB ? CK_PTB : CK_ORIGINAL;
 	if (var == VAR_PTB && dl && dl->workers > 0)
 		k.workers = dl->workers;
+	/* as the simulator: a PTB worker beyond the tasks would find none; not launched */
+	if (var == VAR_PTB && k.workers > k.tasks)
+		k.workers = k.tasks;
 	return k;
 }
 
@@ -587,8 +590,11 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 					k.workers = ck_combo_be_workers(base->workers / r->N, n_apps, r->N);
 					be_exact++;
 				} else if (m == M_COMBO) {
-					/* relaxed: PTB over every SM, at most 1/apps of an SM's blocks per SM */
+					/* relaxed: PTB over every SM, at most 1/apps of an SM's blocks per SM,
+					 * and no more workers than tasks */
 					k.workers = ck_combo_be_workers(base->workers / r->N, n_apps, r->N);
+					if (k.workers > k.tasks)
+						k.workers = k.tasks;
 					be_relaxed++;
 					if (cc.in_flight > 0) {
 						be_coruns++;

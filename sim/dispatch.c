@@ -68,6 +68,43 @@ static struct smclass *smbound_fallback(struct sim *s, struct kinst *k, int *nca
 	return NULL;
 }
 
+/* SM-bound workers landing inside their set take a task each; once every task of the grid
+ * has a worker, later ones find none and exit (their grid covers every SM, so a small grid
+ * has more workers than tasks).  Keeps at most grid - resident of the `take` workers per SM of
+ * class c, on its first SMs in tie order when fewer than one per SM remain. */
+static void smbound_inside(struct sim *s, struct kinst *k, struct smclass *c, int take)
+{
+	long cap = (long)k->spec->grid - k->resident;
+	if (cap >= (long)take * c->nsm) {
+		group_add(s, k, c, take);
+		return;
+	}
+	if (cap <= 0) {
+		k->exited += take * c->nsm;
+		return;
+	}
+	int nsm = c->nsm;
+	if (cap >= nsm) {
+		int per = (int)(cap / nsm);
+		k->exited += (take - per) * nsm;
+		group_add(s, k, c, per);
+		return;
+	}
+	struct smset first;
+	memset(&first, 0, sizeof(first));
+	long left = cap;
+	for (int rank = 0; rank < s->g->sm_count && left > 0; rank++) {
+		int sm = s->g->sm_by_rank[rank];
+		if (smset_has(&c->members, sm)) {
+			smset_add(&first, sm);
+			left--;
+		}
+	}
+	struct smclass *d = class_split(s, c, &first);
+	k->exited += take * nsm - (int)cap;
+	group_add(s, k, d, 1);
+}
+
 /* Places up to k->unplaced blocks.  Placing one block lowers that SM's room by exactly one, so
  * the per-block most-room rule equals levelling the rooms down from the top and then handing one
  * block each, in tie order, to the SMs left at the level.  Works on SM classes: a class whose
@@ -198,6 +235,8 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 			group_add(s, k, c, 1);
 		} else if (k->variant == VAR_SMBOUND && class_outside(s, c, &k->sms)) {
 			k->exited += take * c->nsm;   /* lands, reads %smid, returns */
+		} else if (k->variant == VAR_SMBOUND) {
+			smbound_inside(s, k, c, take);
 		} else {
 			group_add(s, k, c, take);
 		}

@@ -127,6 +127,11 @@ static struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, co
 		int occ = k->fit.graphics ? k->fit.occ_graphics : k->fit.occ_compute;
 		k->blocks = o->workers > 0 ? o->workers
 			: spec->ptb_workers > 0 ? spec->ptb_workers : occ * s->g->sm_count;
+		/* a PTB worker beyond the grid's tasks finds none and exits at once: not launched.
+		 * SM-bound grids cover every SM; their surplus inside the set exits on landing
+		 * (dispatch.c, smbound_inside) */
+		if (o->variant == VAR_PTB && k->blocks > spec->grid)
+			k->blocks = spec->grid;
 		k->pool = (double)spec->grid * k->fit.block_ns;
 		k->pool_since = s->now;
 	} else {

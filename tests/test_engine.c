@@ -436,6 +436,19 @@ static void test_ptb_late_workers(void)
 	run_close(&r);
 }
 
+static void test_ptb_small_grid(void)
+{
+	struct run r;
+	/* a PTB build of a 10-block kernel: 10 workers, not an SM's worth per SM (the others would
+	 * find no task), so it takes what the original takes: one wave of 10 blocks, 100 us */
+	CU_ASSERT_FATAL(run_open(&r, "{" RTX ", " POL "\"kernels\": ["
+				 "{\"name\":\"K\",\"class\":\"CD\",\"grid\":10,\"threads\":128,\"solo_us\":100}],"
+				 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"K\"],\"repeat\":1,\"variant\":\"ptb\"}]}", NULL));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	CU_ASSERT(llabs(kernel_end(&r, "K", 0) - 100000) <= 100);
+	run_close(&r);
+}
+
 /* ------------------------------------------------------------ policies through the action API */
 
 static void *masked_init(struct sim *sim, const struct cfg *p)
@@ -569,6 +582,7 @@ void register_engine_tests(void)
 	CU_add_test(s, "fair and age disciplines", test_disciplines);
 	CU_add_test(s, "PTB pool", test_ptb_pool);
 	CU_add_test(s, "PTB workers placed late drain the pool", test_ptb_late_workers);
+	CU_add_test(s, "PTB build of a small grid: no more workers than tasks", test_ptb_small_grid);
 	CU_add_test(s, "SM masks and the leftover rule", test_masks);
 	CU_add_test(s, "determinism", test_determinism);
 	CU_add_test(s, "frames and QoS", test_frames);

@@ -134,6 +134,22 @@ static void test_smbound_fallback(void)
 	free(x);
 }
 
+static void test_smbound_small_grid(void)
+{
+	/* an SM-bound 10-block BE kernel whose grid covers every SM: 10 workers inside its set
+	 * take the 10 tasks, the rest find none and exit, so it takes its solo time (one wave) */
+	char *x = experiment("0", "{\"name\":\"a\",\"kernels\":[\"K\"]}",
+			     ",{\"name\":\"K\",\"class\":\"CD\",\"grid\":10,\"threads\":128,\"solo_us\":100}");
+	cJSON *r = run_policy(x, "{\"name\":\"static\",\"mechanism\":\"smbound\",\"game_sms\":41}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	/* 500 ms of back-to-back 100 us kernels (beside the game on other SMs): about 5000, not
+	 * hundreds of thousands */
+	double n = num(r, "be_kernels_finished.CD");
+	CU_ASSERT(n > 3000 && n < 5100);
+	cJSON_Delete(r);
+	free(x);
+}
+
 /* ------------------------------------------------------------ COMBO */
 
 static void test_combo_eq5(void)
@@ -241,4 +257,5 @@ void register_policies_tests(void)
 	CU_add_test(s, "combo: relaxed sharing's allowed pairs and QoS rule", test_combo_relaxed_pairs);
 	CU_add_test(s, "combo: headroom merging", test_combo_merge);
 	CU_add_test(s, "static smbound: last worker stays when none lands inside", test_smbound_fallback);
+	CU_add_test(s, "static smbound: no more workers inside than tasks", test_smbound_small_grid);
 }

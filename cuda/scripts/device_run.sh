@@ -3,7 +3,7 @@
 # with build/devcarry carried (cuda/scripts/carry.sh): replays the full experiments
 # cuda/experiments/h100_<NAME>.json with `combosim-cuda run`, each into $OUT/r/h100-<NAME>, and
 # packs $OUT/run.tgz.  Usage: sh cuda/scripts/device_run.sh [NAMES...]; NAMES among exclusive,
-# static, pilotfish (the default three) and combo (`sh cuda/scripts/device_run.sh combo`).
+# static, pilotfish (the default three), combo and w2 (`sh cuda/scripts/device_run.sh combo w2`).
 set -u
 export LD_LIBRARY_PATH="$PWD/build/devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 B="$PWD/build/devcarry/combosim-cuda"

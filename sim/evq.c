@@ -1,48 +1,81 @@
-/* evq — the engine's pending-event set (see evq.h): an indexed 4-ary min-heap.
+/* evq — the engine's pending-event set (see evq.h): an indexed 4-ary heap while small, a
+ * calendar queue (Brown 1988) on the integer nanosecond times once more than EVQ_CAL_ON events
+ * are pending (back to the heap below EVQ_CAL_OFF).  Both modes give the exact (time, seq) pop
+ * order and the same handles (one slot allocator), so switching never changes a run's output.
  *
- * Layout: the heap holds small {time, seq, slot} entries inline (24 bytes); the payload
- * (kind, obj) and the entry's heap position live in a slot array indexed by handle, so
- * cancel and reschedule find their entry in O(1) and fix the heap in O(log n).  Free slots
- * form a LIFO list (recently freed slots are cache-hot); both arrays grow by doubling.
+ * Measured with bench/evq_bench.c (hold model, Exp(1 ms) increments, one core of the shared
+ * 2-core Xeon VM, gcc 12 -O2; M hold steps/s, hold / hold with one reschedule per step; the
+ * heap alone is sim/evq_heap.c, measured in the same run; the hybrid's first row and the heap's
+ * 1e3..1e6 are bench/results/evq_bench.txt, the second row an earlier run of the same code):
  *
- * Why this structure: measured with bench/evq_bench.c (hold model, Exp increments; millions of
- * pop+push pairs per second on one core of a 2.6 GHz Xeon VM, gcc 12 -O2; hold / hold with one
- * reschedule per step; candidates in the same run):
+ *   N                      4          256        1e3         1e4         1e5        1e6
+ *   heap (old evq)      54.0/25.2  27.5/17.9  22.9/15.6  14.5/10.3  10.3/5.9  3.3/1.5
+ *   calendar alone      32.1/18.3  31.4/17.4  31.1/17.0  27.4/14.9  17.1/9.4  5.6/3.0
+ *   this file (hybrid)  50.6/25.1  25.8/17.6  28.8/15.3  25.0/13.1  16.2/8.5  4.0/2.0
+ *                                             -31.0/17.0 -26.8/14.5 -16.4/9.2 -4.9/2.5
  *
- *   N                           1e3         1e4        1e5        1e6
- *   binary heap, plain       15.0/10.4   10.9/7.6    7.0/4.4   2.60/1.31
- *   4-ary heap, plain        13.4/10.3    9.9/7.6    6.4/4.5   2.51/1.31
- *   8-ary heap, plain        13.1/10.5    9.4/7.6    6.2/4.6   2.68/1.40
- *   pairing heap              8.1/6.4     5.2/4.3    2.7/2.1   0.62/0.48
- *   binary heap, tuned       17.2/11.7   12.5/8.6    7.3/4.6   1.90/1.12
- *   8-ary heap, tuned        21.1/15.4   15.6/11.5   8.0/5.6   1.82/1.31
- *   4-ary heap, tuned (kept) 22.7/15.3   13.3/9.6    9.8/5.3   3.24/1.26
+ * The calendar reaches the >= 20 M/s target at 1e4 (hold) and is 1.6-2x the heap from 1e4 up,
+ * but its constant cost (~31 ns a step at any n, branchy list code) loses to the heap below
+ * ~100 pending events, and the engine runs with 2-6 pending on average: the calendar alone made
+ * whole runs ~4 % slower, hence the hybrid.  Whole runs (default.json, 10^4 frames, median of
+ * 21-31 alternating pairs): pilotfish 0.297 s vs 0.298 s, exclusive 0.240 vs 0.238, combo
+ * 0.287 vs 0.283-0.285 (+1.2 %: the engine never leaves heap mode, so this is code layout).
+ * Still unmet: hold_resched at 1e4 (13-14.5 M/s).
  *
- * 4-ary and 8-ary are a near tie at 1e3..1e4 (the target range); 4-ary wins clearly
- * beyond, where only its grandchildren (6 cache lines, vs 24) are cheap to prefetch.
+ * Heap mode: the former sim/evq.c (its comment is kept in sim/evq_heap.c with the table of the
+ * heap variants measured): {time, seq, slot} entries, 128-bit branch-free key compares, the
+ * root hole left by a pop filled by the next push, bottom-up sifts, grandchild prefetch.
  *
- * "Tuned" = the tricks below, each kept because it measured faster:
- *  - keys compared as one 128-bit integer (time with its sign bit flipped, then seq): cmp+sbb,
- *    no branch; the four children are reduced by a branch-free tournament (+15..20%);
- *  - pop leaves a hole at the root instead of moving the last entry there at once; the next
- *    push fills the hole by sifting its own entry down, so a pop+push pair (the engine's usual
- *    step) costs one sift instead of two.  Any other mutation fills the hole first (~+11%);
- *  - sifts from the root are bottom-up: walk the hole to a leaf along the smaller children,
- *    then sift the entry up from there (entries placed at the root mostly belong near the
- *    bottom, so this saves a compare per level);
- *  - on heaps larger than L1, prefetch the grandchildren while choosing among the children
- *    (+20% at 1e5, +60% at 1e6).
+ * Calendar mode: one node per handle in the slot array (32 bytes: time, obj, kind, two links);
+ * nb = 2^k buckets of width 2^shift ns, bucket b holding the events whose virtual bucket
+ * vb = key(time) >> shift has vb mod nb == b (key: time with its sign bit flipped, so signed
+ * order is unsigned order).  Each bucket is a circular doubly linked list sorted by time, equal
+ * times in insertion order: a pushed or rescheduled event always has the largest sequence
+ * number so far, so inserting it after every node with time <= t reproduces the (time, seq)
+ * order without storing seq.  Cancel and reschedule unlink in O(1).  Heap -> calendar links the
+ * entries sorted by (time, seq); calendar -> heap numbers them afresh in bucket-list order
+ * (equal times share a bucket, so their order survives) and heapifies.
+ *
+ * The calendar's minimum is kept eagerly (q->min, with cur == its virtual bucket): after it is
+ * popped the scan walks buckets cur, cur+1, ... and stops at the first whose head lies in the
+ * scanned virtual bucket (every pending event has vb >= cur, and a bucket's head is its
+ * smallest); a year with none falls back to a direct search over the heads.  nb follows n
+ * (doubles when n > 2nb, halves when n < nb/2) and the width is re-estimated then, as 3 x the
+ * mean gap between the first distinct times (Brown's trimmed sample), and also whenever the
+ * scan + insertion work runs above 3 steps per operation.  Neither nb nor the width changes the
+ * pop order.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/evq.h"
 
-#define EVQ_ARITY	4
 #define EVQ_MIN_CAP	16u
-#define EVQ_MAX_CAP	(1u << 29)	/* grandchild indices (16i + 20) fit in 32 bits */
-#define SLOT_FREE	UINT32_MAX	/* slots[].pos of a slot that holds no pending event */
+#define EVQ_MAX_CAP	(1u << 29)
+#define EVQ_MIN_NB	16u
+#define EVQ_MAX_NB	(1u << 28)
+#define EVQ_INIT_SHIFT	10u		/* 1 us buckets until the first estimate */
+#define EVQ_SAMPLE	32u		/* times sampled for the width estimate */
+#define NODE_FREE	UINT32_MAX	/* nodes[].prev (== .pos) of a slot that holds no event */
+#define EVQ_ARITY	4
+#define EVQ_CAL_ON	512u		/* heap -> calendar when a push makes n larger */
+#define EVQ_CAL_OFF	128u		/* calendar -> heap when n falls below */
+
+struct node {
+	sim_time time;			/* calendar mode (the heap keeps it in its entries) */
+	void *obj;
+	union {
+		uint32_t kind;		/* pending */
+		uint32_t next_free;	/* free: next free slot, 0 ends the list */
+	};
+	union {
+		uint32_t prev;		/* calendar: bucket list links (circular) */
+		uint32_t pos;		/* heap: index in heap[] */
+	};				/* either is NODE_FREE for a free slot */
+	uint32_t next;
+};
 
 struct hent {
 	sim_time time;
@@ -53,24 +86,27 @@ struct hent {
 /* Prefetch grandchildren only once the heap no longer fits in L1. */
 #define EVQ_PREFETCH_MIN	(32u * 1024 / sizeof(struct hent))
 
-struct slot {
-	void *obj;
-	union {
-		uint32_t kind;		/* pending */
-		uint32_t next_free;	/* free: next free slot, 0 ends the list */
-	};
-	uint32_t pos;			/* heap index, or SLOT_FREE */
-};
-
 struct evq {
-	struct hent *heap;
-	struct slot *slots;		/* indexed by handle; slots[0] is never used */
-	uint32_t n;			/* heap entries, the root hole included */
-	uint32_t cap;			/* heap capacity; slots has cap + 1 */
+	struct node *nodes;		/* indexed by handle; nodes[0] is never used */
+	uint32_t cap;			/* nodes allocated, node 0 included */
 	uint32_t nslots;		/* slots handed out so far, slot 0 included */
 	uint32_t free_head;
-	uint64_t seq;			/* next sequence number */
+	uint32_t n;			/* pending events */
+	bool cal;			/* calendar mode (else heap mode) */
+	/* heap mode */
 	bool hole;			/* heap[0] is empty: popped, waiting for a push */
+	uint32_t hn;			/* heap entries, the root hole included */
+	uint32_t hcap;			/* heap[] capacity */
+	uint64_t seq;			/* next sequence number */
+	struct hent *heap;
+	/* calendar mode */
+	uint32_t *bucket;		/* head of each bucket's list, 0 when empty; NULL in heap mode */
+	uint32_t nb;			/* buckets, a power of two */
+	uint32_t shift;			/* bucket width is 2^shift ns */
+	uint32_t min;			/* the earliest pending event, 0 when empty */
+	uint32_t ops;			/* operations since the work counter was reset */
+	uint64_t work;			/* buckets scanned + nodes walked past since then */
+	uint64_t cur;			/* virtual bucket of min; <= every pending event's */
 #ifdef COMBOSIM_DEBUG
 	uint32_t check_tick;
 #endif
@@ -92,11 +128,14 @@ static void *realloc_array(void *p, size_t nmemb, size_t size)
 	return p;
 }
 
-static void evq_set_cap(evq *q, uint32_t cap)
+static inline uint64_t vbucket(sim_time t, uint32_t shift)
 {
-	q->heap = realloc_array(q->heap, cap, sizeof(*q->heap));
-	q->slots = realloc_array(q->slots, (size_t)cap + 1, sizeof(*q->slots));
-	q->cap = cap;
+	return ((uint64_t)t ^ (1ull << 63)) >> shift;
+}
+
+static inline uint32_t bucket_of(const evq *q, sim_time t)
+{
+	return (uint32_t)vbucket(t, q->shift) & (q->nb - 1);
 }
 
 evq *evq_new(size_t capacity_hint)
@@ -109,7 +148,12 @@ evq *evq_new(size_t capacity_hint)
 		capacity_hint = EVQ_MIN_CAP;
 	if (capacity_hint > EVQ_MAX_CAP)
 		capacity_hint = EVQ_MAX_CAP;
-	evq_set_cap(q, (uint32_t)capacity_hint);
+	q->cap = (uint32_t)capacity_hint + 1;
+	q->nodes = realloc_array(NULL, q->cap, sizeof(*q->nodes));
+	q->hcap = capacity_hint < EVQ_CAL_ON ? (uint32_t)capacity_hint : EVQ_CAL_ON;
+	q->heap = realloc_array(NULL, q->hcap, sizeof(*q->heap));
+	q->nb = EVQ_MIN_NB;
+	q->shift = EVQ_INIT_SHIFT;
 	q->nslots = 1;
 	return q;
 }
@@ -118,10 +162,13 @@ void evq_free(evq *q)
 {
 	if (!q)
 		return;
+	free(q->nodes);
 	free(q->heap);
-	free(q->slots);
+	free(q->bucket);
 	free(q);
 }
+
+/* ---- heap mode: the former sim/evq.c, its slots now the shared nodes ---- */
 
 /*
  * Keys: (time, seq) lexicographic.  As one unsigned 128-bit number (time's sign bit flipped so
@@ -161,7 +208,7 @@ static inline bool hent_lt(const struct hent *a, const struct hent *b)
 static inline void place(evq *q, uint32_t i, struct hent e)
 {
 	q->heap[i] = e;
-	q->slots[e.slot].pos = i;
+	q->nodes[e.slot].pos = i;
 }
 
 static void sift_up(evq *q, uint32_t i, struct hent e)
@@ -211,7 +258,7 @@ static inline uint32_t min_child(const struct hent *h, uint32_t c, uint32_t n)
 
 static void sift_down(evq *q, uint32_t i, struct hent e)
 {
-	uint32_t n = q->n;
+	uint32_t n = q->hn;
 
 	for (;;) {
 		uint32_t c = EVQ_ARITY * i + 1, m;
@@ -230,7 +277,7 @@ static void sift_down(evq *q, uint32_t i, struct hent e)
 /* Puts e at the root (heap[0] is free): hole down to a leaf, then e up from there. */
 static void sift_down_root(evq *q, struct hent e)
 {
-	uint32_t n = q->n, i = 0;
+	uint32_t n = q->hn, i = 0;
 	bool prefetch = n > EVQ_PREFETCH_MIN;
 
 	for (;;) {
@@ -257,26 +304,315 @@ static void fill_hole(evq *q)
 	if (!q->hole)
 		return;
 	q->hole = false;
-	q->n--;				/* a hole implies n >= 2 */
-	sift_down_root(q, q->heap[q->n]);
+	q->hn--;			/* a hole implies hn >= 2 */
+	sift_down_root(q, q->heap[q->hn]);
+}
+
+/* ---- calendar mode ---- */
+
+/* Inserts node s (time set) into its bucket after every node with time <= its time. */
+static void link_node(evq *q, uint32_t s)
+{
+	struct node *nd = q->nodes, *x = &nd[s];
+	uint32_t b = bucket_of(q, x->time), h = q->bucket[b], p;
+
+	if (!h) {
+		q->bucket[b] = s;
+		x->prev = x->next = s;
+		return;
+	}
+	p = nd[h].prev;				/* the tail */
+	if (nd[p].time > x->time) {
+		if (x->time < nd[h].time) {	/* new head */
+			q->bucket[b] = s;
+		} else {
+			uint32_t walked = 0;
+
+			for (p = h; nd[nd[p].next].time <= x->time; p = nd[p].next)
+				walked++;
+			q->work += walked;
+		}
+	}
+	/* insert after p */
+	x->prev = p;
+	x->next = nd[p].next;
+	nd[x->next].prev = s;
+	nd[p].next = s;
+}
+
+static void unlink_node(evq *q, uint32_t s)
+{
+	struct node *nd = q->nodes, *x = &nd[s];
+	uint32_t b = bucket_of(q, x->time);
+
+	if (x->next == s) {
+		q->bucket[b] = 0;
+	} else {
+		nd[x->prev].next = x->next;
+		nd[x->next].prev = x->prev;
+		if (q->bucket[b] == s)
+			q->bucket[b] = x->next;
+	}
+}
+
+/* Finds the minimum from q->cur on (n > 0, every pending event has vb >= cur). */
+static void find_min(evq *q)
+{
+	const struct node *nd = q->nodes;
+	uint32_t mask = q->nb - 1, best = 0;
+
+	for (uint32_t i = 0; i < q->nb; i++) {
+		uint64_t v = q->cur + i;
+		uint32_t h = q->bucket[v & mask];
+
+		if (h && vbucket(nd[h].time, q->shift) == v) {
+			q->min = h;
+			q->cur = v;
+			q->work += i;
+			return;
+		}
+	}
+	/* a whole year without an event: the earliest head is the minimum (equal times share
+	 * a bucket, so heads of different buckets never tie) */
+	for (uint32_t b = 0; b <= mask; b++) {
+		uint32_t h = q->bucket[b];
+
+		if (h && (!best || nd[h].time < nd[best].time))
+			best = h;
+	}
+	q->min = best;
+	q->cur = vbucket(nd[best].time, q->shift);
+	q->work += 2 * (uint64_t)q->nb;
+}
+
+static int cmp_time(const void *a, const void *b)
+{
+	sim_time x = *(const sim_time *)a, y = *(const sim_time *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Brown's width estimate from the first m times in order: 3 x the mean gap between distinct
+ * times, gaps above twice the plain mean left out.  Returns a shift (width 2^shift), or
+ * 'keep' when undecidable (fewer than two distinct times: then any width serves). */
+static uint32_t shift_from_sorted(const sim_time *t, uint32_t m, uint32_t keep)
+{
+	uint32_t cnt = 0;
+	double sum = 0, avg, sum2 = 0, w;
+
+	for (uint32_t i = 1; i < m; i++)
+		if (t[i] != t[i - 1]) {
+			sum += (double)((uint64_t)t[i] - (uint64_t)t[i - 1]);
+			cnt++;
+		}
+	if (!cnt)
+		return keep;
+	avg = sum / cnt;
+	cnt = 0;
+	for (uint32_t i = 1; i < m; i++) {
+		double g = (double)((uint64_t)t[i] - (uint64_t)t[i - 1]);
+
+		if (t[i] != t[i - 1] && g <= 2 * avg) {
+			sum2 += g;
+			cnt++;
+		}
+	}
+	w = 3 * (cnt ? sum2 / cnt : avg);
+	for (uint32_t s = 0; s < 62; s++)
+		if ((double)(1ull << s) >= w)
+			return s;
+	return 62;
+}
+
+
+/* The width estimate from the first EVQ_SAMPLE pending times (calendar mode). */
+static uint32_t estimate_shift(const evq *q)
+{
+	const struct node *nd = q->nodes;
+	sim_time t[EVQ_SAMPLE];
+	uint32_t m = 0, want = q->n < EVQ_SAMPLE ? q->n : EVQ_SAMPLE, mask = q->nb - 1;
+
+	if (q->n < 2)
+		return q->shift;
+	/* the first events in order: one year of buckets from cur */
+	for (uint32_t i = 0; i < q->nb && m < want; i++) {
+		uint64_t v = q->cur + i;
+		uint32_t h = q->bucket[v & mask], p = h;
+
+		if (!h)
+			continue;
+		do {
+			if (vbucket(nd[p].time, q->shift) != v)
+				break;
+			t[m++] = nd[p].time;
+			p = nd[p].next;
+		} while (p != h && m < want);
+	}
+	if (m < want) {
+		/* sparse for this width: sort every pending time (rare; O(n log n)) */
+		sim_time *all = malloc(q->n * sizeof(*all));
+		uint32_t k = 0;
+
+		if (!all)
+			evq_die("out of memory");
+		for (uint32_t b = 0; b <= mask; b++) {
+			uint32_t h = q->bucket[b], p = h;
+
+			if (h)
+				do {
+					all[k++] = nd[p].time;
+					p = nd[p].next;
+				} while (p != h);
+		}
+		qsort(all, k, sizeof(*all), cmp_time);
+		memcpy(t, all, want * sizeof(*t));
+		free(all);
+		m = want;
+	}
+	return shift_from_sorted(t, m, q->shift);
+}
+
+/* Re-buckets every pending event into nb buckets of width 2^shift. */
+static void rebuild(evq *q, uint32_t nb, uint32_t shift)
+{
+	uint32_t *old = q->bucket, old_nb = q->nb;
+
+	q->bucket = calloc(nb, sizeof(*q->bucket));
+	if (!q->bucket)
+		evq_die("out of memory");
+	q->nb = nb;
+	q->shift = shift;
+	/* old buckets in order, each from head to tail: equal times (one old bucket) keep order */
+	for (uint32_t b = 0; b < old_nb; b++) {
+		uint32_t h = old[b], p = h;
+
+		if (!h)
+			continue;
+		do {
+			uint32_t next = q->nodes[p].next;
+
+			link_node(q, p);
+			p = next;
+		} while (p != h);
+	}
+	free(old);
+	if (q->min)
+		q->cur = vbucket(q->nodes[q->min].time, shift);
+	q->ops = 0;
+	q->work = 0;
+}
+
+/* Keeps nb near n and the width near 3 mean gaps. */
+static void maybe_resize(evq *q)
+{
+	uint32_t window = q->nb > 64 ? 2 * q->nb : 128;
+
+	if (q->n > 2 * q->nb && q->nb < EVQ_MAX_NB)
+		rebuild(q, 2 * q->nb, estimate_shift(q));
+	else if (q->n < q->nb / 2 && q->nb > EVQ_MIN_NB)
+		rebuild(q, q->nb / 2, estimate_shift(q));
+	else if (++q->ops >= window) {
+		if (q->work > 3 * (uint64_t)q->ops) {
+			uint32_t s = estimate_shift(q);
+
+			if (s != q->shift) {
+				rebuild(q, q->nb, s);
+				return;
+			}
+		}
+		q->ops = 0;
+		q->work = 0;
+	}
 }
 
 static uint32_t slot_alloc(evq *q)
 {
 	uint32_t s = q->free_head;
 
-	if (s)
-		q->free_head = q->slots[s].next_free;
-	else
-		s = q->nslots++;
-	return s;
+	if (s) {
+		q->free_head = q->nodes[s].next_free;
+		return s;
+	}
+	if (q->nslots == q->cap) {
+		if (q->cap > EVQ_MAX_CAP)
+			evq_die("out of memory (event queue full)");
+		q->cap = 2 * q->cap - 1;
+		q->nodes = realloc_array(q->nodes, q->cap, sizeof(*q->nodes));
+	}
+	return q->nslots++;
 }
 
 static void slot_release(evq *q, uint32_t s)
 {
-	q->slots[s].pos = SLOT_FREE;
-	q->slots[s].next_free = q->free_head;
+	q->nodes[s].prev = NODE_FREE;
+	q->nodes[s].next_free = q->free_head;
 	q->free_head = s;
+}
+
+static int cmp_hent(const void *a, const void *b)
+{
+	const struct hent *x = a, *y = b;
+
+	return hent_lt(y, x) - hent_lt(x, y);
+}
+
+/* Heap mode -> calendar mode: links the entries in (time, seq) order (tail appends). */
+static void to_calendar(evq *q)
+{
+	sim_time t[EVQ_SAMPLE];
+	uint32_t m = q->n < EVQ_SAMPLE ? q->n : EVQ_SAMPLE, nb = EVQ_MIN_NB;
+
+	fill_hole(q);
+	qsort(q->heap, q->hn, sizeof(*q->heap), cmp_hent);
+	for (uint32_t i = 0; i < m; i++)
+		t[i] = q->heap[i].time;
+	while (nb < EVQ_MAX_NB && 2 * nb <= q->n)
+		nb *= 2;
+	q->bucket = calloc(nb, sizeof(*q->bucket));
+	if (!q->bucket)
+		evq_die("out of memory");
+	q->nb = nb;
+	q->shift = shift_from_sorted(t, m, q->shift);
+	q->cal = true;
+	for (uint32_t i = 0; i < q->hn; i++) {
+		uint32_t s = q->heap[i].slot;
+
+		q->nodes[s].time = q->heap[i].time;
+		link_node(q, s);
+	}
+	q->min = q->heap[0].slot;
+	q->cur = vbucket(q->heap[0].time, q->shift);
+	q->hn = 0;
+	q->ops = 0;
+	q->work = 0;
+}
+
+/* Calendar mode -> heap mode.  Fresh sequence numbers in bucket-list order keep the order of
+ * equal times (they share a bucket); then Floyd's heapify. */
+static void to_heap(evq *q)
+{
+	if (q->hcap < q->n) {
+		q->hcap = 2 * q->n;
+		q->heap = realloc_array(q->heap, q->hcap, sizeof(*q->heap));
+	}
+	q->hn = 0;
+	for (uint32_t b = 0; b < q->nb; b++) {
+		uint32_t h = q->bucket[b], p = h;
+
+		if (h)
+			do {
+				q->heap[q->hn] = (struct hent){ q->nodes[p].time, q->seq++, p };
+				q->nodes[p].pos = q->hn++;
+				p = q->nodes[p].next;
+			} while (p != h);
+	}
+	for (uint32_t i = q->hn > 1 ? (q->hn - 2) / EVQ_ARITY + 1 : 0; i-- > 0;)
+		sift_down(q, i, q->heap[i]);
+	free(q->bucket);
+	q->bucket = NULL;
+	q->cal = false;
+	q->hole = false;
+	q->min = 0;
 }
 
 #ifdef COMBOSIM_DEBUG
@@ -292,107 +628,193 @@ static inline void evq_check_sometimes(evq *q)
 }
 #endif
 
+/* After a removal in calendar mode: back to the heap when small, else keep nb ~ n. */
+static void cal_shrunk(evq *q)
+{
+	if (q->n < EVQ_CAL_OFF)
+		to_heap(q);
+	else
+		maybe_resize(q);
+}
+
+static __attribute__((noinline)) void cal_push(evq *q, uint32_t s, sim_time t)
+{
+	q->nodes[s].time = t;
+	link_node(q, s);
+	if (t < q->nodes[q->min].time) {
+		q->min = s;
+		q->cur = vbucket(t, q->shift);
+	}
+	maybe_resize(q);
+}
+
 ev_handle evq_push(evq *q, sim_time t, uint32_t kind, void *obj)
 {
-	struct hent e;
 	uint32_t s;
 
-	if (!q->hole && q->n == q->cap) {
-		if (q->cap >= EVQ_MAX_CAP)
-			evq_die("out of memory (event queue full)");
-		evq_set_cap(q, q->cap > EVQ_MAX_CAP / 2 ? EVQ_MAX_CAP : 2 * q->cap);
+	if (!q->hole && q->hn == q->hcap) {
+		q->hcap *= 2;
+		q->heap = realloc_array(q->heap, q->hcap, sizeof(*q->heap));
 	}
 	s = slot_alloc(q);
-	q->slots[s].obj = obj;
-	q->slots[s].kind = kind;
-	e = (struct hent){ .time = t, .seq = q->seq++, .slot = s };
-	if (q->hole) {
-		q->hole = false;
-		sift_down_root(q, e);
+	q->nodes[s].obj = obj;
+	q->nodes[s].kind = kind;
+	q->n++;
+	if (__builtin_expect(q->cal, 0)) {
+		cal_push(q, s, t);
 	} else {
-		sift_up(q, q->n++, e);
+		struct hent e = { .time = t, .seq = q->seq++, .slot = s };
+
+		if (q->hole) {
+			q->hole = false;
+			sift_down_root(q, e);
+		} else {
+			sift_up(q, q->hn++, e);
+		}
+		if (__builtin_expect(q->n > EVQ_CAL_ON, 0))
+			to_calendar(q);
 	}
+	evq_check_sometimes(q);
 	return s;
 }
 
 bool evq_pending(const evq *q, ev_handle h)
 {
-	return h != EV_NONE && h < q->nslots && q->slots[h].pos != SLOT_FREE;
+	return h != EV_NONE && h < q->nslots && q->nodes[h].prev != NODE_FREE;
+}
+
+static __attribute__((noinline)) void cal_cancel(evq *q, uint32_t h)
+{
+	unlink_node(q, h);
+	slot_release(q, h);
+	if (h == q->min)
+		find_min(q);		/* n >= EVQ_CAL_OFF - 1 > 0 */
+	cal_shrunk(q);
 }
 
 bool evq_cancel(evq *q, ev_handle h)
 {
-	uint32_t i;
-	struct hent e;
-
 	if (!evq_pending(q, h))
 		return false;
-	fill_hole(q);
-	i = q->slots[h].pos;
-	slot_release(q, h);
-	if (i != --q->n) {
-		e = q->heap[q->n];
-		if (i > 0 && hent_lt(&e, &q->heap[(i - 1) / EVQ_ARITY]))
-			sift_up(q, i, e);
-		else
-			sift_down(q, i, e);
+	q->n--;
+	if (__builtin_expect(!q->cal, 1)) {
+		uint32_t i;
+		struct hent e;
+
+		fill_hole(q);
+		i = q->nodes[h].pos;
+		slot_release(q, h);
+		if (i != --q->hn) {
+			e = q->heap[q->hn];
+			if (i > 0 && hent_lt(&e, &q->heap[(i - 1) / EVQ_ARITY]))
+				sift_up(q, i, e);
+			else
+				sift_down(q, i, e);
+		}
+	} else {
+		cal_cancel(q, h);
 	}
 	evq_check_sometimes(q);
 	return true;
 }
 
+static __attribute__((noinline)) void cal_reschedule(evq *q, uint32_t h, sim_time t)
+{
+	unlink_node(q, h);
+	q->nodes[h].time = t;
+	link_node(q, h);		/* after the events already at t */
+	if (h == q->min) {
+		uint64_t v = vbucket(t, q->shift);
+
+		if (v < q->cur)
+			q->cur = v;
+		find_min(q);
+	} else if (t < q->nodes[q->min].time) {
+		q->min = h;
+		q->cur = vbucket(t, q->shift);
+	}
+}
+
 void evq_reschedule(evq *q, ev_handle h, sim_time t)
 {
-	uint32_t i;
-	struct hent e;
-
 	if (!evq_pending(q, h)) {
 		fprintf(stderr, "combosim: evq_reschedule: handle %" PRIu32 " is not pending\n", h);
 		abort();
 	}
-	fill_hole(q);
-	i = q->slots[h].pos;
-	/* the fresh seq ranks it after the events already at t: its key shrank iff t is earlier */
-	e = (struct hent){ .time = t, .seq = q->seq++, .slot = h };
-	if (t < q->heap[i].time)
-		sift_up(q, i, e);
-	else
-		sift_down(q, i, e);
+	if (__builtin_expect(!q->cal, 1)) {
+		uint32_t i;
+		struct hent e;
+
+		fill_hole(q);
+		i = q->nodes[h].pos;
+		/* the fresh seq ranks it after the events already at t: its key shrank iff t is
+		 * earlier */
+		e = (struct hent){ .time = t, .seq = q->seq++, .slot = h };
+		if (t < q->heap[i].time)
+			sift_up(q, i, e);
+		else
+			sift_down(q, i, e);
+	} else {
+		cal_reschedule(q, h, t);
+	}
 	evq_check_sometimes(q);
+}
+
+static __attribute__((noinline)) void cal_pop(evq *q, struct event *out)
+{
+	uint32_t s = q->min;
+	const struct node *x = &q->nodes[s];
+
+	out->time = x->time;
+	out->kind = x->kind;
+	out->obj = x->obj;
+	out->handle = s;
+	unlink_node(q, s);
+	slot_release(q, s);
+	q->n--;
+	find_min(q);			/* n >= EVQ_CAL_OFF - 1 > 0 */
+	cal_shrunk(q);
 }
 
 bool evq_pop(evq *q, struct event *out)
 {
 	const struct hent *top;
-	const struct slot *s;
+	const struct node *x;
 
+	if (__builtin_expect(q->cal, 0)) {
+		cal_pop(q, out);
+		return true;
+	}
 	fill_hole(q);
-	if (!q->n)
+	if (!q->hn)
 		return false;
 	top = &q->heap[0];
-	s = &q->slots[top->slot];
+	x = &q->nodes[top->slot];
 	out->time = top->time;
-	out->kind = s->kind;
-	out->obj = s->obj;
+	out->kind = x->kind;
+	out->obj = x->obj;
 	out->handle = top->slot;
 	slot_release(q, top->slot);
-	if (q->n > 1)
+	q->n--;
+	if (q->hn > 1)
 		q->hole = true;		/* the next push (or fill_hole) refills the root */
 	else
-		q->n = 0;
+		q->hn = 0;
 	return true;
 }
 
 sim_time evq_peek_time(const evq *q)
 {
+	if (q->cal)
+		return q->nodes[q->min].time;
 	if (q->hole)			/* the minimum is among the root's children */
-		return q->heap[min_child(q->heap, 1, q->n)].time;
-	return q->n ? q->heap[0].time : SIM_TIME_NEVER;
+		return q->heap[min_child(q->heap, 1, q->hn)].time;
+	return q->hn ? q->heap[0].time : SIM_TIME_NEVER;
 }
 
 size_t evq_size(const evq *q)
 {
-	return q->n - q->hole;
+	return q->n;
 }
 
 #ifdef COMBOSIM_DEBUG
@@ -402,30 +824,81 @@ static _Noreturn void check_fail(const char *what, size_t i)
 	abort();
 }
 
-void evq_check(const evq *q)
+static void check_calendar(const evq *q)
 {
-	size_t size = evq_size(q), nfree = 0;
+	const struct node *nd = q->nodes;
+	size_t count = 0;
+	uint32_t best = 0;
 
-	if (q->n > q->cap || q->nslots > (size_t)q->cap + 1 || (q->hole && q->n < 2))
-		check_fail("counts out of range", q->n);
-	for (size_t i = q->hole; i < q->n; i++) {
+	if (q->nb < EVQ_MIN_NB || (q->nb & (q->nb - 1)) || q->shift > 62 || q->hn ||
+	    q->n < EVQ_CAL_OFF - 1)
+		check_fail("calendar counts out of range", q->nb);
+	for (uint32_t b = 0; b < q->nb; b++) {
+		uint32_t h = q->bucket[b], p = h;
+
+		if (!h)
+			continue;
+		do {
+			const struct node *x = &nd[p];
+
+			if (p == 0 || p >= q->nslots || x->prev == NODE_FREE || ++count > q->n)
+				check_fail("bucket holds a bad node", p);
+			if (nd[x->next].prev != p || nd[x->prev].next != p)
+				check_fail("bucket links inconsistent", p);
+			if (bucket_of(q, x->time) != b)
+				check_fail("node in the wrong bucket", p);
+			if (x->next != h && nd[x->next].time < x->time)
+				check_fail("bucket not sorted by time", p);
+			if (vbucket(x->time, q->shift) < q->cur)
+				check_fail("node before the scan position", p);
+			p = x->next;
+		} while (p != h);
+		if (!best || nd[h].time < nd[best].time)
+			best = h;
+	}
+	if (count != q->n)
+		check_fail("pending count wrong", count);
+	if (best != q->min)
+		check_fail("min is not the earliest head", q->min);
+	if (vbucket(nd[q->min].time, q->shift) != q->cur)
+		check_fail("cur is not min's virtual bucket", q->min);
+}
+
+static void check_heap(const evq *q)
+{
+	if (q->hn > q->hcap || (q->hole && q->hn < 2) || q->hn - q->hole != q->n || q->bucket ||
+	    q->n > EVQ_CAL_ON)
+		check_fail("heap counts out of range", q->hn);
+	for (size_t i = q->hole; i < q->hn; i++) {
 		const struct hent *e = &q->heap[i];
 		size_t p = (i - 1) / EVQ_ARITY;
 
 		if (e->slot == 0 || e->slot >= q->nslots)
 			check_fail("entry with a bad slot", i);
-		if (q->slots[e->slot].pos != i)
+		if (q->nodes[e->slot].pos != i)
 			check_fail("slot does not point back at its entry", i);
 		if (e->seq >= q->seq)
 			check_fail("seq from the future", i);
 		if (i > 0 && !(p == 0 && q->hole) && hent_lt(e, &q->heap[p]))
 			check_fail("heap order violated", i);
 	}
-	for (uint32_t s = q->free_head; s; s = q->slots[s].next_free) {
-		if (s >= q->nslots || q->slots[s].pos != SLOT_FREE || ++nfree > q->nslots)
+}
+
+void evq_check(const evq *q)
+{
+	size_t nfree = 0;
+
+	if (q->nslots > q->cap)
+		check_fail("slot counts out of range", q->nslots);
+	if (q->cal)
+		check_calendar(q);
+	else
+		check_heap(q);
+	for (uint32_t s = q->free_head; s; s = q->nodes[s].next_free) {
+		if (s >= q->nslots || q->nodes[s].prev != NODE_FREE || ++nfree > q->nslots)
 			check_fail("free list corrupt", s);
 	}
-	if (nfree + size + 1 != q->nslots)
+	if (nfree + q->n + 1 != q->nslots)
 		check_fail("slots neither pending nor free", nfree);
 }
 #endif

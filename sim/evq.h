@@ -1,5 +1,6 @@
 /* evq — the engine's pending-event set: a priority queue of (time, sequence) keys with
- * O(log n) cancel and reschedule through stable handles.
+ * cancel and reschedule through stable handles (O(log n) while small; O(1) expected in the
+ * calendar mode used above a few hundred pending events: see evq.c).
  *
  * Time is integer nanoseconds.  Ties are broken by a sequence number taken at push/reschedule,
  * so events at the same instant pop in the order they were (re)scheduled: deterministic on

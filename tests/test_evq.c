@@ -1,5 +1,6 @@
 /* CUnit tests for the event queue (sim/evq.c): ordering, FIFO ties, cancel, reschedule,
- * handle reuse, and a randomized differential test against a naive O(n) reference.
+ * handle reuse, and randomized differential tests against a naive O(n) reference and against
+ * the former 4-ary heap (sim/evq_heap.c), whose pop order evq must reproduce exactly.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "sim/evq.h"
+#include "sim/evq_heap.h"
 #include "tests/suites.h"
 
 #define OBJ(i)	((void *)(uintptr_t)(i))
@@ -370,6 +372,131 @@ static void test_differential(void)
 	gsl_rng_free(r);
 }
 
+
+/*
+ * Differential test against the former heap (the reference of the pop order): 10^6 random
+ * push/pop/cancel/reschedule on both, with times drawn from several regimes at once: bursts
+ * of equal times, small and huge gaps (1 ns .. 10^12 ns and beyond), far-future times up to
+ * SIM_TIME_NEVER, and times before the last popped one (even negative).  The queue size
+ * drifts between a few and a few thousand so the calendar resizes and re-estimates its width.
+ */
+static sim_time random_time(gsl_rng *r, sim_time now)
+{
+	unsigned k = (unsigned)gsl_rng_uniform_int(r, 100);
+
+	if (k < 30)			/* ties at now and just after */
+		return now + (sim_time)gsl_rng_uniform_int(r, 3);
+	if (k < 50)			/* exponential-ish, 1 ns .. 10^6 ns */
+		return now + 1 + (sim_time)gsl_rng_uniform_int(r, 1u << gsl_rng_uniform_int(r, 20));
+	if (k < 65)			/* wide: up to 2^45 ns (~10 h) ahead */
+		return now + (sim_time)(gsl_rng_get(r) & ((1ull << gsl_rng_uniform_int(r, 46)) - 1));
+	if (k < 72)			/* a few fixed far instants (ties far away) */
+		return (sim_time[]){ 1000000000000, 1000000000001, 4611686018427387904 }
+			[gsl_rng_uniform_int(r, 3)];
+	if (k < 80)			/* never / almost never */
+		return SIM_TIME_NEVER - (sim_time)gsl_rng_uniform_int(r, 3);
+	if (k < 88)			/* in the past, a little or a lot */
+		return now - (sim_time)gsl_rng_uniform_int(r, 1u << gsl_rng_uniform_int(r, 30));
+	if (k < 90)			/* negative, down to INT64_MIN */
+		return INT64_MIN + (sim_time)gsl_rng_uniform_int(r, 1000);
+	return now + 1 + (sim_time)gsl_rng_uniform_int(r, 1000);
+}
+
+static void test_differential_heap(void)
+{
+	enum { OPS = 1000000 };
+	gsl_rng *r = rng_new(4242);
+	evq *q = evq_new(1);
+	evqh *ref = evqh_new(1);
+	ev_handle *live = malloc(OPS * sizeof(*live)), max_h = 0;
+	size_t nlive = 0, mismatches = 0, pops = 0, cancels = 0, rescheds = 0;
+	sim_time now = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(live);
+	for (size_t op = 0; op < OPS; op++) {
+		size_t phase = (op / 20000) % 4;
+		size_t target = phase == 0 ? 3000 : phase == 1 ? 8 : phase == 2 ? 300 : 40;
+		double p_push = nlive < target ? 0.6 : 0.3;
+		double u = gsl_rng_uniform(r);
+
+		if (nlive == 0 || u < p_push) {
+			sim_time t = random_time(r, now);
+			uint32_t kind = (uint32_t)gsl_rng_get(r);
+			ev_handle h = evq_push(q, t, kind, OBJ(op));
+
+			if (h != evqh_push(ref, t, kind, OBJ(op)))
+				mismatches++;
+			if (h > max_h)
+				max_h = h;
+			live[nlive++] = h;
+		} else if (u < p_push + 0.3) {
+			struct event a, b;
+
+			if (evq_peek_time(q) != evqh_peek_time(ref) || !evq_pop(q, &a) ||
+			    !evqh_pop(ref, &b) || a.time != b.time || a.kind != b.kind ||
+			    a.obj != b.obj || a.handle != b.handle)
+				mismatches++;
+			for (size_t i = 0; i < nlive; i++)
+				if (live[i] == a.handle) {
+					live[i] = live[--nlive];
+					break;
+				}
+			if (a.time > now && a.time < SIM_TIME_NEVER / 2)
+				now = a.time;
+			pops++;
+		} else if (u < p_push + 0.45) {
+			bool any = gsl_rng_uniform(r) < 0.2;
+			size_t i = gsl_rng_uniform_int(r, nlive);
+			ev_handle h = any ? (ev_handle)gsl_rng_uniform_int(r, max_h + 2) : live[i];
+			bool ok = evq_cancel(q, h);
+
+			if (ok != evqh_cancel(ref, h))
+				mismatches++;
+			if (ok)
+				for (i = 0; i < nlive; i++)
+					if (live[i] == h) {
+						live[i] = live[--nlive];
+						break;
+					}
+			cancels++;
+		} else {
+			ev_handle h = live[gsl_rng_uniform_int(r, nlive)];
+			sim_time t = random_time(r, now);
+
+			evq_reschedule(q, h, t);
+			evqh_reschedule(ref, h, t);
+			rescheds++;
+		}
+		if (evq_size(q) != nlive || evqh_size(ref) != nlive ||
+		    evq_peek_time(q) != evqh_peek_time(ref))
+			mismatches++;
+		if (op % 4096 == 0) {
+			check(q);
+#ifdef COMBOSIM_DEBUG
+			evqh_check(ref);
+#endif
+		}
+	}
+	/* drain: the remaining order must agree too */
+	for (;;) {
+		struct event a, b;
+		bool more = evq_pop(q, &a);
+
+		if (more != evqh_pop(ref, &b))
+			mismatches++;
+		if (!more)
+			break;
+		if (a.time != b.time || a.handle != b.handle || a.kind != b.kind)
+			mismatches++;
+	}
+	CU_ASSERT_EQUAL(mismatches, 0);
+	CU_ASSERT(pops > OPS / 5 && cancels > OPS / 20 && rescheds > OPS / 20);
+	evq_free(q);
+	evqh_free(ref);
+	free(live);
+	gsl_rng_free(r);
+}
+
 void register_evq_tests(void)
 {
 	CU_pSuite s = CU_add_suite("evq", NULL, NULL);
@@ -383,4 +510,5 @@ void register_evq_tests(void)
 	CU_add_test(s, "reschedule earlier/later, tie rank", test_reschedule);
 	CU_add_test(s, "handle reuse after pop", test_handle_reuse);
 	CU_add_test(s, "differential vs naive, 1e5 ops", test_differential);
+	CU_add_test(s, "differential vs the former heap, 1e6 ops", test_differential_heap);
 }

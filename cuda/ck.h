@@ -257,6 +257,35 @@ bool ck_combo_relaxed_ok(const struct ck_combo *c, int cls, long long now_ns, lo
  * all fit an SM at once; at least one worker per SM. */
 int ck_combo_be_workers(int occupancy, int apps, int be_sms);
 
+/* ---- timeline.json (timeline_out.c): the runner's kernels as Chrome trace events ---- */
+/* The simulator's stream tracks: thread id TL_STREAM_TID + stream (sim/engine_impl.h, which
+ * nothing outside the engine includes; keep the two equal). */
+#define CK_TL_STREAM_TID 100000
+struct timeline;                           /* sim/timeline.h */
+/* One kernel as written to kernels.csv: times in ns relative to the run start. */
+struct ck_tl_slice {
+	const char *name;                  /* kernel name */
+	const char *variant;               /* the simulator's variant name */
+	int stream, blocks;
+	long long start_ns, end_ns;
+};
+struct ck_tl_report {
+	long slices;                       /* X events written */
+	long clamped;                      /* slices whose start (or end) was moved */
+	long long max_clamp_ns;            /* the largest move */
+};
+/* Writes one policy run as the simulator's timeline does (sim/runner.c, sim/engine.c): a
+ * process `pid` named "policy POLICY", a thread "stream N (priority P)" (P = prio[N], the
+ * experiment's priority) per stream at its first kernel, and one complete slice per kernel
+ * (name = kernel, cat "kernel", args {"variant", "blocks"}) in the order given.  Slices of one
+ * stream must not overlap and on the GPU cannot (a stream runs its kernels in order): a
+ * measured overlap (clock skew between SMs' %globaltimer reads) is removed by moving the later
+ * slice's start to the earlier's end (its end to its start if it then ends before it), a
+ * negative time to 0; `rep` counts the moves.  Returns 0, or -1 (nothing written) when a
+ * stream is outside [0, n_streams) or memory runs out. */
+int ck_timeline_run(struct timeline *t, int pid, const char *policy, const struct ck_tl_slice *s, long n,
+		    const int *prio, int n_streams, struct ck_tl_report *rep);
+
 #ifdef __cplusplus
 }
 #endif

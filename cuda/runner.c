@@ -2,7 +2,10 @@
  * on the GPU with synthetic kernels (each trace kernel -> the kernel of its class with its grid,
  * threads and shared memory, its work calibrated so its solo time on this GPU is the trace's
  * solo_us), under each policy of the experiment that has a real mechanism here, and writes the
- * simulator's kernels.csv / frames.csv columns with %globaltimer times relative to the run start.
+ * simulator's kernels.csv / frames.csv columns with %globaltimer times relative to the run start
+ * (and, when the experiment sets outputs.timeline, the simulator's timeline.json: its per-stream
+ * kernel slices from the same rows and times, timeline_out.c; no per-SM lanes, as no block
+ * records are kept here).
  *
  * Policies (mirroring the simulator's policies/ sources):
  *   exclusive  games alone (run=game) or BE apps alone (run=be), owner default variant;
@@ -46,6 +49,7 @@
 #include "cuda/bench.h"
 #include "cuda/runner.h"
 #include "sim/experiment.h"
+#include "sim/timeline.h"
 #include "traces/source.h"
 
 #define BE_DEPTH 2
@@ -269,8 +273,9 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Runs one policy; appends rows to kernels/frames; returns a JSON record of the run. */
-static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *ft)
+/* Runs one policy; appends rows to kernels/frames (and its kernels to the timeline when tl);
+ * returns a JSON record of the run. */
+static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *ft, struct timeline *tl)
 {
 	const struct experiment *e = r->e;
 	const struct policy_spec *ps = &e->policies[pi];
@@ -679,11 +684,19 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 		no++;
 	}
 	qsort(order, (size_t)no, sizeof(*order), cmp_ll);
+	struct ck_tl_slice *tls = tl ? calloc((size_t)no + 1, sizeof(*tls)) : NULL;
+	if (tl && !tls) {
+		fputs("combosim-cuda: out of memory\n", stderr);
+		exit(1);
+	}
 	for (long i = 0; i < no; i++) {
 		long s = (long)order[i][1];
 		const struct launch *l = &L[s];
 		long long st = (long long)T[s].first_ns - G0, en = (long long)T[s].last_ns - G0;
 		const char *owner = l->game >= 0 ? e->games[l->game].name : e->apps[l->app].name;
+		if (tls)                       /* the rows of kernels.csv, in its order and times */
+			tls[i] = (struct ck_tl_slice){ .name = l->name, .variant = variant_names[l->var],
+						       .stream = l->stream, .blocks = l->blocks, .start_ns = st, .end_ns = en };
 		fprintf(fkern, "%s,%s,%s,%s,%s,%ld,%d,%lld,%lld,%lld,%lld,%d\n", ps->name, l->name, ck_class_names[l->cls],
 			variant_names[l->var], owner, l->frame, l->stream, l->launch_ns, st, en, l->solo_ns, l->blocks);
 		int done = l->var == VAR_ORIGINAL ? l->tasks
@@ -705,6 +718,37 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 		}
 		written++;
 	}
+	if (tl) {
+		/* as the simulator: process = policy index, a track per stream (its experiment
+		 * priority), a slice per kernel written; no per-SM lanes (no block records here) */
+		int nstr = e->n_games + e->n_apps;
+		int *sprio = calloc((size_t)nstr + 1, sizeof(int));
+		if (!sprio) {
+			fputs("combosim-cuda: out of memory\n", stderr);
+			exit(1);
+		}
+		for (int g = 0; g < e->n_games; g++)
+			sprio[g] = e->games[g].priority;
+		for (int a = 0; a < e->n_apps; a++)
+			sprio[e->n_games + a] = e->apps[a].priority;
+		struct ck_tl_report tr;
+		if (ck_timeline_run(tl, pi, ps->name, tls, no, sprio, nstr, &tr)) {
+			fprintf(stderr, "combosim-cuda: policy '%s': timeline.json: a stream out of range or out of memory\n",
+				ps->name);
+			exit(1);
+		}
+		cJSON *tj = cJSON_AddObjectToObject(out, "timeline");
+		cJSON_AddNumberToObject(tj, "pid", pi);
+		cJSON_AddNumberToObject(tj, "kernel_slices", (double)tr.slices);
+		cJSON_AddNumberToObject(tj, "slices_clamped", (double)tr.clamped);
+		cJSON_AddNumberToObject(tj, "max_clamp_ns", (double)tr.max_clamp_ns);
+		if (tr.clamped)
+			fprintf(stderr, "combosim-cuda: policy '%s': timeline.json: %ld kernel slices overlapped the one before "
+				"on their stream (measured times), moved by up to %lld ns; kernels.csv keeps the measured times\n",
+				ps->name, tr.clamped, tr.max_clamp_ns);
+		free(sprio);
+	}
+	free(tls);
 	/* frames: start = first kernel start, finish = last kernel end */
 	long no_f = 0, frames_done = 0;
 	for (long i = 0; i < nF; i++) {
@@ -925,6 +969,8 @@ int runner_run(const struct runner_opts *o)
 
 	FILE *fk = open_out(o->out_dir, "kernels.csv"), *ff = open_out(o->out_dir, "frames.csv");
 	FILE *ft = open_out(o->out_dir, "tasks.csv");
+	FILE *ftl = e->timeline ? open_out(o->out_dir, "timeline.json") : NULL;
+	struct timeline *tl = ftl ? timeline_open(ftl) : NULL;
 	fputs("policy,kernel,owner,frame,launch_ns,tasks,tasks_done,blocks_exited,fallback\n", ft);
 	fputs("policy,game,frame,release_ns,start_ns,finish_ns,latency_ns,deadline_ns,violated,dropped,note\n", ff);
 	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", fk);
@@ -940,9 +986,20 @@ int runner_run(const struct runner_opts *o)
 	cJSON_AddStringToObject(sum, "not_replayed", "render-time variation (cv); Pilotfish's context reset and checkpoints");
 	cJSON_AddItemToObject(sum, "device", ck_props_json(r.d));
 	cJSON_AddItemToObject(sum, "calibration", r.calib_log);
+	if (tl) {
+		cJSON *tj = cJSON_AddObjectToObject(sum, "timeline");
+		cJSON_AddStringToObject(tj, "file", "timeline.json");
+		cJSON_AddStringToObject(tj, "kernel_slices", "written as the simulator's: one process per policy run (pid = "
+					"the policy's index in the experiment), a thread \"stream N (priority P)\" per stream "
+					"(tid 100000 + N), one slice per kernel of kernels.csv with its start_ns / end_ns; "
+					"a measured overlap on a stream is clamped, counted per run (timeline.slices_clamped)");
+		cJSON_AddStringToObject(tj, "sm_lanes", "not written: the runner's asynchronous launches record each "
+					"kernel's first block entry and last block exit, not per-block SM placement, so the "
+					"simulator's per-SM block lanes have no data here");
+	}
 	cJSON *runs = cJSON_AddArrayToObject(sum, "runs");
 	for (int i = 0; i < e->n_policies; i++) {
-		cJSON *j = run_policy(&r, i, fk, ff, ft);
+		cJSON *j = run_policy(&r, i, fk, ff, ft, tl);
 		if (j)
 			cJSON_AddItemToArray(runs, j);
 		fflush(fk);
@@ -951,6 +1008,12 @@ int runner_run(const struct runner_opts *o)
 	close_out(fk, "kernels.csv");
 	close_out(ff, "frames.csv");
 	close_out(ft, "tasks.csv");
+	if (tl && timeline_close(tl)) {
+		fputs("combosim-cuda: writing timeline.json failed\n", stderr);
+		exit(1);
+	}
+	if (ftl)
+		close_out(ftl, "timeline.json");
 	FILE *fs = open_out(o->out_dir, "summary.json");
 	char *s = cJSON_Print(sum);
 	fputs(s ? s : "{}", fs);

@@ -1,6 +1,6 @@
 /* test_ck — CUnit tests of combosim-cuda's CPU-side parts (no GPU needed; CI runs them): the
  * BVH build, the calibration cache and line fit, the block-placement analysis, COMBO's
- * host-side decisions. */
+ * host-side decisions, the runner's timeline.json events. */
 #include <CUnit/Basic.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cuda/ck.h"
+#include "sim/timeline.h"
 
 static void test_names(void)
 {
@@ -382,6 +383,160 @@ static void test_combo_be_workers(void)
 	CU_ASSERT_EQUAL(ck_combo_be_workers(8, 0, 0), 8);
 }
 
+/* reads a whole stream back (rewound) into a string */
+static char *slurp(FILE *f)
+{
+	long n = ftell(f);
+	if (n < 0 || fseek(f, 0, SEEK_SET))
+		return NULL;
+	char *b = malloc((size_t)n + 1);
+	if (!b)
+		return NULL;
+	if (fread(b, 1, (size_t)n, f) != (size_t)n) {
+		free(b);
+		return NULL;
+	}
+	b[n] = 0;
+	return b;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* the X events of track (pid, tid), sorted by ts: count, and whether any two overlap (as
+ * tests/e2e.sh checks the simulator's timeline) */
+static int track_events(const cJSON *ev, int pid, int tid, bool *overlap)
+{
+	double ts[64][2];
+	int n = 0;
+	const cJSON *x;
+	cJSON_ArrayForEach(x, ev) {
+		if (strcmp(str(x, "ph"), "X") || num(x, "pid") != pid || num(x, "tid") != tid || n == 64)
+			continue;
+		ts[n][0] = num(x, "ts");
+		ts[n][1] = num(x, "ts") + num(x, "dur");
+		CU_ASSERT(num(x, "dur") >= 0);
+		n++;
+	}
+	for (int i = 1; i < n; i++)             /* insertion sort by start */
+		for (int j = i; j > 0 && ts[j][0] < ts[j - 1][0]; j--) {
+			double a = ts[j][0], b = ts[j][1];
+			ts[j][0] = ts[j - 1][0];
+			ts[j][1] = ts[j - 1][1];
+			ts[j - 1][0] = a;
+			ts[j - 1][1] = b;
+		}
+	*overlap = false;
+	for (int i = 1; i < n; i++)
+		if (ts[i][0] < ts[i - 1][1] - 1e-9)
+			*overlap = true;
+	return n;
+}
+
+static const cJSON *find_meta(const cJSON *ev, const char *what, int pid, int tid)
+{
+	const cJSON *x;
+	cJSON_ArrayForEach(x, ev)
+		if (!strcmp(str(x, "ph"), "M") && !strcmp(str(x, "name"), what) && num(x, "pid") == pid &&
+		    num(x, "tid") == tid)
+			return x;
+	return NULL;
+}
+
+static void test_timeline(void)
+{
+	FILE *f = tmpfile();
+	CU_ASSERT_FATAL(f != NULL);
+	struct timeline *t = timeline_open(f);
+	const int prio[3] = { 5, 0, -1 };
+	/* policy 0, in kernels.csv's order (by end): game stream 0 in order; BE stream 1 with a
+	 * 100 ns measured overlap, a kernel nested in the one before (a bad read) and a start
+	 * before the run start */
+	const struct ck_tl_slice a[] = {
+		{ "be0", "sm-bound", 1, 66, -40, 900 },
+		{ "rt", "ptb", 0, 132, 1000, 2500 },
+		{ "be1", "sm-bound", 1, 66, 800, 3000 },
+		{ "cd", "ptb", 0, 132, 2500, 4000 },
+		{ "be2", "sm-bound", 1, 66, 2000, 2900 },
+		{ "tc", "ptb", 0, 132, 4200, 5000 },
+	};
+	struct ck_tl_report rep;
+	CU_ASSERT_EQUAL(ck_timeline_run(t, 0, "combo", a, 6, prio, 3, &rep), 0);
+	CU_ASSERT_EQUAL(rep.slices, 6);
+	CU_ASSERT_EQUAL(rep.clamped, 3);                 /* be0's start, be1's start, be2 (start and end: once) */
+	CU_ASSERT_EQUAL(rep.max_clamp_ns, 1000);         /* be2 starts at 3000 instead of 2000 */
+	/* a stream outside the run's: refused, nothing written */
+	long pos = ftell(f);
+	const struct ck_tl_slice bad[] = { { "x", "ptb", 3, 1, 0, 10 } };
+	CU_ASSERT_EQUAL(ck_timeline_run(t, 1, "bad", bad, 1, prio, 3, &rep), -1);
+	CU_ASSERT_EQUAL(ftell(f), pos);
+	/* policy 2 (1 skipped): a name that needs escaping, a zero-length run */
+	const struct ck_tl_slice b[] = { { "k\"q", "original", 2, 4, 1500, 1500 } };
+	CU_ASSERT_EQUAL(ck_timeline_run(t, 2, "static", b, 1, prio, 3, &rep), 0);
+	CU_ASSERT_EQUAL(rep.clamped, 0);
+	CU_ASSERT_EQUAL(ck_timeline_run(t, 3, "idle", NULL, 0, prio, 3, &rep), 0);
+	CU_ASSERT_EQUAL(rep.slices, 0);
+	CU_ASSERT_EQUAL(timeline_close(t), 0);
+
+	char *text = slurp(f);
+	fclose(f);
+	CU_ASSERT_FATAL(text != NULL);
+	cJSON *root = cJSON_Parse(text);
+	free(text);
+	CU_ASSERT_FATAL(root != NULL);
+	const cJSON *ev = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
+	CU_ASSERT_FATAL(cJSON_IsArray(ev));
+	bool ov;
+	CU_ASSERT_EQUAL(track_events(ev, 0, CK_TL_STREAM_TID + 0, &ov), 3);
+	CU_ASSERT_FALSE(ov);
+	CU_ASSERT_EQUAL(track_events(ev, 0, CK_TL_STREAM_TID + 1, &ov), 3);
+	CU_ASSERT_FALSE(ov);
+	CU_ASSERT_EQUAL(track_events(ev, 2, CK_TL_STREAM_TID + 2, &ov), 1);
+	CU_ASSERT_EQUAL(track_events(ev, 1, CK_TL_STREAM_TID + 2, &ov), 0);
+	int nx = 0;
+	const cJSON *x;
+	cJSON_ArrayForEach(x, ev) {
+		nx += !strcmp(str(x, "ph"), "X");
+		if (!strcmp(str(x, "name"), "rt")) {       /* ns -> us, the simulator's fields */
+			CU_ASSERT_DOUBLE_EQUAL(num(x, "ts"), 1.0, 1e-9);
+			CU_ASSERT_DOUBLE_EQUAL(num(x, "dur"), 1.5, 1e-9);
+			CU_ASSERT_STRING_EQUAL(str(x, "cat"), "kernel");
+			const cJSON *args = cJSON_GetObjectItemCaseSensitive(x, "args");
+			CU_ASSERT_STRING_EQUAL(str(args, "variant"), "ptb");
+			CU_ASSERT_EQUAL(num(args, "blocks"), 132);
+		}
+		if (!strcmp(str(x, "name"), "k\"q"))           /* escaped, and read back */
+			CU_ASSERT_EQUAL(num(x, "pid"), 2);
+		if (!strcmp(str(x, "name"), "be0"))
+			CU_ASSERT_DOUBLE_EQUAL(num(x, "ts"), 0.0, 1e-9);   /* not before the run start */
+		if (!strcmp(str(x, "name"), "be2")) {
+			CU_ASSERT_DOUBLE_EQUAL(num(x, "ts"), 3.0, 1e-9);
+			CU_ASSERT_DOUBLE_EQUAL(num(x, "dur"), 0.0, 1e-9);
+		}
+	}
+	CU_ASSERT_EQUAL(nx, 7);
+	const cJSON *m = find_meta(ev, "thread_name", 0, CK_TL_STREAM_TID);
+	CU_ASSERT_FATAL(m != NULL);
+	CU_ASSERT_STRING_EQUAL(str(cJSON_GetObjectItemCaseSensitive(m, "args"), "name"), "stream 0 (priority 5)");
+	m = find_meta(ev, "thread_name", 2, CK_TL_STREAM_TID + 2);
+	CU_ASSERT_FATAL(m != NULL);
+	CU_ASSERT_STRING_EQUAL(str(cJSON_GetObjectItemCaseSensitive(m, "args"), "name"), "stream 2 (priority -1)");
+	m = find_meta(ev, "process_name", 3, 0);
+	CU_ASSERT_FATAL(m != NULL);
+	CU_ASSERT_STRING_EQUAL(str(cJSON_GetObjectItemCaseSensitive(m, "args"), "name"), "policy idle");
+	CU_ASSERT_PTR_NULL(find_meta(ev, "process_name", 1, 0));   /* the refused call wrote nothing */
+	cJSON_Delete(root);
+}
+
 int main(void)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -398,6 +553,7 @@ int main(void)
 	CU_add_test(s, "COMBO intra: co-runs within the RT phase, one CD at a time, no TC, headroom pairs",
 		    test_combo_relaxed_rule);
 	CU_add_test(s, "COMBO: BE worker grids", test_combo_be_workers);
+	CU_add_test(s, "timeline.json: a slice per kernel on its stream's track, no overlaps", test_timeline);
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

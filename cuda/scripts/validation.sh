@@ -195,6 +195,7 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | cuda/runs/h100-pilotfish | \`combosim-cuda run cuda/experiments/h100_pilotfish.json\`: Pilotfish | **held out** (full experiment) |
 | cuda/runs/h100-combo | \`combosim-cuda run cuda/experiments/h100_combo.json\`: BE alone, COMBO exact integrated SM sharing and relaxed intra-SM sharing (closed loop) | **held out** (full experiment) |
 | cuda/runs/h100-combo-0 | the first COMBO run, combo-exact only, before combo-intra followed the simulator | nothing (superseded; raw record) |
+| cuda/runs/h100-combo-timeline | the COMBO experiment again, writing timeline.json | nothing (a sample of the GPU timeline) |
 | cuda/runs/h100-w2 | \`combosim-cuda run cuda/experiments/h100_w2.json\`: a second workload (120 fps, other shapes) under every replayed policy | **held out** (full experiment) |
 | cuda/runs/h200-fallback-1 | the same three experiments; the device call fell over to an H200 | nothing (another GPU; raw record only) |
 

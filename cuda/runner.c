@@ -213,21 +213,6 @@ static struct ck_kernel as_launched(const struct ck_kernel *base, int var, const
 	return k;
 }
 
-/* COMBO's predicted slowdown of a co-run pair: two equal kernels co-run in 2(1 - r) of one's
- * time, r the GPU description's makespan reduction, either order; a pair it does not give
- * (same-class pairs included): 2 (policies/combo.c's pair_slowdown) */
-static double pair_slowdown(const struct gpu_desc *g, int a, int b)
-{
-	const cJSON *mr = g->interference ? cJSON_GetObjectItemCaseSensitive(g->interference, "makespan_reduction") : NULL;
-	char ab[16], ba[16];
-	snprintf(ab, sizeof(ab), "%s+%s", ck_class_names[a], ck_class_names[b]);
-	snprintf(ba, sizeof(ba), "%s+%s", ck_class_names[b], ck_class_names[a]);
-	const cJSON *v = mr ? cJSON_GetObjectItemCaseSensitive(mr, ab) : NULL;
-	if (!cJSON_IsNumber(v) && mr)
-		v = cJSON_GetObjectItemCaseSensitive(mr, ba);
-	return cJSON_IsNumber(v) ? 2 * (1 - v->valuedouble) : 2.0;
-}
-
 /* Classes of the BE kernels in flight now (polled, not as of the main loop's last BE poll), a
  * bit (1 << class) each */
 static unsigned be_busy_classes(struct ck_dev *d, const struct launch *L, int (*a_out)[BE_DEPTH], const int *a_nout,
@@ -321,7 +306,7 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 		double slow[CK_NCLASS][CK_NCLASS];
 		for (int a = 0; a < CK_NCLASS; a++)
 			for (int b = 0; b < CK_NCLASS; b++)
-				slow[a][b] = pair_slowdown(e->gpu, a, b);
+				slow[a][b] = gpu_corun_slowdown(e->gpu, (enum kclass)a, (enum kclass)b);
 		ck_combo_init(&cc, r->N, exact, (int)param_num(ps->params, "profile_frames", 10),
 			      (int)param_num(ps->params, "sm_margin", 0), slow);
 		cJSON_AddStringToObject(out, "combo_note", exact ?

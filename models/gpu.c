@@ -8,6 +8,18 @@
 const char *const unit_names[UNIT_COUNT] = { "rt", "cuda", "tensor", "lsu" };
 const char *const kclass_names[KC_COUNT] = { "RT", "CD", "TC", "MEM" };
 
+double gpu_corun_slowdown(const struct gpu_desc *g, enum kclass a, enum kclass b)
+{
+	const cJSON *mr = g->interference ? cJSON_GetObjectItemCaseSensitive(g->interference, "makespan_reduction") : NULL;
+	char ab[16], ba[16];
+	snprintf(ab, sizeof(ab), "%s+%s", kclass_names[a], kclass_names[b]);
+	snprintf(ba, sizeof(ba), "%s+%s", kclass_names[b], kclass_names[a]);
+	const cJSON *v = mr ? cJSON_GetObjectItemCaseSensitive(mr, ab) : NULL;
+	if (!cJSON_IsNumber(v) && mr)
+		v = cJSON_GetObjectItemCaseSensitive(mr, ba);
+	return cJSON_IsNumber(v) ? 2 * (1 - v->valuedouble) : 2.0;
+}
+
 int kclass_parse(const char *s)
 {
 	for (int i = 0; i < KC_COUNT; i++)

@@ -77,4 +77,10 @@ static inline int gpu_smem_capacity(const struct gpu_desc *g, bool graphics_mode
 
 int kclass_parse(const char *s);      /* -1 if unknown */
 
+/* The pairwise co-run slowdown a policy predicts from the GPU's calibration (COMBO's offline
+ * performance surface): two equal-time kernels of classes a and b co-run in 2(1 - r) of one's
+ * time, r the description's interference.makespan_reduction for "A+B" (either order); a pair
+ * it does not give, same-class pairs included, shares nothing: 2. */
+double gpu_corun_slowdown(const struct gpu_desc *g, enum kclass a, enum kclass b);
+
 #endif

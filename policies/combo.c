@@ -122,20 +122,6 @@ struct combo {
 	long decisions;
 };
 
-static double pair_slowdown(const struct gpu_desc *g, enum kclass a, enum kclass b)
-{
-	/* two equal-time kernels co-run in 2(1 - r) of one's time; a pair the calibration does not
-	 * give (same-class pairs: Table 3's 0 %) shares nothing: 2 */
-	const cJSON *mr = g->interference ? cJSON_GetObjectItemCaseSensitive(g->interference, "makespan_reduction") : NULL;
-	char ab[16], ba[16];
-	snprintf(ab, sizeof(ab), "%s+%s", kclass_names[a], kclass_names[b]);
-	snprintf(ba, sizeof(ba), "%s+%s", kclass_names[b], kclass_names[a]);
-	const cJSON *v = mr ? cJSON_GetObjectItemCaseSensitive(mr, ab) : NULL;
-	if (!cJSON_IsNumber(v) && mr)
-		v = cJSON_GetObjectItemCaseSensitive(mr, ba);
-	return cJSON_IsNumber(v) ? 2 * (1 - v->valuedouble) : 2.0;
-}
-
 static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mode, bool merge)
 {
 	static const char *const schemes[] = { "auto", "exact", "intra", NULL };
@@ -177,7 +163,7 @@ static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mod
 	c->be_masked = bl == 1;
 	for (int a = 0; a < KC_COUNT; a++)
 		for (int b = 0; b < KC_COUNT; b++)
-			c->slow[a][b] = pair_slowdown(sim_gpu(sim), (enum kclass)a, (enum kclass)b);
+			c->slow[a][b] = gpu_corun_slowdown(sim_gpu(sim), (enum kclass)a, (enum kclass)b);
 	c->scheme = SCHEME_RELAXED;
 	return c;
 }

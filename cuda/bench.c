@@ -266,6 +266,44 @@ static void bench_scaling(struct ck_dev *d, struct ck_calib *cal, const struct b
 	out_close(f, "scaling.csv");
 }
 
+/* ---------------------------------------------------------------- blocks per SM */
+
+/* How many blocks of a class one SM needs to reach its throughput (the simulator's sat_blocks:
+ * a block runs at min(1, sat / blocks) of its solo speed).  One wave of k blocks on every SM,
+ * k = 1 .. occupancy, each block the same work: throughput = k * SMs / time.  Under the model
+ * it grows as min(k, sat), so sat = throughput(occupancy) / throughput(1). */
+static void bench_saturation(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)
+{
+	int N = ck_sm_count(d);
+	FILE *f = out_file(o, "saturation.csv");
+	fputs("class,blocks_per_sm,tasks,threads,smem,work,duration_us,throughput_rel,note\n", f);
+	cJSON *js = cJSON_AddObjectToObject(sum, "saturation_blocks");
+	for (int cls = 0; cls < CK_NCLASS; cls++) {
+		struct ck_kernel k;
+		bench_half_sm_kernel(d, cls, &k);
+		bench_calibrate(d, cal, &k, o->target_us);
+		int occ = ck_occupancy(d, cls, k.threads, k.smem);
+		double thr1 = NAN, thr = NAN;
+		for (int b = 1; b <= occ; b++) {
+			struct ck_kernel s = k;
+			s.variant = CK_ORIGINAL;
+			s.tasks = b * N;
+			s.workers = s.tasks;
+			double t = bench_solo_us(d, &s, o->reps);
+			thr = (double)s.tasks / t;
+			if (b == 1)
+				thr1 = thr;
+			fprintf(f, "%s,%d,%d,%d,%d,%ld,%.3f,%.4f,%s\n", ck_class_names[cls], b, s.tasks, s.threads, s.smem,
+				s.work, t, thr / thr1, rt_note(cls));
+		}
+		cJSON *c = cJSON_AddObjectToObject(js, ck_class_names[cls]);
+		cJSON_AddNumberToObject(c, "occupancy", occ);
+		cJSON_AddNumberToObject(c, "throughput_at_occupancy_over_one_block", thr / thr1);
+		fflush(f);
+	}
+	out_close(f, "saturation.csv");
+}
+
 /* ---------------------------------------------------------------- pairwise co-runs */
 
 /* A named kernel of a co-run set; the names are those of the simulator experiments in
@@ -687,6 +725,8 @@ int bench_run(const struct bench_opts *o)
 		bench_corun(d, &cal, o, sum);
 	if (o->what & BENCH_SCALING)
 		bench_scaling(d, &cal, o, sum);
+	if (o->what & BENCH_SATURATION)
+		bench_saturation(d, &cal, o, sum);
 	write_json(o, "summary.json", sum);
 	if (ck_calib_save(&cal))
 		fprintf(stderr, "combosim-cuda: %s: could not save the calibration cache: %s\n", cal.path, strerror(errno));

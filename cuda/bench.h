@@ -5,7 +5,7 @@
 
 #include "cuda/ck.h"
 
-enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_ALL = 7 };
+enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_SATURATION = 8, BENCH_ALL = 15 };
 
 struct bench_opts {
 	int what;                  /* BENCH_* bits */

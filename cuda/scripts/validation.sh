@@ -234,7 +234,7 @@ the DNN app's kernels more than the simulator, whose blocks-per-SM calibration (
 one CD or TC block saturates an SM) keeps each at its solo time), and the run totals inherit
 it: a throughput ratio's error is mostly its BE-alone denominator's.  Before the blocks-per-SM
 calibration the same runs had BE-alone throughput errors of 0.7 / 11.7 % and COMBO ratio errors
-of 13 - 22 %; after it 20.6 / 11.0 % and 1 - 28 % (session 2's note has the table).
+of 13 - 22 % (the table above is with it).
 The static split's two BE apps compete for the same SM-bound set, and a kernel launched while
 that set is full gets no worker inside it; the grid's last block then stays and runs every task
 on one SM outside the set (the SM-bound fallback, the same in cuda/kernels.cu and

@@ -5,8 +5,9 @@
  *
  * Measured with bench/evq_bench.c (hold model, Exp(1 ms) increments, one core of the shared
  * 2-core Xeon VM, gcc 12 -O2; M hold steps/s, hold / hold with one reschedule per step; the
- * heap alone is sim/evq_heap.c, measured in the same run; the hybrid's first row and the heap's
- * 1e3..1e6 are bench/results/evq_bench.txt, the second row an earlier run of the same code):
+ * heap alone was a copy of heap mode, sim/evq_heap.c, since removed, measured in the same run;
+ * the hybrid's first row and the heap's 1e3..1e6 are bench/results/evq_bench.txt as of commit
+ * 5102121, the second row an earlier run of the same code):
  *
  *   N                      4          256        1e3         1e4         1e5        1e6
  *   heap (old evq)      54.0/25.2  27.5/17.9  22.9/15.6  14.5/10.3  10.3/5.9  3.3/1.5
@@ -22,9 +23,10 @@
  * 0.287 vs 0.283-0.285 (+1.2 %: the engine never leaves heap mode, so this is code layout).
  * Still unmet: hold_resched at 1e4 (13-14.5 M/s).
  *
- * Heap mode: the former sim/evq.c (its comment is kept in sim/evq_heap.c with the table of the
- * heap variants measured): {time, seq, slot} entries, 128-bit branch-free key compares, the
- * root hole left by a pop filled by the next push, bottom-up sifts, grandchild prefetch.
+ * Heap mode: the former sim/evq.c (its comment, with the table of the heap variants measured,
+ * is in `git show 854a045^:sim/evq.c`): {time, seq, slot} entries, 128-bit branch-free key
+ * compares, the root hole left by a pop filled by the next push, bottom-up sifts, grandchild
+ * prefetch.
  *
  * Calendar mode: one node per handle in the slot array (32 bytes: time, obj, kind, two links);
  * nb = 2^k buckets of width 2^shift ns, bucket b holding the events whose virtual bucket

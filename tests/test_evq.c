@@ -1,6 +1,6 @@
 /* CUnit tests for the event queue (sim/evq.c): ordering, FIFO ties, cancel, reschedule,
- * handle reuse, and randomized differential tests against a naive O(n) reference and against
- * the former 4-ary heap (sim/evq_heap.c), whose pop order evq must reproduce exactly.
+ * handle reuse, and randomized differential tests against a naive O(n) oracle (in this file)
+ * whose pop order, handles' events, cancels and sizes evq must reproduce exactly.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,7 +9,6 @@
 #include <gsl/gsl_rng.h>
 
 #include "sim/evq.h"
-#include "sim/evq_heap.h"
 #include "tests/suites.h"
 
 #define OBJ(i)	((void *)(uintptr_t)(i))
@@ -247,10 +246,16 @@ static void test_handle_reuse(void)
 }
 
 /*
- * Differential test: the same random mix of push/pop/cancel/reschedule on evq and on a naive
- * reference (unsorted array, linear scan for the minimum).  Every result must agree.
+ * The oracle of the differential tests: the pending events in an unsorted array, the earliest
+ * found by a linear scan for the smallest (time, seq), and evq.h's sequence rule applied
+ * literally: a push or a reschedule takes the next sequence number, so a (re)scheduled event
+ * ranks after the events already at its time.  pos[] maps a handle to its index in v[]
+ * (SIZE_MAX: not pending).  min caches the scan's result until the earliest event itself is
+ * removed or rescheduled (SIZE_MAX: not known); the tests check it against a fresh scan now
+ * and then.  The handles are the ones evq issues: the oracle checks that a new one is neither
+ * EV_NONE nor already pending, not which free slot evq picked.
  */
-struct naive_ev {
+struct oracle_ev {
 	sim_time time;
 	uint64_t seq;
 	uint32_t kind;
@@ -258,128 +263,205 @@ struct naive_ev {
 	ev_handle h;
 };
 
-struct naive {
-	struct naive_ev *v;
-	size_t n;
+struct oracle {
+	struct oracle_ev *v;		/* pending, in push order but for swap-removals */
+	size_t n, cap;
+	size_t *pos;			/* pos[h] for h < npos */
+	size_t npos;
+	size_t min;			/* index of the earliest, or SIZE_MAX */
 	uint64_t seq;
 };
 
-static size_t naive_min(const struct naive *nv)
+#define ORACLE_INIT	{ .min = SIZE_MAX }
+
+static bool oracle_before(const struct oracle_ev *a, const struct oracle_ev *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static size_t oracle_find(const struct oracle *o, ev_handle h)
+{
+	return h < o->npos ? o->pos[h] : SIZE_MAX;
+}
+
+/* Records evq's push of handle h; false when h cannot be a fresh handle. */
+static bool oracle_push(struct oracle *o, ev_handle h, sim_time t, uint32_t kind, uintptr_t obj)
+{
+	if (h == EV_NONE || oracle_find(o, h) != SIZE_MAX)
+		return false;
+	if (o->n == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 64;
+		o->v = realloc(o->v, o->cap * sizeof(*o->v));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(o->v);
+	}
+	if (h >= o->npos) {
+		size_t npos = 2 * (size_t)h + 64;
+
+		o->pos = realloc(o->pos, npos * sizeof(*o->pos));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(o->pos);
+		for (size_t i = o->npos; i < npos; i++)
+			o->pos[i] = SIZE_MAX;
+		o->npos = npos;
+	}
+	o->pos[h] = o->n;
+	o->v[o->n] = (struct oracle_ev){ t, o->seq++, kind, obj, h };
+	if (o->min != SIZE_MAX && oracle_before(&o->v[o->n], &o->v[o->min]))
+		o->min = o->n;
+	o->n++;
+	return true;
+}
+
+/* Index of the earliest pending event (n > 0): the scan, and the cached scan. */
+static size_t oracle_scan(const struct oracle *o)
 {
 	size_t m = 0;
 
-	for (size_t i = 1; i < nv->n; i++)
-		if (nv->v[i].time < nv->v[m].time ||
-		    (nv->v[i].time == nv->v[m].time && nv->v[i].seq < nv->v[m].seq))
+	for (size_t i = 1; i < o->n; i++)
+		if (oracle_before(&o->v[i], &o->v[m]))
 			m = i;
 	return m;
 }
 
-static size_t naive_find(const struct naive *nv, ev_handle h)
+static size_t oracle_min(struct oracle *o)
 {
-	for (size_t i = 0; i < nv->n; i++)
-		if (nv->v[i].h == h)
-			return i;
-	return SIZE_MAX;
+	if (o->min == SIZE_MAX)
+		o->min = oracle_scan(o);
+	return o->min;
 }
 
-static void naive_remove(struct naive *nv, size_t i)
+static sim_time oracle_peek_time(struct oracle *o)
 {
-	nv->v[i] = nv->v[--nv->n];
+	return o->n ? o->v[oracle_min(o)].time : SIM_TIME_NEVER;
 }
 
+static void oracle_remove(struct oracle *o, size_t i)
+{
+	o->pos[o->v[i].h] = SIZE_MAX;
+	o->v[i] = o->v[--o->n];
+	if (i < o->n)
+		o->pos[o->v[i].h] = i;
+	if (o->min == i)
+		o->min = SIZE_MAX;
+	else if (o->min == o->n)	/* the earliest was the last: it moved to i */
+		o->min = i;
+}
+
+static void oracle_reschedule(struct oracle *o, size_t i, sim_time t)
+{
+	o->v[i].time = t;
+	o->v[i].seq = o->seq++;		/* after the events already at t */
+	if (o->min == i)
+		o->min = SIZE_MAX;
+	else if (o->min != SIZE_MAX && oracle_before(&o->v[i], &o->v[o->min]))
+		o->min = i;
+}
+
+static void oracle_free(struct oracle *o)
+{
+	free(o->v);
+	free(o->pos);
+}
+
+/*
+ * Differential test: the same random mix of push/pop/cancel/reschedule on evq and on the
+ * oracle, times in a narrow window (many ties).  Every result must agree.
+ */
 static void test_differential(void)
 {
 	enum { OPS = 100000, MAXN = 2000 };
 	gsl_rng *r = rng_new(12345);
-	struct naive nv = { .v = malloc(MAXN * sizeof(struct naive_ev)) };
+	struct oracle o = ORACLE_INIT;
 	evq *q = evq_new(1);
 	ev_handle max_h = 0;
 	size_t mismatches = 0, pops = 0, cancels = 0, rescheds = 0;
 	sim_time now = 0;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(nv.v);
 	for (size_t op = 0; op < OPS; op++) {
 		/* drift the target size up and down so the queue also empties and regrows */
 		size_t target = (op / 5000) % 2 ? 20 : 1500;
-		double p_push = nv.n < target ? 0.55 : 0.30;
+		double p_push = o.n < target ? 0.55 : 0.30;
 		double u = gsl_rng_uniform(r);
 		struct event ev;
 
-		if (nv.n < MAXN && (nv.n == 0 || u < p_push)) {
+		if (o.n < MAXN && (o.n == 0 || u < p_push)) {
 			/* narrow time window around 'now': many ties */
 			sim_time t = now + (sim_time)gsl_rng_uniform_int(r, 64) - 8;
 			uint32_t kind = (uint32_t)gsl_rng_get(r);
 			ev_handle h = evq_push(q, t, kind, OBJ(op));
 
-			if (h == EV_NONE || naive_find(&nv, h) != SIZE_MAX)
-				mismatches++;	/* a live handle issued twice */
+			if (!oracle_push(&o, h, t, kind, op))
+				mismatches++;	/* EV_NONE, or a live handle issued twice */
 			if (h > max_h)
 				max_h = h;
-			nv.v[nv.n++] = (struct naive_ev){ t, nv.seq++, kind, op, h };
 		} else if (u < p_push + 0.30) {
-			size_t m = naive_min(&nv);
+			size_t m = oracle_min(&o);
 
-			if (evq_peek_time(q) != nv.v[m].time || !evq_pop(q, &ev) ||
-			    ev.time != nv.v[m].time || ev.kind != nv.v[m].kind ||
-			    IDX(ev.obj) != nv.v[m].obj || ev.handle != nv.v[m].h ||
+			if (evq_peek_time(q) != o.v[m].time || !evq_pop(q, &ev) ||
+			    ev.time != o.v[m].time || ev.kind != o.v[m].kind ||
+			    IDX(ev.obj) != o.v[m].obj || ev.handle != o.v[m].h ||
 			    evq_pending(q, ev.handle))
 				mismatches++;
-			now = nv.v[m].time;
-			naive_remove(&nv, m);
+			now = o.v[m].time;
+			oracle_remove(&o, m);
 			pops++;
 		} else if (u < p_push + 0.45) {
 			/* cancel: mostly live handles, sometimes any handle ever issued */
 			ev_handle h = gsl_rng_uniform(r) < 0.7 ?
-				nv.v[gsl_rng_uniform_int(r, nv.n)].h :
+				o.v[gsl_rng_uniform_int(r, o.n)].h :
 				(ev_handle)gsl_rng_uniform_int(r, max_h + 2);
-			size_t i = naive_find(&nv, h);
+			size_t i = oracle_find(&o, h);
 
 			if (evq_cancel(q, h) != (i != SIZE_MAX))
 				mismatches++;
 			if (i != SIZE_MAX)
-				naive_remove(&nv, i);
+				oracle_remove(&o, i);
 			cancels++;
 		} else {
-			size_t i = gsl_rng_uniform_int(r, nv.n);
+			size_t i = gsl_rng_uniform_int(r, o.n);
 			sim_time t = now + (sim_time)gsl_rng_uniform_int(r, 64) - 8;
 
-			evq_reschedule(q, nv.v[i].h, t);
-			nv.v[i].time = t;
-			nv.v[i].seq = nv.seq++;
+			evq_reschedule(q, o.v[i].h, t);
+			oracle_reschedule(&o, i, t);
 			rescheds++;
 		}
-		if (evq_size(q) != nv.n)
+		if (evq_size(q) != o.n)
 			mismatches++;
-		if (op % 64 == 0)
+		if (op % 64 == 0) {
 			check(q);
+			if (o.n && oracle_min(&o) != oracle_scan(&o))
+				mismatches++;	/* the oracle's own cache is wrong */
+		}
 	}
 	/* drain: the remaining order must agree too */
-	while (nv.n) {
-		size_t m = naive_min(&nv);
+	while (o.n) {
+		size_t m = oracle_min(&o);
 		struct event ev;
 
-		if (!evq_pop(q, &ev) || ev.time != nv.v[m].time || ev.handle != nv.v[m].h)
+		if (!evq_pop(q, &ev) || ev.time != o.v[m].time || ev.handle != o.v[m].h)
 			mismatches++;
-		naive_remove(&nv, m);
+		oracle_remove(&o, m);
 	}
 	CU_ASSERT_EQUAL(mismatches, 0);
 	CU_ASSERT_EQUAL(evq_size(q), 0);
 	/* the mix really exercised every operation */
 	CU_ASSERT(pops > OPS / 5 && cancels > OPS / 20 && rescheds > OPS / 20);
 	evq_free(q);
-	free(nv.v);
+	oracle_free(&o);
 	gsl_rng_free(r);
 }
 
 
 /*
- * Differential test against the former heap (the reference of the pop order): 10^6 random
- * push/pop/cancel/reschedule on both, with times drawn from several regimes at once: bursts
- * of equal times, small and huge gaps (1 ns .. 10^12 ns and beyond), far-future times up to
+ * Differential test against the oracle over the whole time range: 10^6 random
+ * push/pop/cancel/reschedule, with times drawn from several regimes at once: bursts of equal
+ * times, small and huge gaps (1 ns .. 10^12 ns and beyond), far-future times up to
  * SIM_TIME_NEVER, and times before the last popped one (even negative).  The queue size
- * drifts between a few and a few thousand so the calendar resizes and re-estimates its width.
+ * drifts between a few and a few thousand, so evq switches between its heap and calendar
+ * modes many times (counted below) and the calendar resizes and re-estimates its width.
  */
+#define CAL_ON	512u	/* sim/evq.c's EVQ_CAL_ON: heap -> calendar when a push makes n larger */
+#define CAL_OFF	128u	/* sim/evq.c's EVQ_CAL_OFF: calendar -> heap when n falls below */
+
 static sim_time random_time(gsl_rng *r, sim_time now)
 {
 	unsigned k = (unsigned)gsl_rng_uniform_int(r, 100);
@@ -402,98 +484,100 @@ static sim_time random_time(gsl_rng *r, sim_time now)
 	return now + 1 + (sim_time)gsl_rng_uniform_int(r, 1000);
 }
 
-static void test_differential_heap(void)
+static void test_differential_regimes(void)
 {
 	enum { OPS = 1000000 };
 	gsl_rng *r = rng_new(4242);
 	evq *q = evq_new(1);
-	evqh *ref = evqh_new(1);
-	ev_handle *live = malloc(OPS * sizeof(*live)), max_h = 0;
-	size_t nlive = 0, mismatches = 0, pops = 0, cancels = 0, rescheds = 0;
+	struct oracle o = ORACLE_INIT;
+	ev_handle max_h = 0;
+	size_t mismatches = 0, pops = 0, cancels = 0, rescheds = 0, to_cal = 0, to_heap = 0;
+	bool cal = false;		/* the mode evq is in, by its documented thresholds */
 	sim_time now = 0;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(live);
 	for (size_t op = 0; op < OPS; op++) {
 		size_t phase = (op / 20000) % 4;
 		size_t target = phase == 0 ? 3000 : phase == 1 ? 8 : phase == 2 ? 300 : 40;
-		double p_push = nlive < target ? 0.6 : 0.3;
+		double p_push = o.n < target ? 0.6 : 0.3;
 		double u = gsl_rng_uniform(r);
 
-		if (nlive == 0 || u < p_push) {
+		if (o.n == 0 || u < p_push) {
 			sim_time t = random_time(r, now);
 			uint32_t kind = (uint32_t)gsl_rng_get(r);
 			ev_handle h = evq_push(q, t, kind, OBJ(op));
 
-			if (h != evqh_push(ref, t, kind, OBJ(op)))
-				mismatches++;
+			if (!oracle_push(&o, h, t, kind, op))
+				mismatches++;	/* EV_NONE, or a live handle issued twice */
 			if (h > max_h)
 				max_h = h;
-			live[nlive++] = h;
 		} else if (u < p_push + 0.3) {
-			struct event a, b;
+			size_t m = oracle_min(&o);
+			struct event a;
 
-			if (evq_peek_time(q) != evqh_peek_time(ref) || !evq_pop(q, &a) ||
-			    !evqh_pop(ref, &b) || a.time != b.time || a.kind != b.kind ||
-			    a.obj != b.obj || a.handle != b.handle)
+			if (evq_peek_time(q) != o.v[m].time || !evq_pop(q, &a) ||
+			    a.time != o.v[m].time || a.kind != o.v[m].kind ||
+			    IDX(a.obj) != o.v[m].obj || a.handle != o.v[m].h ||
+			    evq_pending(q, a.handle))
 				mismatches++;
-			for (size_t i = 0; i < nlive; i++)
-				if (live[i] == a.handle) {
-					live[i] = live[--nlive];
-					break;
-				}
-			if (a.time > now && a.time < SIM_TIME_NEVER / 2)
-				now = a.time;
+			if (o.v[m].time > now && o.v[m].time < SIM_TIME_NEVER / 2)
+				now = o.v[m].time;
+			oracle_remove(&o, m);
 			pops++;
 		} else if (u < p_push + 0.45) {
 			bool any = gsl_rng_uniform(r) < 0.2;
-			size_t i = gsl_rng_uniform_int(r, nlive);
-			ev_handle h = any ? (ev_handle)gsl_rng_uniform_int(r, max_h + 2) : live[i];
-			bool ok = evq_cancel(q, h);
+			size_t i = gsl_rng_uniform_int(r, o.n);
+			ev_handle h = any ? (ev_handle)gsl_rng_uniform_int(r, max_h + 2) : o.v[i].h;
 
-			if (ok != evqh_cancel(ref, h))
+			i = oracle_find(&o, h);
+			if (evq_cancel(q, h) != (i != SIZE_MAX))
 				mismatches++;
-			if (ok)
-				for (i = 0; i < nlive; i++)
-					if (live[i] == h) {
-						live[i] = live[--nlive];
-						break;
-					}
+			if (i != SIZE_MAX)
+				oracle_remove(&o, i);
 			cancels++;
 		} else {
-			ev_handle h = live[gsl_rng_uniform_int(r, nlive)];
+			size_t i = gsl_rng_uniform_int(r, o.n);
 			sim_time t = random_time(r, now);
 
-			evq_reschedule(q, h, t);
-			evqh_reschedule(ref, h, t);
+			evq_reschedule(q, o.v[i].h, t);
+			oracle_reschedule(&o, i, t);
 			rescheds++;
 		}
-		if (evq_size(q) != nlive || evqh_size(ref) != nlive ||
-		    evq_peek_time(q) != evqh_peek_time(ref))
+		if (evq_size(q) != o.n || evq_peek_time(q) != oracle_peek_time(&o))
 			mismatches++;
+		if (!cal && o.n > CAL_ON) {
+			cal = true;
+			to_cal++;
+		} else if (cal && o.n < CAL_OFF) {
+			cal = false;
+			to_heap++;
+		}
 		if (op % 4096 == 0) {
 			check(q);
-#ifdef COMBOSIM_DEBUG
-			evqh_check(ref);
-#endif
+			if (o.n && oracle_min(&o) != oracle_scan(&o))
+				mismatches++;	/* the oracle's own cache is wrong */
 		}
 	}
 	/* drain: the remaining order must agree too */
 	for (;;) {
-		struct event a, b;
+		struct event a;
 		bool more = evq_pop(q, &a);
+		size_t m;
 
-		if (more != evqh_pop(ref, &b))
+		if (more != (o.n > 0))
 			mismatches++;
-		if (!more)
+		if (!more || !o.n)
 			break;
-		if (a.time != b.time || a.handle != b.handle || a.kind != b.kind)
+		m = oracle_min(&o);
+		if (a.time != o.v[m].time || a.handle != o.v[m].h || a.kind != o.v[m].kind)
 			mismatches++;
+		oracle_remove(&o, m);
 	}
 	CU_ASSERT_EQUAL(mismatches, 0);
 	CU_ASSERT(pops > OPS / 5 && cancels > OPS / 20 && rescheds > OPS / 20);
+	/* both of evq's modes and both switches, many times over */
+	CU_ASSERT(to_cal >= 10 && to_heap >= 10);
 	evq_free(q);
-	evqh_free(ref);
-	free(live);
+	oracle_free(&o);
 	gsl_rng_free(r);
 }
 
@@ -509,6 +593,6 @@ void register_evq_tests(void)
 	CU_add_test(s, "cancel", test_cancel);
 	CU_add_test(s, "reschedule earlier/later, tie rank", test_reschedule);
 	CU_add_test(s, "handle reuse after pop", test_handle_reuse);
-	CU_add_test(s, "differential vs naive, 1e5 ops", test_differential);
-	CU_add_test(s, "differential vs the former heap, 1e6 ops", test_differential_heap);
+	CU_add_test(s, "differential vs oracle, 1e5 ops", test_differential);
+	CU_add_test(s, "differential vs oracle, all time regimes, 1e6 ops", test_differential_regimes);
 }

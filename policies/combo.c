@@ -12,7 +12,8 @@
  *    1/apps of an SM's blocks per SM so that CD and TC kernels share the group's SMs intra-SM
  *    (Fig. 9).  The render kernels run original when BE blocks may still sit on render SMs:
  *    the group grew or the scheme switched (§5.3, Fig. 11c), or a BE kernel launched under
- *    relaxed sharing still runs;
+ *    relaxed sharing still runs; such a frame sacrifices the BE work "in that frame" (§5.2):
+ *    no new BE kernel until it finishes;
  *  - dynamic: relaxed intra-SM sharing (§5.1.2).  The game gets the whole GPU (PTB render
  *    kernels; original in the frame the scheme switches, §5.3).  The allowed pairs are RT+BE
  *    CD and BE CD+BE TC: one BE CD kernel at a time co-runs with the frame's RT kernel when the
@@ -112,6 +113,7 @@ struct combo {
 	sim_time rt_end;                  /* predicted end of the RT phase, co-run included */
 	long cur_frame;                   /* the frame started last */
 	long finished;                    /* frames finished (the first profile_frames: alone) */
+	long original_in_flight;          /* exact frame with original kernels rendering, or -1 */
 
 	/* results */
 	long frames[2], switches, partition_changes, original_frames, merged;
@@ -161,6 +163,7 @@ static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mod
 	c->merge_margin = merge_margin;
 	c->measure_overhead = overhead;
 	c->be_masked = bl == 1;
+	c->original_in_flight = -1;
 	for (int a = 0; a < KC_COUNT; a++)
 		for (int b = 0; b < KC_COUNT; b++)
 			c->slow[a][b] = gpu_corun_slowdown(sim_gpu(sim), (enum kclass)a, (enum kclass)b);
@@ -278,7 +281,9 @@ static int be_workers(const struct sim *sim, const struct kernel_spec *k, int sm
  * with a hardware SM mask (be_launch "masked"). */
 static void launch_exact(struct combo *c, struct sim *sim, int app)
 {
-	if (c->partition <= 0 || sim_app_busy(sim, app))
+	/* §5.2: a frame whose allocation changes sacrifices the BE work "in that frame": no new
+	 * BE kernel while it renders with original kernels */
+	if (c->partition <= 0 || sim_app_busy(sim, app) || c->original_in_flight >= 0)
 		return;
 	const struct kernel_spec *k = sim_app_next(sim, app);
 	struct launch_opts o = launch_smbound(be_group(c, sim));
@@ -408,6 +413,8 @@ static void start_frame(struct combo *c, struct sim *sim, const struct frame_inf
 		sim_frame_launch(sim, f, &o);
 		n->sms = g->sm_count;
 		c->original_frames++;
+		if (c->scheme == SCHEME_EXACT)
+			c->original_in_flight = f->number;
 	} else if (sms >= g->sm_count) {
 		struct launch_opts o = launch_ptb();
 		sim_frame_launch(sim, f, &o);
@@ -535,6 +542,8 @@ static void combo_frame_finished(void *self, struct sim *sim, const struct frame
 	 * fit learns only from frames nothing shared. */
 	double full = (double)(finished - f->started) * sms / g->sm_count;
 	bool shared = n->number == f->number && n->shared;
+	if (f->number == c->original_in_flight)
+		c->original_in_flight = -1;
 	double load = full;
 	if (shared && c->fitted && f->features.known) {
 		double rt, cd;

@@ -217,6 +217,7 @@ struct ck_combo {
 
 	long frames[2], switches, partition_changes, original_frames;
 	long finished;                     /* frames finished: BE work waits for profile_frames */
+	int original_exact_in_flight;      /* exact frames with original kernels rendering: no new BE */
 };
 /* A released frame's launch: the scheme, its render SMs [0, sms), whether its kernels run
  * original (unbound: the whole GPU) rather than SM-bound to them, and whether BE kernels share

@@ -84,6 +84,9 @@ struct ck_combo_frame ck_combo_release(struct ck_combo *c, long long qos_ns, lon
 	}
 	if (f.original)
 		c->original_frames++;
+	/* §5.2: an exact frame with original kernels sacrifices the BE work until it finishes */
+	if (f.original && want == CK_COMBO_EXACT)
+		c->original_exact_in_flight++;
 	/* BE kernels slow a frame not SM-bound to its own group: those still on the GPU, and with
 	 * original kernels those launched right after (they take SMs between the frame's kernels) */
 	f.shared = f.original || (f.sms >= c->sm_count && be_busy != 0);
@@ -100,6 +103,8 @@ void ck_combo_rt_finished(struct ck_combo *c, long long rt_ns, int ran_on, bool 
 void ck_combo_finished(struct ck_combo *c, long long render_ns, int ran_on, bool original, long long release_ns,
 		       long long period_ns)
 {
+	if (original && c->original_exact_in_flight > 0 && c->scheme == CK_COMBO_EXACT)
+		c->original_exact_in_flight--;
 	/* scaled to the whole GPU (Eq. 5: time ~ 1 / SMs); a frame with original kernels measures
 	 * the BE blocks around it, not the game: the simulator's combo leaves it out too */
 	if (!original || c->render_full <= 0)

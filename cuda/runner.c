@@ -563,7 +563,7 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 				const struct kernel_spec *s = &e->kernels[as->kernels[a_next[a] % as->n_kernels]];
 				if (m == M_PILOTFISH && now + (long long)((double)s->solo_ns * predict_scale) > window_end)
 					break;
-				if (m == M_COMBO && (exact ? cc.partition <= 0
+				if (m == M_COMBO && (exact ? cc.partition <= 0 || cc.original_exact_in_flight > 0
 						   : !ck_combo_relaxed_ok(&cc, (int)s->cls, now, (long long)s->solo_ns, busy_cls)))
 					break;
 				if (next_bslot >= n_slots) {

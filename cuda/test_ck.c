@@ -190,9 +190,11 @@ static void test_combo_exact(void)
 	CU_ASSERT_EQUAL(c.partition, 40);
 	CU_ASSERT_EQUAL(c.switches, 1);
 	CU_ASSERT_EQUAL(c.original_frames, 1);
+	CU_ASSERT_EQUAL(c.original_exact_in_flight, 1);      /* §5.2: no new BE kernel meanwhile */
 	/* an original frame measures the BE blocks around it: left out of the prediction */
 	ck_combo_finished(&c, 9000000, 132, true, 3 * period, period);
 	CU_ASSERT_DOUBLE_EQUAL(c.render_full, 5e6, 1);
+	CU_ASSERT_EQUAL(c.original_exact_in_flight, 0);
 	/* same prediction: SM-bound, not shared though BE kernels run (on the other SMs) */
 	f = ck_combo_release(&c, qos, 4 * period, BIT(CK_TC) | BIT(CK_CD));
 	CU_ASSERT_EQUAL(f.sms, 40);

@@ -241,7 +241,6 @@ static double predict_parts(const struct combo *c, const struct frame_info *f, d
 	return total;
 }
 
-
 /* Eq. 2-3 over the last `window` render times. */
 static bool load_stable(const struct combo *c)
 {

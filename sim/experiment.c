@@ -32,7 +32,7 @@ static const char *const game_keys[] = {
 	"frames", "start_ms", "variant", "workers", "note", NULL
 };
 static const char *const app_keys[] = {
-	"name", "kernels", "queue", "priority", "repeat", "start_ms", "variant", "workers", "note", NULL
+	"name", "kernels", "queue", "priority", "repeat", "start_ms", "variant", "workers", "only_class", "note", NULL
 };
 static const char *const types[] = { "run", "corun", NULL };
 static const char *const variants[] = { "original", "ptb", NULL };
@@ -329,6 +329,22 @@ static void load_app(struct experiment *e, const struct cfg *c, struct app_spec 
 		load_queue(e, c, a);
 	else
 		a->kernels = kernel_list(e, c, "kernels", &a->n_kernels);
+	/* one class of the app's kernels, in order: two apps on one queue with "only_class" CD and
+	 * TC run its CUDA-core and tensor kernels on two streams, as COMBO's host queues (§5.1.2) */
+	if (cfg_has(c, "only_class")) {
+		static const char *const classes[] = { "RT", "CD", "TC", "MEM", NULL };
+		int cls = cfg_enum(c, "only_class", classes, NULL);
+		if (cls >= 0 && a->kernels) {
+			int n = 0;
+			for (int i = 0; i < a->n_kernels; i++)
+				if ((int)e->kernels[a->kernels[i]].cls == cls)
+					a->kernels[n++] = a->kernels[i];
+			if (n == 0)
+				cfg_fail_key(c, "only_class", "expected a class of the app's kernels, got \"%s\" (none of its %d kernels)",
+					     classes[cls], a->n_kernels);
+			a->n_kernels = n;
+		}
+	}
 	if (cfg_int(c, "priority", -100, 100, &(int64_t){ 0 }, &v))
 		a->priority = (int)v;
 	if (cfg_int(c, "repeat", 0, INT64_C(1) << 40, &(int64_t){ 0 }, &v))

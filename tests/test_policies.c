@@ -150,6 +150,24 @@ static void test_smbound_small_grid(void)
 	free(x);
 }
 
+static void test_only_class(void)
+{
+	/* one queue as two apps, its CD and its TC kernels (COMBO's two BE host queues): each app
+	 * runs only its class */
+	char *x = experiment("0", "{\"name\":\"cd\",\"kernels\":[\"B\",\"T\"],\"only_class\":\"CD\"},"
+			     "{\"name\":\"tc\",\"kernels\":[\"B\",\"T\"],\"only_class\":\"TC\"}",
+			     ",{\"name\":\"B\",\"class\":\"CD\",\"grid\":1312,\"threads\":256,\"solo_us\":500}"
+			     ",{\"name\":\"T\",\"class\":\"TC\",\"grid\":1312,\"threads\":256,\"smem\":20480,\"solo_us\":500}");
+	struct experiment *e = load(x);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(e->apps[0].n_kernels, 1);
+	CU_ASSERT_EQUAL(e->kernels[e->apps[0].kernels[0]].cls, KC_CD);
+	CU_ASSERT_EQUAL(e->apps[1].n_kernels, 1);
+	CU_ASSERT_EQUAL(e->kernels[e->apps[1].kernels[0]].cls, KC_TC);
+	experiment_free(e);
+	free(x);
+}
+
 /* ------------------------------------------------------------ COMBO */
 
 static void test_combo_eq5(void)
@@ -258,4 +276,5 @@ void register_policies_tests(void)
 	CU_add_test(s, "combo: headroom merging", test_combo_merge);
 	CU_add_test(s, "static smbound: last worker stays when none lands inside", test_smbound_fallback);
 	CU_add_test(s, "static smbound: no more workers inside than tasks", test_smbound_small_grid);
+	CU_add_test(s, "apps: only_class keeps one class of a queue", test_only_class);
 }

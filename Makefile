@@ -130,7 +130,10 @@ figures: all
 	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim $(FIG)/workloads-medium medium
 	rm -rf $(FIG)/fig13_medium
 	$(BIN)/combosim sweep experiments/combo/fig13_medium_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_medium
-	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_medium $(FIG)/fig13_medium/report
+	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_medium $(FIG)/fig13_medium/report medium "games at medium quality"
+	rm -rf $(FIG)/fig13_split
+	$(BIN)/combosim sweep experiments/combo/fig13_split_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_split
+	sh experiments/combo/fig13/split_report.sh $(FIG)/fig13 $(FIG)/fig13_split $(FIG)/fig13_split/report
 	$(BIN)/combosim sweep experiments/combo/fig2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig2
 	sh experiments/combo/fig2/report.sh $(FIG)/fig2 $(FIG)/fig2/report
 	$(BIN)/combosim sweep experiments/combo/fig16_17_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig16_17

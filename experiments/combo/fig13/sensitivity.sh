@@ -1,17 +1,25 @@
 #!/bin/sh
-# The Fig. 13/14 summary of a sensitivity sweep (experiments/combo/fig13_medium_sweep.json: the
-# games at COMBO Table 4's medium quality instead of the paper's high quality), written as
-# reproduction rows with no paper value: how much the comparison depends on the games' load,
-# which the paper's traces would fix and ours assume.  Usage: sensitivity.sh SWEEP_DIR OUT_DIR
+# The Fig. 13/14 summary of a sensitivity sweep, written as reproduction rows with no paper value:
+# how much the comparison depends on an assumption the paper's traces or text would fix and ours
+# assume (make figures: fig13_medium_sweep.json, the games at COMBO Table 4's medium quality).
+# A sweep with one grid key "apps" labelled PARBOIL+DNN is unfolded into the apps[0]/apps[1]
+# columns report.sh reads.
+# Usage: sensitivity.sh SWEEP_DIR OUT_DIR TAG NOTE   (rows fig13_TAG_*, fig14_TAG_*)
 set -eu
-in=${1:?usage: sensitivity.sh SWEEP_DIR OUT_DIR}
-out=${2:?usage: sensitivity.sh SWEEP_DIR OUT_DIR}
-sh "$(dirname "$0")/report.sh" "$in" "$out" >/dev/null
-awk -F, -v OFS=, 'NR == 1 { print; next }
+in=${1:?usage: sensitivity.sh SWEEP_DIR OUT_DIR TAG NOTE}
+out=${2:?usage: sensitivity.sh SWEEP_DIR OUT_DIR TAG NOTE}
+tag=${3:?usage: sensitivity.sh SWEEP_DIR OUT_DIR TAG NOTE}
+note=${4:?usage: sensitivity.sh SWEEP_DIR OUT_DIR TAG NOTE}
+mkdir -p "$out/unfolded"
+# report.sh reads games, apps[0], apps[1] as columns 2-4: unfold a combined "apps" column
+awk -F, -v OFS=, 'NR == 1 { if ($3 == "apps") { $3 = "\"apps[0]\",\"apps[1]\"" } print; next }
+	{ if (index($3, "+")) { split($3, a, "+"); $3 = a[1] OFS a[2] } print }' "$in/sweep.csv" >"$out/unfolded/sweep.csv"
+sh "$(dirname "$0")/report.sh" "$out/unfolded" "$out" >/dev/null
+awk -F, -v OFS=, -v tag="$tag" -v what="$note" 'NR == 1 { print; next }
 {
-	sub(/^fig13_/, "fig13_medium_", $1); sub(/^fig14_/, "fig14_medium_", $1)
-	note = $5; for (i = 6; i <= NF; i++) note = note "," $i
-	print $1, $2, "", $4, "sensitivity (games at medium quality; not in the paper)" (note == "" ? "" : ": " note)
+	sub(/^fig13_/, "fig13_" tag "_", $1); sub(/^fig14_/, "fig14_" tag "_", $1)
+	n = $5; for (i = 6; i <= NF; i++) n = n "," $i
+	print $1, $2, "", $4, "sensitivity (" what "; not in the paper)" (n == "" ? "" : ": " n)
 }' "$out/reproduction.csv" >"$out/reproduction.csv.tmp"
 mv "$out/reproduction.csv.tmp" "$out/reproduction.csv"
 cat "$out/reproduction.csv"

@@ -125,6 +125,18 @@ than simulated.  Per kernel the two BE apps share the GPU differently on the two
 kernels near their solo time and stretches the tensor-core ones, the simulator (H100 CD+TC
 calibration: no overlap, age discipline) stretches both less unevenly; the BE throughput, which
 sums them, agrees far better than any one kernel.
+- run to run on the GPU (cuda/runs/h100-combo-b, a second run of the same binary): BE throughput $(python3 - <<'PY'
+import csv
+def thr(path):
+    tot = {}
+    for r in csv.DictReader(open(path)):
+        if r['frame'] == '-1':
+            tot[r['policy']] = tot.get(r['policy'], 0) + int(r['solo_ns'])
+    return tot
+a, b = thr('cuda/runs/h100-combo/kernels.csv'), thr('cuda/runs/h100-combo-b/kernels.csv')
+print(', '.join('%s %+.1f %%' % (p, 100 * (b[p] - a[p]) / a[p]) for p in a if p in b))
+PY
+)
 - render SMs at the end (sim / GPU), SM-bound fallbacks on the GPU: $(python3 -c "
 import json
 s={r['policy']:r.get('combo',{}) for r in json.load(open('$tmp/x-combo/summary.json'))['runs']}
@@ -198,6 +210,7 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | cuda/runs/h100-combo-0 | the first COMBO run, combo-exact only, before combo-intra followed the simulator | nothing (superseded; raw record) |
 | cuda/runs/h100-combo-timeline | the COMBO experiment again, writing timeline.json | nothing (a sample of the GPU timeline) |
 | cuda/runs/h100-w2 | \`combosim-cuda run cuda/experiments/h100_w2.json\`: a second workload (120 fps, other shapes) under every replayed policy | **held out** (full experiment) |
+| cuda/runs/h100-combo-b | a second run of the COMBO experiment, same binary | run-to-run variation only |
 | cuda/runs/h100-w2-0 | an earlier run of the same (its combo-exact predates the §5.2 BE hold) | run-to-run variation only |
 | cuda/runs/h200-fallback-1 | the same three experiments; the device call fell over to an H200 | nothing (another GPU; raw record only) |
 

@@ -125,18 +125,7 @@ than simulated.  Per kernel the two BE apps share the GPU differently on the two
 kernels near their solo time and stretches the tensor-core ones, the simulator (H100 CD+TC
 calibration: no overlap, age discipline) stretches both less unevenly; the BE throughput, which
 sums them, agrees far better than any one kernel.
-- run to run on the GPU (cuda/runs/h100-combo-b, a second run of the same binary): BE throughput $(python3 - <<'PY'
-import csv
-def thr(path):
-    tot = {}
-    for r in csv.DictReader(open(path)):
-        if r['frame'] == '-1':
-            tot[r['policy']] = tot.get(r['policy'], 0) + int(r['solo_ns'])
-    return tot
-a, b = thr('cuda/runs/h100-combo/kernels.csv'), thr('cuda/runs/h100-combo-b/kernels.csv')
-print(', '.join('%s %+.1f %%' % (p, 100 * (b[p] - a[p]) / a[p]) for p in a if p in b))
-PY
-)
+- run to run on the GPU (cuda/runs/h100-combo-b, a second run of the same binary): BE throughput $(run_to_run cuda/runs/h100-combo cuda/runs/h100-combo-b)
 - render SMs at the end (sim / GPU), SM-bound fallbacks on the GPU: $(python3 -c "
 import json
 s={r['policy']:r.get('combo',{}) for r in json.load(open('$tmp/x-combo/summary.json'))['runs']}
@@ -157,6 +146,20 @@ W2=cuda/runs/h100-w2
 python3 cuda/scripts/compare_runs.py "$tmp/x-w2" $W2 \
   "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['duration_ms'])" $W2/summary.json)" \
   "$tmp/x-w2" $W2 --json "$tmp/c-w2.json" > "$tmp/c-w2.txt"
+# The GPU's run-to-run difference of each policy's BE throughput (solo time of the BE kernels
+# that ended in the run) between two stored runs A and B; policies named after them are left out.
+run_to_run() { python3 - "$@" <<'PY'
+import csv, sys
+def thr(d):
+    tot = {}
+    for r in csv.DictReader(open(d + '/kernels.csv')):
+        if r['frame'] == '-1':
+            tot[r['policy']] = tot.get(r['policy'], 0) + int(r['solo_ns'])
+    return tot
+a, b, skip = thr(sys.argv[1]), thr(sys.argv[2]), sys.argv[3:]
+print(', '.join('%s %+.1f %%' % (p, 100 * (b[p] - a[p]) / a[p]) for p in a if p in b and p not in skip))
+PY
+}
 # the headline numbers of every held-out full experiment, one row per policy
 summary() { python3 - "$tmp" <<'PY'
 import json, os, sys
@@ -267,22 +270,10 @@ Other shapes, 120 fps: a game of RT 1.5 ms + CD 2 ms + MEM 0.8 ms per frame; a D
 alternating a 0.6 ms TC and a 0.15 ms CD kernel; a 0.5 ms streaming MEM app; every policy the
 runner replays (the throughput ratio's denominator is this workload's be-alone).  The RT
 kernel's work comes in coarse steps on the H100: it runs 5 % under its 1500 us target there
-(run.log); the simulator runs it at the measured 1419 us, as every kernel at its measured solo
-time.
+(run.log); the simulator runs it, as every kernel, at its measured solo time.
 
 Run to run on the GPU (cuda/runs/h100-w2-0, an earlier run of the same binary for these
-policies): BE throughput $(python3 - <<'PY'
-import csv
-def thr(path):
-    tot = {}
-    for r in csv.DictReader(open(path)):
-        if r['frame'] == '-1':
-            tot[r['policy']] = tot.get(r['policy'], 0) + int(r['solo_ns'])
-    return tot
-a, b = thr('cuda/runs/h100-w2-0/kernels.csv'), thr('cuda/runs/h100-w2/kernels.csv')
-print(', '.join('%s %+.1f %%' % (p, 100 * (b[p] - a[p]) / a[p]) for p in a if p in b and p != 'combo-exact'))
-PY
-).  A single run of a closed-loop COMBO policy carries that much noise: differences of this size
+policies): BE throughput $(run_to_run cuda/runs/h100-w2-0 cuda/runs/h100-w2 combo-exact).  A single run of a closed-loop COMBO policy carries that much noise: differences of this size
 between the simulator and one GPU run are not all the model's.
 
 \`\`\`

@@ -10,7 +10,9 @@ MODE     := debug
 endif
 PKGS     := gsl libcjson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# On a fresh machine the packages (pkg-config too) arrive only when `deps` runs, after this line
+# was read: fall back to the Debian link flags so the first `make test` links all the same.
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lgsl -lgslcblas -lcjson)
 
 WARN     := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
 DEFS     := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
@@ -41,14 +43,17 @@ all: deps $(BIN)/combosim
 
 deps:
 	@scripts/deps.sh build
-deps-test:
+# After deps: two apt-gets at once (make -j) would fight over the dpkg lock.
+deps-test: deps
 	@scripts/deps.sh test
 
-$(BUILD)/%.o: %.c $(wildcard sim/*.h models/*.h policies/*.h traces/*.h)
+# Order-only: under make -j nothing compiles before the packages it includes are installed.
+$(BUILD)/%.o: %.c $(wildcard sim/*.h models/*.h policies/*.h traces/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # the version string is rebuilt whenever `git describe` changes, not only when runner.c does
+$(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/cuda/test_ck.o: | deps-test
 $(BUILD)/version.h: FORCE
 	@mkdir -p $(BUILD)
 	@echo '#define COMBOSIM_VERSION "$(VERSION)"' >$@.tmp

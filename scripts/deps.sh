@@ -13,11 +13,13 @@ for p in $want; do
 done
 [ -z "$missing" ] && exit 0
 cmd="apt-get install -y --no-install-recommends$missing"
+# Wait for another apt/dpkg (a parallel make, unattended upgrades) instead of failing on its lock.
+lock="-o DPkg::Lock::Timeout=600"
 if [ "$(id -u)" = 0 ]; then
   echo "deps: installing$missing" >&2
-  if ! DEBIAN_FRONTEND=noninteractive $cmd >/tmp/combosim-apt.log 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get update >>/tmp/combosim-apt.log 2>&1 &&
-      DEBIAN_FRONTEND=noninteractive $cmd >>/tmp/combosim-apt.log 2>&1 ||
+  if ! DEBIAN_FRONTEND=noninteractive $cmd $lock >/tmp/combosim-apt.log 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get $lock update >>/tmp/combosim-apt.log 2>&1 &&
+      DEBIAN_FRONTEND=noninteractive $cmd $lock >>/tmp/combosim-apt.log 2>&1 ||
       { echo "deps: '$cmd' failed; see /tmp/combosim-apt.log" >&2; exit 1; }
   fi
 else

@@ -38,8 +38,12 @@
  *
  * An SM-bound BE kernel whose group is full when it launches loses every worker to the render
  * SMs but the grid's last, which then runs on a render SM (sim/dispatch.c, smbound_fallback);
- * the paper does not say how COMBO avoids it.  be_launch "masked" launches the BE group's
- * kernels with a hardware SM mask instead (no such hazard; not what COMBO does).
+ * the paper does not say how COMBO avoids it.  Ours: the BE grid fills every SM to occupancy
+ * with a per-SM quota (launch_opts.sm_quota: per_sm workers stay on each group SM, as the
+ * SM-centric PTB transformation binds N workers per SM), and a kernel waits for room in the
+ * group (the runtime knows every kernel's workers per SM and their footprint), apps held back
+ * going first, so kernels that cannot share an SM take turns.  be_launch "masked" launches the
+ * BE group's kernels with a hardware SM mask instead (not what COMBO does).
  *
  * Variants: combo (switching + merge), combo-nm (no merge), combo-intra (relaxed only),
  * combo-exact (exact only).  Parameters beyond the paper, off by default: sm_margin (SMs added
@@ -106,6 +110,11 @@ struct combo {
 	bool pending_original;            /* ... launched original (the scheme switched) */
 	int *be_first_sm;                 /* per app: first SM its kernel in flight may use */
 	enum kclass *be_cls;              /* per app: class of its kernel in flight */
+	struct kernel_fit *be_fit;        /* per app: its kernel in flight's block footprint */
+	int *be_per_sm;                   /* ... and its persistent workers per SM */
+	long *be_held;                    /* per app: when it was held back for room (a sequence
+					   * number), 0: not held */
+	long held_seq;
 	/* relaxed sharing: the frame in flight, predicted parts (Eq. 4) and its RT phase */
 	double rt_pred, cd_pred;
 	double last_rt;                   /* measured RT time of the last frame, whole GPU, ns */
@@ -119,10 +128,21 @@ struct combo {
 	long frames[2], switches, partition_changes, original_frames, merged;
 	long leftover_frames;             /* original only for BE blocks launched under relaxed */
 	long coruns;                      /* BE kernels launched beside a frame (relaxed) */
+	long group_full_waits;            /* exact BE launches held back: no room in the group */
 	long be_launched[2];
 	double predict_ns, select_ns;
 	long decisions;
 };
+
+static void combo_free(struct combo *c)
+{
+	free(c->be_first_sm);
+	free(c->be_cls);
+	free(c->be_fit);
+	free(c->be_per_sm);
+	free(c->be_held);
+	free(c);
+}
 
 static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mode, bool merge)
 {
@@ -147,11 +167,12 @@ static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mod
 		return NULL;
 	struct combo *c = calloc(1, sizeof(*c));
 	int napps = sim_apps(sim);
-	if (!c || !(c->be_first_sm = calloc((size_t)(napps ? napps : 1), sizeof(int))) ||
-	    !(c->be_cls = calloc((size_t)(napps ? napps : 1), sizeof(*c->be_cls)))) {
+	size_t na = (size_t)(napps ? napps : 1);
+	if (!c || !(c->be_first_sm = calloc(na, sizeof(int))) || !(c->be_cls = calloc(na, sizeof(*c->be_cls))) ||
+	    !(c->be_fit = calloc(na, sizeof(*c->be_fit))) || !(c->be_per_sm = calloc(na, sizeof(int))) ||
+	    !(c->be_held = calloc(na, sizeof(long)))) {
 		if (c)
-			free(c->be_first_sm);
-		free(c);
+			combo_free(c);
 		return NULL;
 	}
 	c->mode = (enum mode)sc;
@@ -176,13 +197,7 @@ static void *combo_nm_init(struct sim *sim, const struct cfg *p) { return combo_
 static void *combo_intra_init(struct sim *sim, const struct cfg *p) { return combo_init_mode(sim, p, MODE_INTRA, true); }
 static void *combo_exact_init(struct sim *sim, const struct cfg *p) { return combo_init_mode(sim, p, MODE_EXACT, false); }
 
-static void combo_destroy(void *self)
-{
-	struct combo *c = self;
-	free(c->be_first_sm);
-	free(c->be_cls);
-	free(c);
-}
+static void combo_destroy(void *self) { combo_free(self); }
 
 static double now_ns(void)
 {
@@ -267,37 +282,106 @@ static struct smset be_group(const struct combo *c, const struct sim *sim)
 /* A BE kernel's persistent workers: at most 1/apps of the blocks that fit an SM alone, on each
  * SM of its group, so that the apps' kernels (CD and TC) all fit an SM at once and share it
  * (§5.1.1, Fig. 9: CUDA and Tensor cores both active in the BE group); at least one. */
-static int be_workers(const struct sim *sim, const struct kernel_spec *k, int sms)
+static int be_per_sm(const struct sim *sim, const struct kernel_spec *k, struct kernel_fit *fit)
 {
-	struct kernel_fit fit;
 	char err[128];
-	int occ = kernel_fit(k, sim_gpu(sim), &fit, err, sizeof(err)) ? fit.occ_compute : 1;
+	int occ = kernel_fit(k, sim_gpu(sim), fit, err, sizeof(err)) ? fit->occ_compute : 1;
 	int per_sm = occ / (sim_apps(sim) > 0 ? sim_apps(sim) : 1);
-	return (per_sm > 0 ? per_sm : 1) * sms;
+	return per_sm > 0 ? per_sm : 1;
+}
+
+/* Records what app's kernel about to launch with per_sm workers on each SM of its group holds
+ * of an SM: fewer workers where its grid is smaller (a PTB kernel has at most one worker per
+ * block). */
+static void be_record(struct combo *c, int app, const struct kernel_spec *k, const struct kernel_fit *fit,
+		      int per_sm, int group_sms)
+{
+	int most = group_sms > 0 ? (int)((k->grid + group_sms - 1) / group_sms) : per_sm;
+	c->be_fit[app] = *fit;
+	c->be_per_sm[app] = per_sm < most ? per_sm : most;
+	c->be_cls[app] = k->cls;
+}
+
+/* Would per_sm blocks of `fit` fit an SM (compute mode) beside the BE kernels in flight?  The
+ * host runtime knows this without asking the GPU: it chose every kernel's workers per SM.  An
+ * SM-bound kernel launched into a full group would see all its workers land on render SMs and
+ * exit (Fig. 8), so COMBO waits for room instead (ours; the paper does not say). */
+static bool group_has_room(const struct combo *c, const struct sim *sim, const struct kernel_fit *fit, int per_sm)
+{
+	const struct gpu_desc *g = sim_gpu(sim);
+	long threads = (long)fit->threads * per_sm, regs = (long)fit->regs * per_sm;
+	long smem = (long)fit->smem * per_sm, blocks = per_sm;
+	for (int a = 0; a < sim_apps(sim); a++)
+		if (sim_app_busy(sim, a)) {
+			threads += (long)c->be_fit[a].threads * c->be_per_sm[a];
+			regs += (long)c->be_fit[a].regs * c->be_per_sm[a];
+			smem += (long)c->be_fit[a].smem * c->be_per_sm[a];
+			blocks += c->be_per_sm[a];
+		}
+	return threads <= g->max_threads && regs <= g->regs && smem <= gpu_smem_capacity(g, false) &&
+	       blocks <= g->max_blocks;
 }
 
 /* Exact scheme: BE apps run continuously in the BE group, SM-bound to it (COMBO Fig. 8), or
  * with a hardware SM mask (be_launch "masked"). */
-static void launch_exact(struct combo *c, struct sim *sim, int app)
+static bool launch_exact(struct combo *c, struct sim *sim, int app)
 {
 	/* §5.2: a frame whose allocation changes sacrifices the BE work "in that frame": no new
 	 * BE kernel while it renders with original kernels */
 	if (c->partition <= 0 || sim_app_busy(sim, app) || c->original_in_flight >= 0)
-		return;
+		return true;
 	const struct kernel_spec *k = sim_app_next(sim, app);
+	struct kernel_fit fit;
+	int per_sm = be_per_sm(sim, k, &fit);
+	/* a masked kernel's blocks wait in the hardware queue for room instead */
+	if (!c->be_masked && !group_has_room(c, sim, &fit, per_sm)) {
+		c->group_full_waits++;
+		if (!c->be_held[app])
+			c->be_held[app] = ++c->held_seq;
+		return false;
+	}
+	c->be_held[app] = 0;
 	struct launch_opts o = launch_smbound(be_group(c, sim));
+	o.sm_quota = per_sm;          /* what group_has_room counts on */
 	if (c->be_masked) {
 		o = launch_masked(be_group(c, sim));
 		o.variant = VAR_PTB;
 	}
 	/* SM-bound blocks go to every SM and those outside the group exit (Fig. 8: "we launch the
-	 * blocks to all the SMs"), so the grid covers every SM; a masked grid only its group */
-	o.workers = be_workers(sim, k, c->be_masked ? sim_gpu(sim)->sm_count - c->partition : sim_gpu(sim)->sm_count);
-	c->be_cls[app] = k->cls;
-	sim_app_launch(sim, app, &o);
+	 * blocks to all the SMs").  The grid fills every SM to occupancy, as the SM-centric
+	 * transformation does, and the per-SM quota keeps per_sm of them on each group SM: a grid
+	 * of only per_sm per SM would go first to the SMs with the most room, often all render
+	 * SMs, and leave none inside.  A masked grid covers only its group. */
+	int n = sim_gpu(sim)->sm_count;
+	o.workers = c->be_masked ? per_sm * (n - c->partition) : (fit.occ_compute > 0 ? fit.occ_compute : 1) * n;
+	be_record(c, app, k, &fit, per_sm, n - c->partition);
 	c->be_first_sm[app] = c->partition;
+	sim_app_launch(sim, app, &o);
 	if (sim_app_busy(sim, app))
 		c->be_launched[SCHEME_EXACT]++;
+	return true;
+}
+
+/* Exact scheme, every app: those held back for room first, longest held first, and none past
+ * one still held back (as kernels queue for a hardware scheduler), so that an app whose kernel
+ * cannot share an SM with another's takes turns with it instead of starving. */
+static void launch_exact_all(struct combo *c, struct sim *sim)
+{
+	if (c->partition <= 0 || c->original_in_flight >= 0)
+		return;                   /* launch_exact would launch nothing */
+	for (;;) {
+		int first = -1;
+		for (int a = 0; a < sim_apps(sim); a++)
+			if (c->be_held[a] && !sim_app_busy(sim, a) && (first < 0 || c->be_held[a] < c->be_held[first]))
+				first = a;
+		if (first < 0)
+			break;
+		if (!launch_exact(c, sim, first))
+			return;
+	}
+	for (int a = 0; a < sim_apps(sim); a++)
+		if (!launch_exact(c, sim, a))
+			return;
 }
 
 static int busy_apps(const struct sim *sim)
@@ -347,14 +431,16 @@ static void launch_relaxed(struct combo *c, struct sim *sim)
 		if (!ok)
 			continue;
 		struct launch_opts o = launch_ptb();
-		o.workers = be_workers(sim, k, sim_gpu(sim)->sm_count);
-		c->be_cls[a] = k->cls;
+		struct kernel_fit fit;
+		int per_sm = be_per_sm(sim, k, &fit);
+		o.workers = per_sm * sim_gpu(sim)->sm_count;
+		be_record(c, a, k, &fit, per_sm, sim_gpu(sim)->sm_count);
+		c->be_first_sm[a] = 0;
 		if (c->in_flight) {
 			c->notes[c->cur_frame % HISTORY].shared = true;
 			c->coruns++;
 		}
 		sim_app_launch(sim, a, &o);
-		c->be_first_sm[a] = 0;
 		if (sim_app_busy(sim, a))
 			c->be_launched[SCHEME_RELAXED]++;
 	}
@@ -365,8 +451,7 @@ static void launch_be(struct combo *c, struct sim *sim)
 	if (c->finished < c->profile_frames)
 		return;                   /* profiling: the game alone */
 	if (c->scheme == SCHEME_EXACT) {
-		for (int a = 0; a < sim_apps(sim); a++)
-			launch_exact(c, sim, a);
+		launch_exact_all(c, sim);
 	} else {
 		launch_relaxed(c, sim);
 	}
@@ -599,10 +684,8 @@ static void combo_be_ready(void *self, struct sim *sim, int app)
 	struct combo *c = self;
 	if (c->finished < c->profile_frames)
 		return;
-	if (c->scheme == SCHEME_EXACT)
-		launch_exact(c, sim, app);
-	else
-		launch_relaxed(c, sim);
+	(void)app;
+	launch_be(c, sim);    /* exact: an app held back for room may launch now too */
 }
 
 static void combo_finish(void *self, struct sim *sim, cJSON *out)
@@ -617,6 +700,7 @@ static void combo_finish(void *self, struct sim *sim, cJSON *out)
 	cJSON_AddNumberToObject(o, "original_kernel_frames", (double)c->original_frames);
 	cJSON_AddNumberToObject(o, "original_for_relaxed_leftovers", (double)c->leftover_frames);
 	cJSON_AddNumberToObject(o, "be_coruns", (double)c->coruns);
+	cJSON_AddNumberToObject(o, "be_group_full_waits", (double)c->group_full_waits);
 	cJSON_AddNumberToObject(o, "merged_frames", (double)c->merged);
 	cJSON_AddNumberToObject(o, "be_launched_exact", (double)c->be_launched[SCHEME_EXACT]);
 	cJSON_AddNumberToObject(o, "be_launched_relaxed", (double)c->be_launched[SCHEME_RELAXED]);

@@ -36,6 +36,10 @@ struct launch_opts {
 	int workers;             /* PTB / SM-bound persistent blocks; 0: the kernel's ptb_workers,
 				  * else fill every SM to occupancy */
 	struct smset sms;        /* SM-bound: the SMs whose workers stay; masked: the SMs allowed */
+	/* SM-bound: at most this many workers stay on one SM of `sms`, the rest exit on landing
+	 * (a per-SM counter each worker bumps, as SM-centric PTB code binds N workers per SM,
+	 * Wu et al. ICS'15); 0: as many as fit */
+	int sm_quota;
 	/* The dispatcher places the kernel's blocks only on `sms` (a hardware SM mask, as
 	 * libsmctrl's per-launch TPC masks or CUDA green contexts give), any variant. */
 	bool masked;

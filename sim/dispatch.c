@@ -11,7 +11,8 @@
  *    waiting that could go there (any SM for unmasked kernels: a later kernel waits until all
  *    earlier blocks are placed; kernels masked to disjoint SM sets do not hold each other up);
  *  - SM-bound workers that land outside their set exit at once, except the last of a grid
- *    none of whose workers landed inside: it stays (smbound_fallback).
+ *    none of whose workers landed inside: it stays (smbound_fallback); inside, those beyond
+ *    the launch's per-SM quota exit too.
  */
 #include <string.h>
 
@@ -74,6 +75,20 @@ static struct smclass *smbound_fallback(struct sim *s, struct kinst *k, int *nca
  * class c, on its first SMs in tie order when fewer than one per SM remain. */
 static void smbound_inside(struct sim *s, struct kinst *k, struct smclass *c, int take)
 {
+	if (k->sm_quota > 0) {
+		/* every SM of a class holds the same groups: count k's workers on one of them */
+		int here = 0;
+		for (struct group *gr = c->groups; gr; gr = gr->c_next)
+			if (gr->k == k)
+				here += gr->n;
+		int room = k->sm_quota > here ? k->sm_quota - here : 0;
+		if (take > room) {
+			k->exited += (take - room) * c->nsm;
+			take = room;
+		}
+		if (!take)
+			return;
+	}
 	long cap = (long)k->spec->grid - k->resident;
 	if (cap >= (long)take * c->nsm) {
 		group_add(s, k, c, take);

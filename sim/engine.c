@@ -117,6 +117,7 @@ static struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, co
 	k->inv_smem = k->fit.smem ? 1.0 / k->fit.smem : 0;
 	k->variant = o->variant;
 	k->sms = o->sms;
+	k->sm_quota = o->variant == VAR_SMBOUND && o->sm_quota > 0 ? o->sm_quota : 0;
 	k->masked = o->masked;
 	k->stream = stream;
 	k->prio = stream_of(s, stream)->prio;

@@ -85,6 +85,7 @@ struct kinst {
 	struct kernel_fit fit;
 	enum variant variant;
 	struct smset sms;
+	int sm_quota;            /* SM-bound: workers per SM of sms, 0: no cap */
 	bool masked;
 	int stream, prio;
 	uint64_t order;

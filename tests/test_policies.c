@@ -265,6 +265,44 @@ static void test_combo_merge(void)
 	free(x);
 }
 
+/* COMBO's exact BE group: two apps whose kernels cannot share an SM (1024 threads each of an
+ * SM's 1536) take turns instead of launching into a full group (where every SM-bound worker
+ * would land on a render SM: smbound_fallbacks) or one of them starving. */
+static void test_combo_group_turns(void)
+{
+	char *x = experiment("0", "{\"name\":\"a\",\"kernels\":[\"A\"]},{\"name\":\"b\",\"kernels\":[\"B\"]}",
+			     ",{\"name\":\"A\",\"class\":\"CD\",\"grid\":820,\"threads\":1024,\"solo_us\":400}"
+			     ",{\"name\":\"B\",\"class\":\"TC\",\"grid\":820,\"threads\":1024,\"solo_us\":400}");
+	cJSON *r = run_policy(x, "{\"name\":\"combo-exact\"}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT(num(r, "combo.frames_exact") > 40);
+	CU_ASSERT_EQUAL(num(r, "smbound_fallbacks"), 0);
+	CU_ASSERT(num(r, "combo.be_group_full_waits") > 10);
+	double cd = num(r, "be_kernels_finished.CD"), tc = num(r, "be_kernels_finished.TC");
+	CU_ASSERT(cd > 20 && tc > 20);
+	CU_ASSERT(fabs(cd - tc) <= 0.2 * (cd + tc));
+	cJSON_Delete(r);
+	free(x);
+}
+
+/* Two apps whose kernels share an SM at half occupancy each: the grid fills every SM and the
+ * per-SM quota keeps half an SM's blocks of each inside the BE group, so both run at once
+ * without waiting for room.  Without the quota the first kernel's workers fill the group's
+ * SMs and the second one's all land on render SMs. */
+static void test_combo_group_quota(void)
+{
+	char *x = experiment("0", "{\"name\":\"a\",\"kernels\":[\"A\"]},{\"name\":\"b\",\"kernels\":[\"B\"]}",
+			     ",{\"name\":\"A\",\"class\":\"CD\",\"grid\":4920,\"threads\":256,\"solo_us\":3000}"
+			     ",{\"name\":\"B\",\"class\":\"TC\",\"grid\":4920,\"threads\":256,\"solo_us\":400}");
+	cJSON *r = run_policy(x, "{\"name\":\"combo-exact\"}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(num(r, "smbound_fallbacks"), 0);
+	CU_ASSERT_EQUAL(num(r, "combo.be_group_full_waits"), 0);
+	CU_ASSERT(num(r, "be_kernels_finished.TC") > 20);
+	cJSON_Delete(r);
+	free(x);
+}
+
 void register_policies_tests(void)
 {
 	CU_pSuite s = CU_add_suite("policies", NULL, NULL);
@@ -274,6 +312,8 @@ void register_policies_tests(void)
 	CU_add_test(s, "combo: scheme by load mode (Eq. 2-3)", test_combo_scheme_by_load);
 	CU_add_test(s, "combo: relaxed sharing's allowed pairs and QoS rule", test_combo_relaxed_pairs);
 	CU_add_test(s, "combo: headroom merging", test_combo_merge);
+	CU_add_test(s, "combo: apps take turns in a full BE group", test_combo_group_turns);
+	CU_add_test(s, "combo: per-SM quota shares the BE group", test_combo_group_quota);
 	CU_add_test(s, "static smbound: last worker stays when none lands inside", test_smbound_fallback);
 	CU_add_test(s, "static smbound: no more workers inside than tasks", test_smbound_small_grid);
 	CU_add_test(s, "apps: only_class keeps one class of a queue", test_only_class);

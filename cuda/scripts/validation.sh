@@ -209,7 +209,7 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | cuda/runs/h100-static | \`combosim-cuda run cuda/experiments/h100_static.json\`: static-66, static-88 (SM-bound), kernels that skipped work when no worker landed in their set | nothing (superseded by h100-static-2; raw record) |
 | cuda/runs/h100-static-2 | the same, with the SM-bound fallback (the grid's last block stays when none landed inside) | **held out** (full experiment) |
 | cuda/runs/h100-pilotfish | \`combosim-cuda run cuda/experiments/h100_pilotfish.json\`: Pilotfish | **held out** (full experiment) |
-| cuda/runs/h100-combo | \`combosim-cuda run cuda/experiments/h100_combo.json\`: BE alone, COMBO exact integrated SM sharing and relaxed intra-SM sharing (closed loop) | **held out** (full experiment) |
+| cuda/runs/h100-combo | \`combosim-cuda run cuda/experiments/h100_combo.json\`: BE alone, COMBO exact integrated SM sharing and relaxed intra-SM sharing (closed loop).  Its combo-exact (and h100-w2's) launched the BE grids of before session 3 (occupancy/apps workers per SM, no per-SM quota, no wait for room), which the simulator no longer does: those rows compare two mechanisms (cuda/README.md, What remains 00) | **held out** (full experiment) |
 | cuda/runs/h100-combo-0 | the first COMBO run, combo-exact only, before combo-intra followed the simulator | nothing (superseded; raw record) |
 | cuda/runs/h100-combo-timeline | the COMBO experiment again, writing timeline.json | nothing (a sample of the GPU timeline) |
 | cuda/runs/h100-w2 | \`combosim-cuda run cuda/experiments/h100_w2.json\`: a second workload (120 fps, other shapes) under every replayed policy | **held out** (full experiment) |

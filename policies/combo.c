@@ -684,8 +684,7 @@ static void combo_be_ready(void *self, struct sim *sim, int app)
 	struct combo *c = self;
 	if (c->finished < c->profile_frames)
 		return;
-	(void)app;
-	launch_be(c, sim);    /* exact: an app held back for room may launch now too */
+	launch_be(c, sim);    /* every app: in exact, one held back for room may launch now */
 }
 
 static void combo_finish(void *self, struct sim *sim, cJSON *out)

@@ -186,7 +186,7 @@ all: $(CUDA_PROG)
 test: cuda-test
 cuda: $(CUDA_PROG)
 $(CUDA_HOST_OBJ) $(BUILD)/cuda/test_ck.o: cuda/ck.h cuda/bench.h cuda/runner.h
-$(BUILD)/cuda/kernels.o: cuda/kernels.cu cuda/ck.h cuda/check.h
+$(BUILD)/cuda/kernels.o: cuda/kernels.cu cuda/ck.h cuda/check.h | deps
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -O3 -I. $(CUDA_ARCH) -c $< -o $@
 bin/combosim-cuda: $(CUDA_HOST_OBJ) $(BUILD)/cuda/kernels.o $(BUILD)/libcombosim.a

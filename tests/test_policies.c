@@ -111,6 +111,16 @@ static void test_pilotfish_reset(void)
 	CU_ASSERT(num(r, "pilotfish.stragglers_reset") > 0);
 	CU_ASSERT(num(r, "be_lost_s") > 0);
 	CU_ASSERT_EQUAL(num(r, "be_resets"), num(r, "pilotfish.stragglers_reset"));
+	/* a checkpoint every frame loses at most the work since that frame's start; one every
+	 * 1000 frames (never, in 500 ms) loses everything since the last reset */
+	cJSON *often = run_policy(x, "{\"name\":\"pilotfish\",\"predict_scale\":0.3,\"checkpoint_frames\":1}");
+	cJSON *never = run_policy(x, "{\"name\":\"pilotfish\",\"predict_scale\":0.3,\"checkpoint_frames\":1000}");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(often);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(never);
+	CU_ASSERT(num(often, "pilotfish.stragglers_reset") > 0);
+	CU_ASSERT(num(often, "be_lost_s") < 0.5 * num(never, "be_lost_s"));
+	cJSON_Delete(often);
+	cJSON_Delete(never);
 	cJSON_Delete(r);
 	free(x);
 }
@@ -265,6 +275,43 @@ static void test_combo_merge(void)
 	free(x);
 }
 
+/* Eq. 4: a frame's render time predicted from its own features (a*W*H*spp + b*W*H*triangles,
+ * fitted with GSL on frames the game ran alone), so Eq. 5 sizes each frame's group for that
+ * frame.  Frames cycle heavy (8 ms), light (4 ms), mixed (6 ms, a different RT share); the RT
+ * time is exactly 4 ms per spp and the CD time 4 ms per 300 000 triangles.  Sized by the last
+ * frame instead, every mixed frame after a light one gets 40 SMs for 6 ms of work and misses. */
+static void test_combo_eq4(void)
+{
+	char trace[] = "/tmp/combosim-eq4-XXXXXX";
+	int fd = mkstemp(trace);
+	FILE *f = fdopen(fd, "w");
+	fputs("# combosim game-trace v1 frame-level\nframe,render_ms,rt_share,width,height,spp,triangles\n", f);
+	static const char *const kinds[] = { "8.0,0.5,2560,1440,1.0,300000", "4.0,0.5,2560,1440,0.5,150000",
+					     "6.0,0.666667,2560,1440,1.0,150000" };
+	for (int i = 0; i < 120; i++)
+		fprintf(f, "%d,%s\n", i, kinds[i % 3]);
+	fclose(f);
+	char x[512];
+	snprintf(x, sizeof(x), "{\"gpu\": \"rtx3090\", \"seed\": 1, \"duration_ms\": 1000, \"kernels\": [],"
+		 "\"games\":[{\"name\":\"g\",\"fps\":120,\"trace\":\"%s\",\"profile\":\"quake2\"}],"
+		 "\"policies\":[{\"name\":\"exclusive\"}]}", trace);
+	cJSON *r = run_policy(x, "{\"name\":\"combo-exact\"}");
+	unlink(trace);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT(num(r, "combo.frames_exact") > 100);
+	CU_ASSERT(num(r, "combo.partition_changes") > 60);
+	/* the fit finds the generating coefficients: 4 ms per pixel-spp, 4 ms per 300 000
+	 * pixel-triangles over 2560 x 1440 pixels, in ns */
+	double px = 2560.0 * 1440.0;
+	CU_ASSERT(fabs(num(r, "combo.eq4_a") / (4e6 / px) - 1) < 0.02);
+	CU_ASSERT(fabs(num(r, "combo.eq4_b") / (4e6 / (px * 300000)) - 1) < 0.02);
+	CU_ASSERT(num(r, "games.0.qos_violation_rate") < 0.02);
+	/* the last frame (119) is a mixed one: Eq. 5 gives about 82 x 6 / 8.333 = 59 SMs (the
+	 * last frame's time would give 40, its spp alone 79) */
+	CU_ASSERT(num(r, "combo.render_sms_last") >= 57 && num(r, "combo.render_sms_last") <= 61);
+	cJSON_Delete(r);
+}
+
 /* COMBO's exact BE group: two apps whose kernels cannot share an SM (1024 threads each of an
  * SM's 1536) take turns instead of launching into a full group (where every SM-bound worker
  * would land on a render SM: smbound_fallbacks) or one of them starving. */
@@ -309,6 +356,7 @@ void register_policies_tests(void)
 	CU_add_test(s, "pilotfish: whole kernels in the idle budget", test_pilotfish_budget);
 	CU_add_test(s, "pilotfish: stragglers reset to the checkpoint", test_pilotfish_reset);
 	CU_add_test(s, "combo: Eq. 5 gives the fewest render SMs", test_combo_eq5);
+	CU_add_test(s, "combo: Eq. 4 predicts each frame from its features", test_combo_eq4);
 	CU_add_test(s, "combo: scheme by load mode (Eq. 2-3)", test_combo_scheme_by_load);
 	CU_add_test(s, "combo: relaxed sharing's allowed pairs and QoS rule", test_combo_relaxed_pairs);
 	CU_add_test(s, "combo: headroom merging", test_combo_merge);

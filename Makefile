@@ -132,6 +132,10 @@ figures: all
 	sh experiments/combo/table6/report.sh $(FIG)/table6a $(FIG)/table6b $(FIG)/table6
 	$(BIN)/combosim sweep experiments/combo/fig13_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13
 	sh experiments/combo/fig13/report.sh $(FIG)/fig13 $(FIG)/fig13/report
+	for d in 2 3; do sh experiments/combo/fig13/workloads.sh $(BIN)/combosim $(FIG)/workloads-d$$d high $$d || exit 1; done
+	rm -rf $(FIG)/fig13_draws
+	$(BIN)/combosim sweep experiments/combo/fig13_draws_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_draws
+	sh experiments/combo/fig13/draws_report.sh $(FIG)/fig13 $(FIG)/fig13_draws $(FIG)/fig13_draws/report
 	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim $(FIG)/workloads-medium medium
 	rm -rf $(FIG)/fig13_medium
 	$(BIN)/combosim sweep experiments/combo/fig13_medium_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_medium

@@ -159,6 +159,7 @@ figures: all
 	gnuplot -e "in='$(FIG)/table6/reproduction.csv'; out='plots/out/table6.png'; name='COMBO Table 6'" plots/reproduction.gp
 	gnuplot -e "in='$(FIG)/fig13/report/fig13.csv'; out='plots/out/fig13.png'" plots/fig13.gp
 	gnuplot -e "in='$(FIG)/fig13/report/fig14.csv'; out='plots/out/fig14.png'" plots/fig14.gp
+	gnuplot -e "in='$(FIG)/fig13_draws/report/fig13_draws.csv'; out='plots/out/fig13_draws.png'" plots/fig13_draws.gp
 	gnuplot -e "in='$(FIG)/fig2/report/fig2.csv'; out='plots/out/fig2.png'" plots/fig2.gp
 	gnuplot -e "in='$(FIG)/fig16_17/report/fig16.csv'; out='plots/out/fig16.png'" plots/fig16.gp
 	gnuplot -e "in='$(FIG)/fig16_17/report/fig17.csv'; out='plots/out/fig17.png'" plots/fig17.gp

@@ -512,8 +512,10 @@ static int collect(struct ck_placed *p, int n, int kernel, const struct ck_kerne
 }
 
 /* Runs one placement experiment (1 or 2 kernels on streams 0, 1), appends its blocks to the
- * CSV and returns them (times relative to the first block). */
-static struct ck_placed *place(struct ck_dev *d, const char *name, const struct ck_kernel *k, int n, FILE *f, int *np)
+ * CSV and returns them (times relative to the first block); the first kernel's block records
+ * go to *rec0 when asked for (the caller frees them). */
+static struct ck_placed *place(struct ck_dev *d, const char *name, const struct ck_kernel *k, int n, FILE *f, int *np,
+			       struct ck_block_rec **rec0)
 {
 	struct ck_block_rec *rec[2] = { NULL, NULL };
 	struct ck_timing t[2];
@@ -543,7 +545,10 @@ static struct ck_placed *place(struct ck_dev *d, const char *name, const struct 
 			p[i].block, p[i].smid, (unsigned long long)p[i].start_ns, (unsigned long long)p[i].end_ns,
 			r->tasks_done, r->exited);
 	}
-	free(rec[0]);
+	if (rec0)
+		*rec0 = rec[0];
+	else
+		free(rec[0]);
 	free(rec[1]);
 	*np = m;
 	return p;
@@ -585,7 +590,7 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 	p1.tasks = 2 * cap * N + 17;
 	int n;
 	const char *oname;
-	struct ck_placed *p = place(d, "P1-one-kernel", &p1, 1, f, &n);
+	struct ck_placed *p = place(d, "P1-one-kernel", &p1, 1, f, &n, NULL);
 	int distinct = ck_tie_order(p, n, 0, N, order, &oname);
 	cJSON *j1 = cJSON_AddObjectToObject(pj, "P1_one_kernel");
 	cJSON_AddStringToObject(j1, "what", "one CD kernel, 2 waves + 17 blocks; first N blocks by index give the SM tie order");
@@ -615,7 +620,7 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 	p2[1].smem = 0;
 	p2[1].tasks = 2 * N;
 	p2[1].work = big.work / 4 > 0 ? big.work / 4 : 1;
-	p = place(d, "P2-leftover", p2, 2, f, &n);
+	p = place(d, "P2-leftover", p2, 2, f, &n, NULL);
 	int v2 = ck_leftover_violations(p, n, 0, 1, 5000);
 	uint64_t k2_first = UINT64_MAX, k1_last_start = 0;
 	for (int i = 0; i < n; i++) {
@@ -638,7 +643,7 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 	struct ck_kernel p3[2] = { big, big };
 	p3[0].tasks = N + N / 2;
 	p3[1].tasks = N / 2;
-	p = place(d, "P3-most-room", p3, 2, f, &n);
+	p = place(d, "P3-most-room", p3, 2, f, &n, NULL);
 	int v3 = ck_most_room_violations(p, n, 0, 1, N, cap);
 	ck_blocks_per_sm(p, n, 0, N, cnt);
 	int on1 = 0, on2 = 0;
@@ -672,7 +677,7 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 		q.smem = smem_kb[c] * 1024;
 		q.tasks = c == 2 ? N / 2 : N;
 		snprintf(name, sizeof(name), "P%d-cap%d-grid%d", 4 + c, ck_occupancy(d, CK_CD, q.threads, q.smem), q.tasks);
-		p = place(d, name, &q, 1, f, &n);
+		p = place(d, name, &q, 1, f, &n, NULL);
 		cJSON *jq = cJSON_AddObjectToObject(pj, name);
 		cJSON_AddNumberToObject(jq, "smem", q.smem);
 		cJSON_AddNumberToObject(jq, "blocks_per_sm_capacity", ck_occupancy(d, CK_CD, q.threads, q.smem));
@@ -683,6 +688,55 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 		cJSON_AddItemToObject(jq, "smid_by_block", int_array(order, q.tasks < N ? q.tasks : N));
 		free(p);
 	}
+
+	/* P7: an SM-bound kernel with a per-SM quota (COMBO's exact BE grids): a grid filling every
+	 * SM to occupancy, SM-bound to [N/3, N), quota 3: each SM of the set keeps exactly 3
+	 * workers, every other block exits, and no block falls back */
+	struct ck_kernel q7 = big;
+	q7.variant = CK_SMBOUND;
+	q7.smem = 0;
+	int occ7 = ck_occupancy(d, CK_CD, q7.threads, q7.smem);
+	q7.workers = occ7 * N;
+	q7.tasks = 4 * N;
+	q7.work = big.work / 8 > 0 ? big.work / 8 : 1;
+	q7.sm_quota = 3;
+	ck_mask_clear(&q7);
+	ck_mask_range(&q7, N / 3, N);
+	struct ck_block_rec *rec7;
+	free(place(d, "P7-smbound-quota", &q7, 1, f, &n, &rec7));
+	int stayed_out = 0, fell_back = 0, in_min = 1 << 30, in_max = 0, tasks7 = 0;
+	memset(cnt, 0, (size_t)N * sizeof(int));
+	for (int b = 0; b < q7.workers; b++) {
+		const struct ck_block_rec *r = &rec7[b];
+		tasks7 += (int)r->tasks_done;
+		fell_back += r->exited == 2;
+		if (r->exited == 1 || r->smid >= (uint32_t)N)
+			continue;
+		if (ck_mask_has(q7.mask, (int)r->smid))
+			cnt[r->smid]++;
+		else
+			stayed_out++;
+	}
+	for (int sm = N / 3; sm < N; sm++) {
+		in_min = cnt[sm] < in_min ? cnt[sm] : in_min;
+		in_max = cnt[sm] > in_max ? cnt[sm] : in_max;
+	}
+	free(rec7);
+	cJSON *j7 = cJSON_AddObjectToObject(pj, "P7_smbound_quota");
+	cJSON_AddStringToObject(j7, "what", "SM-bound CD kernel (256 threads) on SMs [N/3, N), grid occupancy x N, per-SM quota 3 (placement_blocks.csv rows P7): each SM of the set should keep exactly 3 workers, no worker outside, no fallback, every task run");
+	cJSON_AddNumberToObject(j7, "grid", q7.workers);
+	cJSON_AddNumberToObject(j7, "quota", q7.sm_quota);
+	cJSON_AddNumberToObject(j7, "set_sms", N - N / 3);
+	cJSON_AddNumberToObject(j7, "workers_kept_per_set_sm_min", in_min);
+	cJSON_AddNumberToObject(j7, "workers_kept_per_set_sm_max", in_max);
+	cJSON_AddNumberToObject(j7, "workers_kept_outside_set", stayed_out);
+	cJSON_AddNumberToObject(j7, "fallbacks", fell_back);
+	cJSON_AddNumberToObject(j7, "tasks_run", tasks7);
+	cJSON_AddNumberToObject(j7, "tasks", q7.tasks);
+	cJSON_AddBoolToObject(j7, "quota_holds", in_min == q7.sm_quota && in_max == q7.sm_quota && !stayed_out &&
+			      !fell_back && tasks7 == q7.tasks);
+	fprintf(stderr, "P7 SM-bound quota %d: kept per set SM %d..%d, outside %d, fallbacks %d, tasks %d of %d\n",
+		q7.sm_quota, in_min, in_max, stayed_out, fell_back, tasks7, q7.tasks);
 
 	cJSON_AddItemToObject(sum, "placement", cJSON_Duplicate(pj, 1));
 	write_json(o, "placement.json", pj);

@@ -6,7 +6,8 @@
  * Kernel model (SPEC.md §6): a kernel is `tasks` logical blocks ("tasks") of `threads` threads,
  * each doing `work` units of its class's inner loop.  Variants: original (grid = tasks, one
  * task per block), PTB (grid = workers, persistent blocks take tasks from an atomic counter),
- * SM-bound (PTB whose blocks exit at once when %smid is outside the SM set).
+ * SM-bound (PTB whose blocks exit at once when %smid is outside the SM set, or when their SM
+ * already holds the launch's per-SM quota of workers).
  */
 #ifndef COMBOSIM_CUDA_CK_H
 #define COMBOSIM_CUDA_CK_H
@@ -46,6 +47,9 @@ struct ck_kernel {
 	 * in the launch's arguments (a set chosen per launch, as COMBO's render group is), and the
 	 * slot's mask is not read */
 	int sm_lo, sm_hi;
+	/* SM-bound: at most this many workers stay on one SM of the set, the rest exit on landing
+	 * (a per-launch, per-SM counter; sim/dispatch.c's launch_opts.sm_quota); 0: no quota */
+	int sm_quota;
 };
 
 static inline void ck_mask_clear(struct ck_kernel *k)
@@ -69,8 +73,9 @@ static inline bool ck_mask_has(const uint32_t *mask, int sm)
 struct ck_block_rec {
 	uint32_t smid;
 	uint32_t tasks_done;               /* tasks this block ran (original: 1) */
-	uint32_t exited;                   /* SM-bound block outside its set: 1 exited, 2 stayed
-					    * as the grid's last (no worker inside: fallback) */
+	uint32_t exited;                   /* SM-bound block outside its set or beyond its SM's
+					    * quota: 1 exited, 2 stayed as the grid's last (no
+					    * worker inside: fallback) */
 	uint32_t pad;
 	uint64_t start_ns;                 /* %globaltimer at entry */
 	uint64_t end_ns;                   /* %globaltimer at exit */
@@ -81,7 +86,8 @@ struct ck_timing {
 	uint64_t first_ns, last_ns;        /* %globaltimer, absolute */
 	double event_ms;                   /* CUDA events: from the group's start to this kernel's end */
 	uint32_t tasks_taken;              /* ck_async_end only: task-counter value (PTB / SM-bound) */
-	uint32_t exited;                   /* ck_async_end only: SM-bound blocks that exited at once */
+	uint32_t exited;                   /* ck_async_end only: SM-bound blocks that exited at once
+					    * (outside the set or beyond the quota) */
 	uint32_t fallback;                 /* ck_async_end only: 1 if the last block stayed outside */
 };
 
@@ -108,7 +114,7 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 
 /* Asynchronous launches (the experiment runner): `n` launch slots, each used once.  Slot i's
  * SM set (SM-bound kernels) is masks[i] (NULL: none).  ck_async_begin waits for the device to
- * be idle and resets the slots; ck_launch_async enqueues k on stream `stream` using slot `slot`
+ * be idle and resets the slots (and their per-SM quota counters); ck_launch_async enqueues k on stream `stream` using slot `slot`
  * and records an event after it, without waiting; ck_slot_done is 1 when that launch has
  * finished (0 not yet); ck_async_end waits for everything and fills t[0..n) (event_ms unused).
  * Any CUDA error exits 1 with a message. */
@@ -218,6 +224,8 @@ struct ck_combo {
 	long frames[2], switches, partition_changes, original_frames;
 	long finished;                     /* frames finished: BE work waits for profile_frames */
 	int original_exact_in_flight;      /* exact frames with original kernels rendering: no new BE */
+	long held_seq;                     /* exact: the last hold's sequence number */
+	long held_backs;                   /* exact: times an app was held back for room */
 };
 /* A released frame's launch: the scheme, its render SMs [0, sms), whether its kernels run
  * original (unbound: the whole GPU) rather than SM-bound to them, and whether BE kernels share
@@ -257,6 +265,43 @@ bool ck_combo_relaxed_ok(const struct ck_combo *c, int cls, long long now_ns, lo
  * takes at most 1/apps of the blocks that fit an SM alone (occupancy), so the apps' kernels
  * all fit an SM at once; at least one worker per SM. */
 int ck_combo_be_workers(int occupancy, int apps, int be_sms);
+/* A BE kernel's workers per SM: 1/apps of the blocks that fit an SM alone, at least one (the
+ * exact scheme's per-SM quota; its grid fills every SM to occupancy). */
+int ck_combo_be_per_sm(int occupancy, int apps);
+
+/* The exact scheme's BE launches (policies/combo.c launch_exact_all): a BE kernel launches
+ * only when the BE group's SMs have room for its per-SM quota beside the BE kernels in flight
+ * (an SM-bound kernel launched into a full group would lose every worker and fall back to one
+ * SM); apps held back for room go first, longest held first, and none past one still held
+ * back, so kernels that cannot share an SM take turns.  Footprints are per block after
+ * allocation granularity (sim/kernel.c kernel_fit), the capacity one SM's in compute mode. */
+struct ck_combo_use {
+	int threads, regs, smem;           /* per block */
+	int per_sm;                        /* blocks on each SM */
+};
+struct ck_combo_sm {
+	int threads, regs, smem, blocks;
+};
+struct ck_combo_app {
+	bool busy;                         /* a kernel in flight (the caller clears it at its end) */
+	bool ready;                        /* has a next kernel it may launch now */
+	struct ck_combo_use next;          /* that kernel's footprint, per_sm its quota */
+	int next_tasks;                    /* and its tasks (the original grid) */
+	struct ck_combo_use on_sm;         /* busy: what its kernel in flight holds of each SM */
+	long held;                         /* held back for room since (a sequence number), 0: not */
+};
+/* Would `u` fit one SM beside the busy apps' kernels? */
+bool ck_combo_room(const struct ck_combo_app *apps, int n_apps, const struct ck_combo_sm *sm,
+		   const struct ck_combo_use *u);
+/* Marks app busy with its next kernel launched over a group of group_sms SMs: it holds
+ * per_sm blocks of each, fewer when its tasks are fewer (a worker per task at most). */
+void ck_combo_be_record(struct ck_combo_app *app, int group_sms);
+/* Which apps launch their next kernel now, in order, into launch[] (n_apps entries); returns
+ * how many.  Each one is recorded busy; those without room are held back.  None while
+ * profiling, outside the exact scheme, with no BE group, or while an exact frame renders
+ * with original kernels. */
+int ck_combo_exact_launch(struct ck_combo *c, struct ck_combo_app *apps, int n_apps, const struct ck_combo_sm *sm,
+			  int *launch);
 
 /* ---- timeline.json (timeline_out.c): the runner's kernels as Chrome trace events ---- */
 /* The simulator's stream tracks: thread id TL_STREAM_TID + stream (sim/engine_impl.h, which

@@ -10,7 +10,10 @@
  * to [1, SM_total]; original (unbound) render kernels in a frame where the render group grows
  * or the scheme switches (§5.3), PTB ones on the whole GPU otherwise; no BE work in the exact
  * scheme while the render group is the whole GPU; frames with original kernels left out of the
- * prediction; BE grids over every SM (Fig. 8) with occupancy / apps workers per SM.  The
+ * prediction; exact BE grids fill every SM to occupancy (Fig. 8: blocks outside the BE
+ * group exit) with a per-SM quota of occupancy / apps workers on each group SM, launched only
+ * when the group has room for the quota beside the BE kernels in flight, apps held back for
+ * room first (ck_combo_exact_launch); relaxed BE grids occupancy / apps workers per SM.  The
  * relaxed rule (§5.1.2; policies/combo.c's launch_relaxed): while a frame is in flight, one BE
  * CD kernel at a time co-runs with its RT kernel when the frame, slowed as a whole by the
  * RT+CD co-run, is predicted to meet QoS, only one frame is in flight, its RT phase is still on
@@ -141,8 +144,82 @@ bool ck_combo_profiling(const struct ck_combo *c)
 
 int ck_combo_be_workers(int occupancy, int apps, int be_sms)
 {
+	return ck_combo_be_per_sm(occupancy, apps) * (be_sms > 0 ? be_sms : 1);
+}
+
+int ck_combo_be_per_sm(int occupancy, int apps)
+{
 	int per_sm = occupancy / (apps > 0 ? apps : 1);
-	if (per_sm < 1)
-		per_sm = 1;
-	return per_sm * (be_sms > 0 ? be_sms : 1);
+	return per_sm > 0 ? per_sm : 1;
+}
+
+bool ck_combo_room(const struct ck_combo_app *apps, int n_apps, const struct ck_combo_sm *sm,
+		   const struct ck_combo_use *u)
+{
+	long threads = (long)u->threads * u->per_sm, regs = (long)u->regs * u->per_sm;
+	long smem = (long)u->smem * u->per_sm, blocks = u->per_sm;
+	for (int a = 0; a < n_apps; a++)
+		if (apps[a].busy) {
+			const struct ck_combo_use *o = &apps[a].on_sm;
+			threads += (long)o->threads * o->per_sm;
+			regs += (long)o->regs * o->per_sm;
+			smem += (long)o->smem * o->per_sm;
+			blocks += o->per_sm;
+		}
+	return threads <= sm->threads && regs <= sm->regs && smem <= sm->smem && blocks <= sm->blocks;
+}
+
+void ck_combo_be_record(struct ck_combo_app *app, int group_sms)
+{
+	int most = group_sms > 0 ? (app->next_tasks + group_sms - 1) / group_sms : app->next.per_sm;
+	app->on_sm = app->next;
+	if (most < app->on_sm.per_sm)
+		app->on_sm.per_sm = most;
+	app->busy = true;
+}
+
+/* policies/combo.c launch_exact: false when the app is held back for room */
+static bool exact_one(struct ck_combo *c, struct ck_combo_app *apps, int n_apps, const struct ck_combo_sm *sm, int a,
+		      int *launch, int *n)
+{
+	struct ck_combo_app *p = &apps[a];
+	if (p->busy)
+		return true;
+	if (!p->ready) {
+		p->held = 0;              /* nothing left to launch: holds nobody up */
+		return true;
+	}
+	if (!ck_combo_room(apps, n_apps, sm, &p->next)) {
+		if (!p->held) {
+			p->held = ++c->held_seq;
+			c->held_backs++;
+		}
+		return false;
+	}
+	p->held = 0;
+	ck_combo_be_record(p, c->sm_count - c->partition);
+	launch[(*n)++] = a;
+	return true;
+}
+
+int ck_combo_exact_launch(struct ck_combo *c, struct ck_combo_app *apps, int n_apps, const struct ck_combo_sm *sm,
+			  int *launch)
+{
+	int n = 0;
+	if (c->scheme != CK_COMBO_EXACT || ck_combo_profiling(c) || c->partition <= 0 || c->original_exact_in_flight > 0)
+		return 0;
+	for (;;) {
+		int first = -1;
+		for (int a = 0; a < n_apps; a++)
+			if (apps[a].held && !apps[a].busy && (first < 0 || apps[a].held < apps[first].held))
+				first = a;
+		if (first < 0)
+			break;
+		if (!exact_one(c, apps, n_apps, sm, first, launch, &n))
+			return n;
+	}
+	for (int a = 0; a < n_apps; a++)
+		if (!exact_one(c, apps, n_apps, sm, a, launch, &n))
+			return n;
+	return n;
 }

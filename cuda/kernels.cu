@@ -28,6 +28,8 @@ struct ck_slot {                       /* per launch, in device memory */
 struct ck_args {
 	int variant, tasks, work, bvh_first_leaf;
 	int sm_lo, sm_hi;              /* SM-bound set [sm_lo, sm_hi) when sm_hi > 0, else slot->mask */
+	int sm_quota;                  /* SM-bound: workers kept per SM of the set, 0: no quota */
+	unsigned int *sm_ctr;          /* ... this launch's per-SM counters (CK_MAX_SMS, zeroed) */
 	unsigned int buf_mask;
 	struct ck_slot *slot;
 	struct ck_block_rec *rec;
@@ -48,10 +50,12 @@ struct ck_dev {
 	__half *tc;
 	float *sink;
 	struct ck_slot *slots;
+	unsigned int *gctr;            /* per-SM quota counters of ck_run_group's launches */
 	struct ck_block_rec *drec;
 	size_t drec_cap;
 	int prio_least, prio_greatest;
 	struct ck_slot *aslots;        /* asynchronous launches (runner) */
+	unsigned int *actr;            /* their per-SM quota counters, CK_MAX_SMS per slot */
 	cudaEvent_t *aev;
 	int an;
 	unsigned long long *dnow;
@@ -219,10 +223,12 @@ template <int CLS> __device__ __forceinline__ float ck_body(const ck_args &a, in
 }
 
 /* One kernel, three variants.  __launch_bounds__(1024, 2) caps registers at 32 per thread,
- * so two kernels of half an SM each (1024 threads) fit beside each other. */
+ * so two kernels of half an SM each (1024 threads) fit beside each other.  An SM-bound worker
+ * on an SM of its set that already holds the launch's quota of workers exits as one outside
+ * the set does (the simulator's sm_quota: SM-centric PTB code binds N workers per SM). */
 template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck_args a)
 {
-	__shared__ int s_task, s_stay;
+	__shared__ int s_task, s_stay, s_admitted;
 	unsigned long long t0 = ck_now();
 	unsigned int sm = ck_smid();
 	unsigned int fallback = 0;
@@ -232,10 +238,16 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 	bool inside = a.variant != CK_SMBOUND ||
 		      (a.sm_hi > 0 ? sm >= (unsigned int)a.sm_lo && sm < (unsigned int)a.sm_hi
 				   : ((a.slot->mask[sm / 32] >> (sm % 32)) & 1u));
+	if (inside && a.sm_quota > 0) {
+		if (threadIdx.x == 0)
+			s_admitted = sm < CK_MAX_SMS && atomicAdd(&a.sm_ctr[sm], 1u) < (unsigned int)a.sm_quota;
+		__syncthreads();
+		inside = s_admitted;
+	}
 	if (!inside) {
-		/* Outside the set: exit, unless this is the last block of the grid and every block
-		 * before it exited too: no worker would ever take the tasks, so this one stays and
-		 * runs them outside the set (the simulator's smbound_fallback does the same). */
+		/* Outside the set (or beyond the quota): exit, unless this is the last block of the
+		 * grid and every block before it exited too: no worker would ever take the tasks, so
+		 * this one stays and runs them (the simulator's smbound_fallback does the same). */
 		if (threadIdx.x == 0) {
 			unsigned int before = atomicAdd(&a.slot->exited, 1u);
 			s_stay = before + 1u == gridDim.x;
@@ -394,6 +406,7 @@ struct ck_dev *ck_open(int ordinal, int nstreams, const int *prio)
 	CUDA_CHECK(cudaMemcpy(d->tc, h, sizeof(h), cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMalloc(&d->sink, 1024 * sizeof(float)));
 	CUDA_CHECK(cudaMalloc(&d->slots, CK_MAX_GROUP * sizeof(struct ck_slot)));
+	CUDA_CHECK(cudaMalloc(&d->gctr, CK_MAX_GROUP * CK_MAX_SMS * sizeof(unsigned int)));
 
 	/* the whole unified array may go to shared memory; >48 KB dynamic needs opting in */
 	for (int c = 0; c < CK_NCLASS; c++) {
@@ -422,10 +435,13 @@ void ck_close(struct ck_dev *d)
 	CUDA_CHECK(cudaFree(d->tc));
 	CUDA_CHECK(cudaFree(d->sink));
 	CUDA_CHECK(cudaFree(d->slots));
+	CUDA_CHECK(cudaFree(d->gctr));
 	if (d->drec)
 		CUDA_CHECK(cudaFree(d->drec));
 	if (d->aslots)
 		CUDA_CHECK(cudaFree(d->aslots));
+	if (d->actr)
+		CUDA_CHECK(cudaFree(d->actr));
 	for (int i = 0; i < d->an; i++)
 		if (d->aev[i])
 			CUDA_CHECK(cudaEventDestroy(d->aev[i]));
@@ -556,15 +572,16 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 		memcpy(hs[i].mask, k[i].mask, sizeof(hs[i].mask));
 	}
 	CUDA_CHECK(cudaMemcpy(d->slots, hs, sizeof(hs), cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemset(d->gctr, 0, CK_MAX_GROUP * CK_MAX_SMS * sizeof(unsigned int)));
 	CUDA_CHECK(cudaDeviceSynchronize());
 
 	for (int i = 0; i < n; i++) {
 		const struct ck_kernel *ki = &k[i];
 		int s = streams ? streams[i] : 0;
 		if (s < 0 || s >= d->nstreams || ki->threads < 32 || ki->threads % 32 || ki->threads > 1024 ||
-		    ki->work < 1 || ki->work > 0x7fffffffL || ki->tasks < 1 || ck_grid(ki) < 1) {
-			fprintf(stderr, "combosim-cuda: bad launch %d: class %d stream %d threads %d work %ld grid %d\n",
-				i, ki->cls, s, ki->threads, ki->work, ck_grid(ki));
+		    ki->work < 1 || ki->work > 0x7fffffffL || ki->tasks < 1 || ck_grid(ki) < 1 || ki->sm_quota < 0) {
+			fprintf(stderr, "combosim-cuda: bad launch %d: class %d stream %d threads %d work %ld grid %d quota %d\n",
+				i, ki->cls, s, ki->threads, ki->work, ck_grid(ki), ki->sm_quota);
 			exit(1);
 		}
 		ck_args a;
@@ -575,6 +592,10 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 		a.bvh_first_leaf = (1 << CK_BVH_LEVELS) - 1;
 		a.buf_mask = d->buf_elems - 1;
 		a.slot = d->slots + i;
+		if (ki->variant == CK_SMBOUND && ki->sm_quota > 0) {
+			a.sm_quota = ki->sm_quota;
+			a.sm_ctr = d->gctr + (size_t)i * CK_MAX_SMS;
+		}
 		a.rec = recs && recs[i] ? d->drec + off[i] : NULL;
 		a.buf = d->buf;
 		a.bvh = d->bvh;
@@ -603,7 +624,7 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 
 /* ---------------------------------------------------------------- asynchronous launches */
 
-static void ck_fill_args(struct ck_dev *d, const struct ck_kernel *ki, struct ck_slot *slot, ck_args *a)
+static void ck_fill_args(struct ck_dev *d, const struct ck_kernel *ki, int slot, ck_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->variant = ki->variant;
@@ -611,10 +632,14 @@ static void ck_fill_args(struct ck_dev *d, const struct ck_kernel *ki, struct ck
 	a->work = (int)ki->work;
 	a->bvh_first_leaf = (1 << CK_BVH_LEVELS) - 1;
 	a->buf_mask = d->buf_elems - 1;
-	a->slot = slot;
+	a->slot = d->aslots + slot;
 	if (ki->variant == CK_SMBOUND && ki->sm_hi > 0) {
 		a->sm_lo = ki->sm_lo;
 		a->sm_hi = ki->sm_hi;
+	}
+	if (ki->variant == CK_SMBOUND && ki->sm_quota > 0) {
+		a->sm_quota = ki->sm_quota;
+		a->sm_ctr = d->actr + (size_t)slot * CK_MAX_SMS;
 	}
 	a->rec = NULL;
 	a->buf = d->buf;
@@ -633,7 +658,10 @@ void ck_async_begin(struct ck_dev *d, int n, const uint32_t (*masks)[CK_MASK_WOR
 	if (n > d->an) {
 		if (d->aslots)
 			CUDA_CHECK(cudaFree(d->aslots));
+		if (d->actr)
+			CUDA_CHECK(cudaFree(d->actr));
 		CUDA_CHECK(cudaMalloc(&d->aslots, (size_t)n * sizeof(struct ck_slot)));
+		CUDA_CHECK(cudaMalloc(&d->actr, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));
 		cudaEvent_t *ev = (cudaEvent_t *)realloc(d->aev, (size_t)n * sizeof(cudaEvent_t));
 		if (!ev) {
 			fprintf(stderr, "combosim-cuda: out of memory\n");
@@ -655,6 +683,7 @@ void ck_async_begin(struct ck_dev *d, int n, const uint32_t (*masks)[CK_MASK_WOR
 			memcpy(hs[i].mask, masks[i], sizeof(hs[i].mask));
 	}
 	CUDA_CHECK(cudaMemcpy(d->aslots, hs, (size_t)n * sizeof(*hs), cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemset(d->actr, 0, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));
 	free(hs);
 	CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -662,13 +691,14 @@ void ck_async_begin(struct ck_dev *d, int n, const uint32_t (*masks)[CK_MASK_WOR
 void ck_launch_async(struct ck_dev *d, const struct ck_kernel *ki, int s, int slot)
 {
 	if (slot < 0 || slot >= d->an || s < 0 || s >= d->nstreams || ki->threads < 32 || ki->threads % 32 ||
-	    ki->threads > 1024 || ki->work < 1 || ki->work > 0x7fffffffL || ki->tasks < 1 || ck_grid(ki) < 1) {
-		fprintf(stderr, "combosim-cuda: bad launch: slot %d class %d stream %d threads %d work %ld grid %d\n",
-			slot, ki->cls, s, ki->threads, ki->work, ck_grid(ki));
+	    ki->threads > 1024 || ki->work < 1 || ki->work > 0x7fffffffL || ki->tasks < 1 || ck_grid(ki) < 1 ||
+	    ki->sm_quota < 0) {
+		fprintf(stderr, "combosim-cuda: bad launch: slot %d class %d stream %d threads %d work %ld grid %d quota %d\n",
+			slot, ki->cls, s, ki->threads, ki->work, ck_grid(ki), ki->sm_quota);
 		exit(1);
 	}
 	ck_args a;
-	ck_fill_args(d, ki, d->aslots + slot, &a);
+	ck_fill_args(d, ki, slot, &a);
 	kernel_of(ki->cls)<<<ck_grid(ki), ki->threads, (size_t)ki->smem, d->streams[s]>>>(a);
 	CUDA_CHECK_LAUNCH();
 	CUDA_CHECK(cudaEventRecord(d->aev[slot], d->streams[s]));

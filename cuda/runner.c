@@ -21,8 +21,12 @@
  *              Eq. 5's n SMs from the last frame's render time (read off the GPU when the frame
  *              finishes: closed loop); its kernels run SM-bound to SMs [0, n) (original in frames
  *              where n grows), the BE apps' kernels SM-bound to [n, N), one stream per app so CD
- *              and TC kernels share the BE SMs, each BE grid sized so the apps' kernels fit those
- *              SMs together (as the simulator's default be_launch "smbound"; its "masked", a
+ *              and TC kernels share the BE SMs; each BE grid fills every SM to occupancy with a
+ *              per-SM quota of occupancy / apps workers on each BE SM, and a BE kernel launches
+ *              only when the BE SMs have room for its quota beside the BE kernels in flight,
+ *              apps held back for room first (combo.c's ck_combo_exact_launch; the footprints
+ *              and SM resources are the GPU description's, as the simulator's), one kernel in
+ *              flight per app (as the simulator's default be_launch "smbound"; its "masked", a
  *              hardware SM mask, has no CUDA equivalent);
  *   combo-intra  COMBO's relaxed intra-SM sharing without headroom merging ("merge": false),
  *              as policies/combo.c: after profile_frames frames of the game alone, render
@@ -65,6 +69,7 @@ struct prepared {                      /* one calibrated shape + target */
 struct launch {                        /* one kernel launched in a run */
 	const char *name;
 	int cls, var, game, app, stream, blocks, tasks;
+	int quota, group_sms;          /* SM-bound with a per-SM quota: it, and the SMs of the set */
 	long frame;
 	long long launch_ns, solo_ns;
 	int frame_ix;                  /* index into frames, or -1 */
@@ -247,6 +252,47 @@ static bool rt_poll(struct ck_dev *d, struct ck_combo *cc, struct rframe *fr, co
 	return true;
 }
 
+/* COMBO's view of a BE kernel on one SM (the simulator's group_has_room reads the same): its
+ * block footprint on the GPU description, and per_sm workers per SM from this GPU's occupancy.
+ * Returns the description's occupancy (compute mode), to be checked against the GPU's. */
+static int combo_use(const struct runner *r, const struct kernel_spec *s, int occupancy, int apps,
+		     struct ck_combo_use *u)
+{
+	struct kernel_fit fit;
+	char err[256];
+	if (!kernel_fit(s, r->e->gpu, &fit, err, sizeof(err))) {
+		fprintf(stderr, "combosim-cuda: %s\n", err);
+		exit(2);
+	}
+	*u = (struct ck_combo_use){ fit.threads, fit.regs, fit.smem, ck_combo_be_per_sm(occupancy, apps) };
+	return fit.occ_compute;
+}
+
+/* Enqueues app a's kernel k (spec s, the simulator's variant var) on the app's stream in
+ * launch slot `slot`, recording it in L; returns the slot. */
+static long be_launch(struct runner *r, struct launch *L, long slot, int a, const struct kernel_spec *s, int var,
+		      const struct ck_kernel *k, long long H0)
+{
+	const struct experiment *e = r->e;
+	struct launch *l = &L[slot];
+	l->name = s->name;
+	l->cls = (int)s->cls;
+	l->var = var;
+	l->game = -1;
+	l->app = a;
+	l->frame = -1;
+	l->stream = e->n_games + a;
+	l->blocks = ck_grid(k);
+	l->tasks = k->tasks;
+	l->quota = k->variant == CK_SMBOUND ? k->sm_quota : 0;
+	l->group_sms = k->sm_hi > 0 ? k->sm_hi - k->sm_lo : 0;
+	l->solo_ns = (long long)s->solo_ns;
+	l->frame_ix = -1;
+	l->launch_ns = host_ns() - H0;
+	ck_launch_async(r->d, k, e->n_games + a, (int)slot);
+	return slot;
+}
+
 static int owner_var(const struct default_launch *dl)
 {
 	return dl->variant == VAR_SMBOUND ? VAR_PTB : (int)dl->variant;
@@ -314,8 +360,11 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 					"the whole GPU); Eq. 5 on the last measured render time scaled to the whole GPU (frames with "
 					"original kernels left out); render kernels SM-bound (PTB, %smid) to SMs [0, n), original "
 					"(unbound) in frames where n grows or the scheme switches; BE kernels SM-bound to SMs [n, N) "
-					"on one stream per app, grid over every SM with occupancy / apps workers per SM, as the "
-					"simulator's combo (be_launch smbound)" :
+					"on one stream per app, one in flight per app, each grid filling every SM to occupancy with a "
+					"per-SM quota of occupancy / apps workers on each BE SM (the rest exit on landing), launched "
+					"only when the BE SMs have room for the quota beside the BE kernels in flight (footprints "
+					"and SM resources of the GPU description), apps held back for room first, longest held "
+					"first, none past one still held back, as the simulator's combo (be_launch smbound)" :
 					"relaxed intra-SM sharing without headroom merging, as the simulator's combo-intra with "
 					"\"merge\": false: profile_frames frames of the game alone (PTB kernels on the whole GPU), "
 					"then render kernels PTB on the whole GPU; one BE CD kernel at a time beside the frame's RT "
@@ -414,6 +463,36 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 			max_fk = r->gf[g].f[f].n > max_fk ? r->gf[g].f[f].n : max_fk;
 	struct ck_timing *ftim = calloc((size_t)max_fk, sizeof(*ftim));
 	long be_exact = 0, be_relaxed = 0, be_coruns = 0;
+	/* COMBO: the BE apps as the exact launch rule sees them, each BE kernel's hold on an SM */
+	struct ck_combo_app *capps = calloc((size_t)e->n_apps + 1, sizeof(*capps));
+	struct ck_combo_use *kuse = calloc((size_t)e->n_kernels + 1, sizeof(*kuse));
+	int *launch_order = calloc((size_t)e->n_apps + 1, sizeof(int));
+	const struct gpu_desc *gd = e->gpu;
+	const struct ck_combo_sm smcap = { gd->max_threads, gd->regs, gpu_smem_capacity(gd, false), gd->max_blocks };
+	if (!capps || !kuse || !launch_order) {
+		fputs("combosim-cuda: out of memory\n", stderr);
+		exit(1);
+	}
+	for (int a = 0; m == M_COMBO && a < n_apps; a++)
+		for (int i = 0; i < e->apps[a].n_kernels; i++) {
+			int ki = e->apps[a].kernels[i];
+			const struct kernel_spec *s = &e->kernels[ki];
+			int occ = prepare(r, s)->workers / r->N;
+			int described = combo_use(r, s, occ, e->n_apps, &kuse[ki]);
+			if (described != occ) {
+				/* the room rule counts the description's footprints: say where it is off */
+				cJSON *w = cJSON_GetObjectItemCaseSensitive(out, "occupancy_mismatch");
+				if (!w)
+					w = cJSON_AddArrayToObject(out, "occupancy_mismatch");
+				cJSON *o = cJSON_CreateObject();
+				cJSON_AddStringToObject(o, "kernel", s->name);
+				cJSON_AddNumberToObject(o, "gpu", occ);
+				cJSON_AddNumberToObject(o, "description", described);
+				cJSON_AddItemToArray(w, o);
+				fprintf(stderr, "combosim-cuda: kernel '%s': %d blocks fit an SM of this GPU, %d of %s's description\n",
+					s->name, occ, described, gd->name);
+			}
+		}
 	long rt_scan = 0, cur_frame = -1;            /* COMBO: first frame whose RT ends are not all seen;
 						      * the frame started last */
 	if (!open_frames || !ftim) {
@@ -539,6 +618,42 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 				memmove(a_out[a], a_out[a] + 1, sizeof(int) * (BE_DEPTH - 1));
 				a_nout[a]--;
 			}
+		if (m == M_COMBO && cc.scheme == CK_COMBO_EXACT) {
+			/* exact: the simulator's launch_exact_all, decided by combo.c (room for the
+			 * quota beside the BE kernels in flight, apps held back first); one kernel in
+			 * flight per app, as the simulator's, so a queued kernel never passes an app
+			 * held back for room */
+			for (int a = 0; a < n_apps; a++) {
+				const struct app_spec *as = &e->apps[a];
+				struct ck_combo_app *p = &capps[a];
+				int ki = as->kernels[a_next[a] % as->n_kernels];
+				p->busy = a_nout[a] > 0;
+				p->ready = now >= as->start_ns && !(as->repeat && a_next[a] >= as->repeat * as->n_kernels);
+				p->next = kuse[ki];
+				p->next_tasks = e->kernels[ki].grid;
+			}
+			int nl = ck_combo_exact_launch(&cc, capps, n_apps, &smcap, launch_order);
+			for (int i = 0; i < nl; i++) {
+				int a = launch_order[i];
+				const struct app_spec *as = &e->apps[a];
+				if (next_bslot >= n_slots) {
+					slot_limit = 1;
+					break;
+				}
+				const struct kernel_spec *s = &e->kernels[as->kernels[a_next[a] % as->n_kernels]];
+				const struct ck_kernel *base = prepare(r, s);
+				struct ck_kernel k = as_launched(base, VAR_SMBOUND, &as->launch);
+				k.sm_lo = cc.partition;
+				k.sm_hi = r->N;
+				k.workers = base->workers;              /* occupancy x every SM (Fig. 8) */
+				k.sm_quota = capps[a].next.per_sm;
+				a_out[a][a_nout[a]++] = (int)be_launch(r, L, next_bslot++, a, s, VAR_SMBOUND, &k, H0);
+				a_next[a]++;
+				be_launched++;
+				be_exact++;
+			}
+			continue;
+		}
 		int busy = 0;
 		unsigned busy_cls = 0;                  /* COMBO: classes of the BE kernels in flight */
 		for (int a = 0; a < n_apps; a++) {
@@ -555,36 +670,33 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 				break;
 			if (m == M_COMBO && ck_combo_profiling(&cc))
 				break;                  /* profiling: the game alone (both schemes) */
-			bool exact = m == M_COMBO && cc.scheme == CK_COMBO_EXACT;
 			/* the relaxed rule decides per kernel at its launch, as the simulator's one kernel
-			 * in flight per app; exact BE kernels queue back to back like static's */
-			int depth = m == M_PILOTFISH || (m == M_COMBO && !exact) ? 1 : BE_DEPTH;
+			 * in flight per app */
+			int depth = m == M_PILOTFISH || m == M_COMBO ? 1 : BE_DEPTH;
 			while (a_nout[a] < depth && !(as->repeat && a_next[a] >= as->repeat * as->n_kernels)) {
-				const struct kernel_spec *s = &e->kernels[as->kernels[a_next[a] % as->n_kernels]];
+				int ki = as->kernels[a_next[a] % as->n_kernels];
+				const struct kernel_spec *s = &e->kernels[ki];
 				if (m == M_PILOTFISH && now + (long long)((double)s->solo_ns * predict_scale) > window_end)
 					break;
-				if (m == M_COMBO && (exact ? cc.partition <= 0 || cc.original_exact_in_flight > 0
-						   : !ck_combo_relaxed_ok(&cc, (int)s->cls, now, (long long)s->solo_ns, busy_cls)))
+				if (m == M_COMBO && !ck_combo_relaxed_ok(&cc, (int)s->cls, now, (long long)s->solo_ns, busy_cls))
 					break;
 				if (next_bslot >= n_slots) {
 					slot_limit = 1;
 					break;
 				}
-				int var = m == M_STATIC || exact ? VAR_SMBOUND
+				int var = m == M_STATIC ? VAR_SMBOUND
 					: m == M_COMBO ? VAR_PTB : m == M_PILOTFISH ? VAR_ORIGINAL : owner_var(&as->launch);
 				const struct ck_kernel *base = prepare(r, s);
 				struct ck_kernel k = as_launched(base, var, &as->launch);
-				if (exact) {
-					k.sm_lo = cc.partition;
-					k.sm_hi = r->N;
-					k.workers = ck_combo_be_workers(base->workers / r->N, n_apps, r->N);
-					be_exact++;
-				} else if (m == M_COMBO) {
+				if (m == M_COMBO) {
 					/* relaxed: PTB over every SM, at most 1/apps of an SM's blocks per SM,
 					 * and no more workers than tasks */
 					k.workers = ck_combo_be_workers(base->workers / r->N, n_apps, r->N);
 					if (k.workers > k.tasks)
 						k.workers = k.tasks;
+					capps[a].next = kuse[ki];
+					capps[a].next_tasks = s->grid;
+					ck_combo_be_record(&capps[a], r->N);    /* what the exact rule would count */
 					be_relaxed++;
 					if (cc.in_flight > 0) {
 						be_coruns++;
@@ -592,22 +704,7 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 							F[cur_frame].shared = true;   /* beside the frame started last */
 					}
 				}
-				long slot = next_bslot++;
-				struct launch *l = &L[slot];
-				l->name = s->name;
-				l->cls = (int)s->cls;
-				l->var = var;
-				l->game = -1;
-				l->app = a;
-				l->frame = -1;
-				l->stream = e->n_games + a;
-				l->blocks = ck_grid(&k);
-				l->tasks = k.tasks;
-				l->solo_ns = (long long)s->solo_ns;
-				l->frame_ix = -1;
-				l->launch_ns = host_ns() - H0;
-				ck_launch_async(r->d, &k, e->n_games + a, (int)slot);
-				a_out[a][a_nout[a]++] = (int)slot;
+				a_out[a][a_nout[a]++] = (int)be_launch(r, L, next_bslot++, a, s, var, &k, H0);
 				a_next[a]++;
 				be_launched++;
 				if (m == M_PILOTFISH)
@@ -651,8 +748,9 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 
 	/* rows, in the order the simulator writes them (completion; dropped frames at release) */
 	long n_used = next_bslot, written = 0, late = 0, incomplete = 0;
-	long fb_game = 0, fb_be[CK_NCLASS] = { 0 }, be_bound = 0;
+	long fb_game = 0, fb_be[CK_NCLASS] = { 0 }, be_bound = 0, be_quota = 0;
 	double be_stayed = 0;          /* SM-bound BE workers that stayed in their set, summed fractions */
+	double quota_fill = 0, quota_fill_max = 0;  /* ... of quota x group SMs (per-SM quota) */
 	double work_lost = 0;
 	long long (*order)[2] = calloc((size_t)n_slots + 1, sizeof(*order));
 	long no = 0;
@@ -695,6 +793,12 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 				fb_be[l->cls] += T[s].fallback;
 				be_bound++;
 				be_stayed += 1.0 - (double)(T[s].exited + T[s].fallback) / l->blocks;
+				if (l->quota > 0 && l->group_sms > 0) {
+					double fill = ((double)l->blocks - T[s].exited - T[s].fallback) / ((double)l->quota * l->group_sms);
+					quota_fill += fill;
+					quota_fill_max = fill > quota_fill_max ? fill : quota_fill_max;
+					be_quota++;
+				}
 			}
 		}
 		if (done < l->tasks) {
@@ -812,6 +916,14 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 		cJSON_AddNumberToObject(o, "be_smbound_kernels", (double)be_bound);
 		if (be_bound)
 			cJSON_AddNumberToObject(o, "be_workers_inside_mean_fraction", be_stayed / (double)be_bound);
+		/* exact: workers that stayed inside per quota x BE SMs (at most 1: the quota held;
+		 * below 1: SMs of the group without room for the whole quota) */
+		if (be_quota) {
+			cJSON_AddNumberToObject(o, "be_quota_kernels", (double)be_quota);
+			cJSON_AddNumberToObject(o, "be_quota_fill_mean", quota_fill / (double)be_quota);
+			cJSON_AddNumberToObject(o, "be_quota_fill_max", quota_fill_max);
+		}
+		cJSON_AddNumberToObject(o, "be_held_back_for_room", (double)cc.held_backs);
 	}
 	if (slot_limit) {
 		cJSON_AddStringToObject(out, "warning", "ran out of launch slots: BE launches stopped early");
@@ -831,6 +943,9 @@ static cJSON *run_policy(struct runner *r, int pi, FILE *fkern, FILE *ff, FILE *
 	free(a_nout);
 	free(open_frames);
 	free(ftim);
+	free(capps);
+	free(kuse);
+	free(launch_order);
 	return out;
 }
 

@@ -385,6 +385,188 @@ static void test_combo_be_workers(void)
 	CU_ASSERT_EQUAL(ck_combo_be_workers(8, 0, 0), 8);
 }
 
+/* An H100 SM in compute mode (models/h100.json) and the COMBO experiment's BE kernels there:
+ * TC 256 threads, 32 KB shared (+1 KB reserved): 6 per SM, quota 3; CD 256 threads: 8, quota
+ * 4; and a kernel with 130 KB of shared memory per block that fits beside TC's quota only
+ * when nothing else is there. */
+static const struct ck_combo_sm h100_sm = { 2048, 65536, 228 * 1024, 32 };
+static const struct ck_combo_use use_tc = { 256, 8192, 33792, 3 }, use_cd = { 256, 8192, 1024, 4 },
+				 use_big = { 256, 8192, 131 * 1024, 1 };
+
+static void combo_app(struct ck_combo_app *a, struct ck_combo_use next, int tasks)
+{
+	memset(a, 0, sizeof(*a));
+	a->ready = true;
+	a->next = next;
+	a->next_tasks = tasks;
+}
+
+/* the runner's combo-exact, after profiling: Eq. 5 gives 40 render SMs, 92 BE SMs */
+static void combo_exact_state(struct ck_combo *c)
+{
+	double slow[CK_NCLASS][CK_NCLASS];
+	h100_slow(slow);
+	ck_combo_init(c, 132, true, 1, 0, slow);
+	ck_combo_release(c, 16666667, 0, 0);
+	ck_combo_finished(c, 5000000, 132, false, 0, 16666667);
+	ck_combo_release(c, 16666667, 16666667, 0);       /* exact, original (the switch) */
+	ck_combo_finished(c, 9000000, 132, true, 16666667, 16666667);
+	ck_combo_release(c, 16666667, 2 * 16666667, 0);   /* exact, SM-bound */
+}
+
+static void test_combo_be_per_sm(void)
+{
+	CU_ASSERT_EQUAL(ck_combo_be_per_sm(6, 2), 3);
+	CU_ASSERT_EQUAL(ck_combo_be_per_sm(8, 2), 4);
+	CU_ASSERT_EQUAL(ck_combo_be_per_sm(1, 2), 1);     /* at least one */
+	CU_ASSERT_EQUAL(ck_combo_be_per_sm(8, 0), 8);
+}
+
+/* policies/combo.c group_has_room / be_record: the quota beside the busy apps' holds, in every
+ * resource; a kernel with fewer tasks than quota x group SMs holds fewer per SM */
+static void test_combo_room(void)
+{
+	struct ck_combo_app apps[3];
+	combo_app(&apps[0], use_tc, 1056);
+	combo_app(&apps[1], use_cd, 2112);
+	combo_app(&apps[2], use_big, 92);
+	CU_ASSERT_TRUE(ck_combo_room(apps, 3, &h100_sm, &use_big));        /* an empty SM */
+	ck_combo_be_record(&apps[0], 92);
+	CU_ASSERT_TRUE(apps[0].busy);
+	CU_ASSERT_EQUAL(apps[0].on_sm.per_sm, 3);                          /* ceil(1056 / 92) = 12 */
+	CU_ASSERT_EQUAL(apps[0].on_sm.smem, 33792);
+	CU_ASSERT_TRUE(ck_combo_room(apps, 3, &h100_sm, &use_cd));         /* TC 3 + CD 4: the paper's pair */
+	CU_ASSERT_FALSE(ck_combo_room(apps, 3, &h100_sm, &use_big));       /* 99 + 131 KB > 228 KB */
+	ck_combo_be_record(&apps[1], 92);
+	/* held: 1792 threads, 57344 registers, 7 blocks.  Threads: + 2 x 256 > 2048; blocks:
+	 * + 26 > 32; registers: + 8448 > 65536 */
+	struct ck_combo_use wide = { 256, 256, 0, 2 }, many = { 8, 8, 0, 26 }, regs = { 32, 8448, 0, 1 };
+	CU_ASSERT_FALSE(ck_combo_room(apps, 3, &h100_sm, &wide));
+	wide.per_sm = 1;
+	CU_ASSERT_TRUE(ck_combo_room(apps, 3, &h100_sm, &wide));
+	CU_ASSERT_FALSE(ck_combo_room(apps, 3, &h100_sm, &many));
+	many.per_sm = 25;
+	CU_ASSERT_TRUE(ck_combo_room(apps, 3, &h100_sm, &many));
+	CU_ASSERT_FALSE(ck_combo_room(apps, 3, &h100_sm, &regs));
+	regs.regs = 8192;
+	CU_ASSERT_TRUE(ck_combo_room(apps, 3, &h100_sm, &regs));
+	/* an app's kernel that has ended holds nothing */
+	apps[1].busy = false;
+	apps[0].busy = false;
+	CU_ASSERT_TRUE(ck_combo_room(apps, 3, &h100_sm, &use_big));
+	/* 92 tasks over 92 SMs: one worker per SM finds a task, not the quota of 3 */
+	combo_app(&apps[0], use_tc, 92);
+	ck_combo_be_record(&apps[0], 92);
+	CU_ASSERT_EQUAL(apps[0].on_sm.per_sm, 1);
+	combo_app(&apps[0], use_tc, 93);
+	ck_combo_be_record(&apps[0], 92);
+	CU_ASSERT_EQUAL(apps[0].on_sm.per_sm, 2);
+}
+
+/* policies/combo.c launch_exact_all: no launch while profiling, with no BE group or while an
+ * original exact frame renders; a kernel without room is held back; held-back apps go first,
+ * longest held first, and no app launches past one still held back */
+static void test_combo_exact_launch(void)
+{
+	struct ck_combo c;
+	struct ck_combo_app apps[3];
+	int order[3];
+	double slow[CK_NCLASS][CK_NCLASS];
+	h100_slow(slow);
+	ck_combo_init(&c, 132, true, 1, 0, slow);
+	combo_app(&apps[0], use_tc, 1056);
+	combo_app(&apps[1], use_cd, 2112);
+	combo_app(&apps[2], use_big, 92);
+	CU_ASSERT_EQUAL(ck_combo_exact_launch(&c, apps, 3, &h100_sm, order), 0);   /* profiling */
+	ck_combo_release(&c, 16666667, 0, 0);
+	ck_combo_finished(&c, 5000000, 132, false, 0, 16666667);
+	ck_combo_release(&c, 16666667, 16666667, 0);
+	CU_ASSERT_EQUAL(c.partition, 40);
+	CU_ASSERT_EQUAL(c.original_exact_in_flight, 1);
+	CU_ASSERT_EQUAL(ck_combo_exact_launch(&c, apps, 3, &h100_sm, order), 0);   /* §5.2 */
+	CU_ASSERT_FALSE(apps[0].busy || apps[1].busy || apps[2].busy || apps[0].held || apps[2].held);
+
+	combo_exact_state(&c);
+	CU_ASSERT_EQUAL(c.partition, 40);
+	CU_ASSERT_EQUAL(c.original_exact_in_flight, 0);
+	/* TC and CD share the group; the big kernel has no room beside them: held back */
+	CU_ASSERT_EQUAL_FATAL(ck_combo_exact_launch(&c, apps, 3, &h100_sm, order), 2);
+	CU_ASSERT_EQUAL(order[0], 0);
+	CU_ASSERT_EQUAL(order[1], 1);
+	CU_ASSERT_TRUE(apps[0].busy && apps[1].busy && !apps[2].busy);
+	CU_ASSERT_EQUAL(apps[0].on_sm.per_sm, 3);
+	CU_ASSERT_EQUAL(apps[1].on_sm.per_sm, 4);
+	CU_ASSERT_EQUAL(apps[2].held, 1);
+	CU_ASSERT_EQUAL(c.held_backs, 1);
+	/* asked again (the runner polls): still held, the same hold */
+	CU_ASSERT_EQUAL(ck_combo_exact_launch(&c, apps, 3, &h100_sm, order), 0);
+	CU_ASSERT_EQUAL(apps[2].held, 1);
+	CU_ASSERT_EQUAL(c.held_backs, 1);
+	/* CD ends: the big kernel, held, goes first and still has no room beside TC, so CD, which
+	 * would fit, must not pass it (it would starve: CD and TC alternate forever) */
+	apps[1].busy = false;
+	CU_ASSERT_EQUAL(ck_combo_exact_launch(&c, apps, 3, &h100_sm, order), 0);
+	CU_ASSERT_FALSE(apps[1].busy);
+	CU_ASSERT_FALSE(apps[1].held);
+	/* TC ends too: the big kernel launches, TC has no room beside it and is held back; CD
+	 * must not pass TC */
+	apps[0].busy = false;
+	CU_ASSERT_EQUAL_FATAL(ck_combo_exact_launch(&c, apps, 3, &h100_sm, order), 1);
+	CU_ASSERT_EQUAL(order[0], 2);
+	CU_ASSERT_TRUE(apps[2].busy);
+	CU_ASSERT_EQUAL(apps[2].held, 0);
+	CU_ASSERT_EQUAL(apps[0].held, 2);
+	CU_ASSERT_FALSE(apps[1].busy);
+	/* the big kernel ends: TC (held) first, then CD; the big one is held again */
+	apps[2].busy = false;
+	CU_ASSERT_EQUAL_FATAL(ck_combo_exact_launch(&c, apps, 3, &h100_sm, order), 2);
+	CU_ASSERT_EQUAL(order[0], 0);
+	CU_ASSERT_EQUAL(order[1], 1);
+	CU_ASSERT_EQUAL(apps[0].held, 0);
+	CU_ASSERT_EQUAL(apps[2].held, 3);
+	CU_ASSERT_EQUAL(c.held_backs, 3);
+
+	/* longest held first, whatever the app order: app 1 held before app 0 */
+	combo_exact_state(&c);
+	combo_app(&apps[0], use_tc, 1056);
+	combo_app(&apps[1], use_cd, 2112);
+	combo_app(&apps[2], use_tc, 1056);
+	apps[0].held = 7;
+	apps[1].held = 4;
+	CU_ASSERT_EQUAL_FATAL(ck_combo_exact_launch(&c, apps, 3, &h100_sm, order), 2);
+	CU_ASSERT_EQUAL(order[0], 1);
+	CU_ASSERT_EQUAL(order[1], 0);
+	CU_ASSERT_TRUE(apps[2].held > 0);     /* a second TC quota does not fit beside TC + CD */
+	/* still profiling (frames released before the profiled ones finished): no BE kernel */
+	ck_combo_init(&c, 132, true, 3, 0, slow);
+	ck_combo_release(&c, 16666667, 0, 0);
+	ck_combo_finished(&c, 5000000, 132, false, 0, 16666667);
+	for (int i = 1; i < 4; i++)
+		ck_combo_release(&c, 16666667, i * 1000000, 0);     /* frame 3: exact, original */
+	ck_combo_finished(&c, 9000000, 132, true, 3000000, 16666667);
+	ck_combo_release(&c, 16666667, 4000000, 0);          /* exact, SM-bound */
+	CU_ASSERT_TRUE(ck_combo_profiling(&c));
+	CU_ASSERT_TRUE(c.scheme == CK_COMBO_EXACT && c.partition == 40 && c.original_exact_in_flight == 0);
+	for (int a = 0; a < 3; a++)
+		combo_app(&apps[a], use_cd, 2112);
+	CU_ASSERT_EQUAL(ck_combo_exact_launch(&c, apps, 3, &h100_sm, order), 0);
+	/* the exact scheme only, with a BE group: none on the whole GPU */
+	combo_exact_state(&c);
+	for (int a = 0; a < 3; a++)
+		combo_app(&apps[a], use_cd, 2112);
+	c.partition = 0;
+	CU_ASSERT_EQUAL(ck_combo_exact_launch(&c, apps, 3, &h100_sm, order), 0);
+	/* an app with nothing left to launch neither launches nor holds anyone up */
+	combo_exact_state(&c);
+	apps[0].ready = false;
+	apps[0].held = 1;
+	CU_ASSERT_EQUAL_FATAL(ck_combo_exact_launch(&c, apps, 3, &h100_sm, order), 2);
+	CU_ASSERT_EQUAL(order[0], 1);
+	CU_ASSERT_EQUAL(order[1], 2);
+	CU_ASSERT_EQUAL(apps[0].held, 0);
+	CU_ASSERT_FALSE(apps[0].busy);
+}
+
 /* reads a whole stream back (rewound) into a string */
 static char *slurp(FILE *f)
 {
@@ -555,6 +737,10 @@ int main(void)
 	CU_add_test(s, "COMBO intra: co-runs within the RT phase, one CD at a time, no TC, headroom pairs",
 		    test_combo_relaxed_rule);
 	CU_add_test(s, "COMBO: BE worker grids", test_combo_be_workers);
+	CU_add_test(s, "COMBO exact: BE quota per SM", test_combo_be_per_sm);
+	CU_add_test(s, "COMBO exact: room for a BE quota beside the kernels in flight", test_combo_room);
+	CU_add_test(s, "COMBO exact: BE launches wait for room, held-back apps first, longest held first",
+		    test_combo_exact_launch);
 	CU_add_test(s, "timeline.json: a slice per kernel on its stream's track, no overlaps", test_timeline);
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();

@@ -50,9 +50,11 @@ sim={r['policy']:int(r['smbound_fallbacks']) for r in json.load(open('$tmp/x-sta
 print('; '.join('%s: GPU %d, simulator %d' % (p, gpu.get(p,0), sim.get(p,0)) for p in sorted(set(gpu)|set(sim))))
 "; }
 # COMBO (cuda/experiments/h100_combo.json): a section only once its GPU run is stored, so the
-# report is unchanged until then
+# report is unchanged until then.  The run made with the per-SM quota, as the simulator's
+# combo-exact launches its BE kernels since session 3 (cuda/runs/h100-combo: the grids before)
+COMBO_RUN=cuda/runs/h100-combo-quota
 combo_prepare() {
-  R=cuda/runs/h100-combo
+  R=$COMBO_RUN
   [ -d $R ] || return 0
   "$C" run cuda/experiments/h100_combo.json $(solo_sets cuda/experiments/h100_combo.json $R/summary.json) --out "$tmp/x-combo" --quiet
   "$C" validate --sim "$tmp/x-combo/kernels.csv" --real "$R/kernels.csv" --json "$tmp/x-combo.json" \
@@ -62,18 +64,21 @@ combo_prepare() {
     "$tmp/x-combo" $R --json "$tmp/c-combo.json" > "$tmp/c-combo.txt"
 }
 combo_section() {
-  R=cuda/runs/h100-combo
+  R=$COMBO_RUN
   [ -d $R ] || return 0
   cat <<CMB
 
-## Held-out: COMBO (cuda/runs/h100-combo)
+## Held-out: COMBO ($R)
 
 The game above beside two BE apps of one DNN, a tensor-core app (TC 1.5 ms) and a CUDA-core
 app (CD 0.4 ms), one stream each; be-alone (the two apps alone) is the throughput ratio's
 denominator.  combo-exact, the same mechanism on both sides: 10 frames of the game alone, then
 per frame Eq. 5's render group of n SMs on the last measured render time (closed loop: each
 side measures its own frames), render kernels SM-bound to it (original when it grows), the BE
-kernels SM-bound to the other SMs, grids over every SM with half an SM's blocks per app.
+kernels SM-bound to the other SMs, one in flight per app, each grid filling every SM to
+occupancy with a per-SM quota of half an SM's blocks (workers beyond it exit on landing: a
+per-SM counter in cuda/kernels.cu, \`sm_quota\` in the simulator), launched only when the BE SMs
+have room for the quota beside the other app's kernel (apps held back for room first).
 combo-intra (relaxed intra-SM sharing, no headroom merging), the same mechanism on both sides
 too: after the same 10 frames alone, render kernels PTB on the whole GPU; one BE CD kernel at a
 time beside the frame's RT kernel when the frame, slowed by RT+CD, is predicted to meet QoS and
@@ -114,23 +119,63 @@ def means(path):
 a, b = means('$tmp/x-combo/kernels.csv'), means('$R/kernels.csv')
 print('; '.join('%s %s %.2f / %.2f' % (k[0], k[1], a[k], b[k]) for k in sorted(a) if k in b))")
 
-Two misses of the model show here (the PTB RT kernel alone matches: both sides launch no more
-PTB workers than tasks).  In the exact scheme's frames that run original render kernels (the
-render group grew), the H100 takes several times longer than simulated: the original kernel's
-blocks must find room beside the BE group's resident persistent workers, which the simulator
-lets them do far more easily.  And beside BE CUDA-core kernels the emulated RT kernel slows far
-more than the RT+CD calibration predicts (combo-intra: the emulated RT kernel is CUDA-core and
-load/store work itself), so combo-intra's frames and its BE kernels both run slower on the GPU
-than simulated.  Per kernel the two BE apps share the GPU differently on the two sides: the H100 runs the CUDA-core
-kernels near their solo time and stretches the tensor-core ones, the simulator (H100 CD+TC
-calibration: no overlap, age discipline) stretches both less unevenly; the BE throughput, which
-sums them, agrees far better than any one kernel.
-- run to run on the GPU (cuda/runs/h100-combo-b, a second run of the same binary): BE throughput $(run_to_run cuda/runs/h100-combo cuda/runs/h100-combo-b)
-- render SMs at the end (sim / GPU), SM-bound fallbacks on the GPU: $(python3 -c "
+- both BE apps with a kernel running, fraction of combo-exact's time from its first SM-bound BE kernel on (sim / GPU): $(be_overlap $tmp/x-combo $R)
+
+The misses of the model here (the PTB RT kernel alone matches: both sides launch no more PTB
+workers than tasks):
+- **The two BE apps share the BE group on the H100 nearly all the time, in the simulator far
+  less** (the line above).  In the simulator the blocks of an SM-bound grid that land and exit
+  at once (outside their set, or beyond the quota) do not give their room back within the
+  dispatch pass: sim/dispatch.c places a kernel's blocks once per pass, up to the room it saw,
+  and a kernel left waiting looks again only on SMs some block left.  A grid over every SM
+  (each SM-bound render kernel, and each BE kernel) then keeps blocks waiting until some block
+  leaves, and the leftover rule holds every later kernel back meanwhile: the BE apps' kernels
+  mostly run one after the other.  On the H100 such blocks exit within microseconds.  Per
+  kernel that makes the simulator's CD kernels far fewer and its TC kernels far shorter than
+  the H100's (which also stretches the TC kernels beside the CD ones: CD+TC do not overlap,
+  below); the BE throughput, a sum over both, agrees much better than either.
+- **An SM-bound BE kernel fell back on the GPU, none in the simulator** (the fallback lines
+  below).  It was launched in the tail of a frame's CD kernel (its workers leaving the render
+  SMs, the frame's next kernel not yet started; kernels.csv).  Most likely the render SMs then
+  had the most room, and on the H100 a block that exits at once frees its room at once, so the
+  dispatcher kept choosing the render SMs until every block of the grid had landed there and
+  exited; the last one then ran every task on one SM, for a large part of the run.  So the
+  per-SM quota does not remove this hazard on the GPU.  The simulator hands out each SM's room
+  once per pass (the first miss), so there the grid reaches the BE SMs.
+- **Eq. 5's closed loop settles elsewhere.**  The H100 renders the SM-bound frames faster per
+  SM than simulated (the RT line above: fewer SMs, shorter), so its render group is smaller
+  and moves by one SM: a frame on the smaller group misses QoS by a little and the next one
+  grows the group with original kernels; the simulator's group settles.  A frame that runs
+  original kernels on one side and SM-bound on the other is not comparable: the frame-latency
+  p90 is those frames.
+- **RT beside BE CUDA-core kernels** slows far more than the RT+CD calibration predicts
+  (combo-intra: the emulated RT kernel is CUDA-core and load/store work itself), so
+  combo-intra's frames run slower on the GPU than simulated.  Per kernel the two BE apps share
+  the GPU differently on the two sides: the H100 runs the CUDA-core kernels near their solo
+  time and stretches the tensor-core ones, the simulator (H100 CD+TC calibration: no overlap,
+  age discipline) stretches both less unevenly.
+- run to run on the GPU: BE throughput, cuda/runs/h100-combo to cuda/runs/h100-combo-b (two runs of the session-2 binary) $(run_to_run cuda/runs/h100-combo cuda/runs/h100-combo-b); cuda/runs/h100-combo to $R for the policies whose mechanism did not change $(run_to_run cuda/runs/h100-combo $R combo-exact)
+- render SMs at the end, partition changes, frames with original render kernels, BE kernels launched in the exact scheme and SM-bound fallbacks (sim / GPU): $(python3 -c "
 import json
-s={r['policy']:r.get('combo',{}) for r in json.load(open('$tmp/x-combo/summary.json'))['runs']}
-g={r['policy']:r.get('combo',{}) for r in json.load(open('$R/summary.json'))['runs']}
-print('; '.join('%s: %s / %s, %s fallbacks' % (p, s[p].get('render_sms_last'), g[p].get('render_sms_last'), g[p].get('smbound_fallbacks')) for p in g if p in s and g[p]))")
+s={r['policy']:r for r in json.load(open('$tmp/x-combo/summary.json'))['runs']}
+g={r['policy']:r for r in json.load(open('$R/summary.json'))['runs']}
+print('; '.join('%s: %s / %s, %s / %s, %s / %s, %s / %s, %s / %s' % (p, s[p]['combo'].get('render_sms_last'), g[p]['combo'].get('render_sms_last'),
+      s[p]['combo'].get('partition_changes'), g[p]['combo'].get('partition_changes'),
+      s[p]['combo'].get('original_kernel_frames'), g[p]['combo'].get('original_kernel_frames'),
+      s[p]['combo'].get('be_launched_exact'), g[p]['combo'].get('be_launched_exact'),
+      s[p].get('smbound_fallbacks'), g[p]['combo'].get('smbound_fallbacks')) for p in g if p in s and g[p].get('combo')))")
+- the GPU's SM-bound fallback kernels (policy kernel: its duration, ms): $(python3 -c "
+import csv
+fb = {(r['policy'], r['kernel'], r['launch_ns']) for r in csv.DictReader(open('$R/tasks.csv')) if r['fallback'] != '0'}
+print('; '.join('%s %s: %.1f' % (r['policy'], r['kernel'], (int(r['end_ns']) - int(r['start_ns'])) / 1e6)
+                for r in csv.DictReader(open('$R/kernels.csv')) if (r['policy'], r['kernel'], r['launch_ns']) in fb) or 'none')")
+- the per-SM quota on the GPU (combo-exact): workers kept inside per quota x BE SMs, mean $(python3 -c "
+import json
+g=[r['combo'] for r in json.load(open('$R/summary.json'))['runs'] if r['policy']=='combo-exact'][0]
+print('%.3f, max %.3f over %d BE kernels (at most 1: no SM kept more than its quota); BE launches held back for room: %d' % (g['be_quota_fill_mean'], g['be_quota_fill_max'], g['be_quota_kernels'], g['be_held_back_for_room']))"); on an idle GPU ($R/bench-placement-quota, P7): $(python3 -c "
+import json
+j=json.load(open('$R/bench-placement-quota/placement.json'))['P7_smbound_quota']
+print('quota %d on %d SMs, %d to %d workers kept per SM, %d outside, %d fallbacks, %d of %d tasks run' % (j['quota'], j['set_sms'], j['workers_kept_per_set_sm_min'], j['workers_kept_per_set_sm_max'], j['workers_kept_outside_set'], j['fallbacks'], j['tasks_run'], j['tasks']))")
 
 \`\`\`
 $(cat $tmp/c-combo.txt; cat $tmp/x-combo.txt)
@@ -139,13 +184,38 @@ CMB
 }
 combo_prepare
 # the second held-out workload (cuda/experiments/h100_w2.json), every policy on one workload
-W2=cuda/runs/h100-w2
+# (the run with combo-exact's per-SM quota; cuda/runs/h100-w2: before it)
+W2=cuda/runs/h100-w2-quota
 "$C" run cuda/experiments/h100_w2.json $(solo_sets cuda/experiments/h100_w2.json $W2/summary.json) --out "$tmp/x-w2" --quiet
 "$C" validate --sim "$tmp/x-w2/kernels.csv" --real "$W2/kernels.csv" --json "$tmp/x-w2.json" \
   | sed "s|^sim:  $tmp/x-w2/|sim:  combosim run cuda/experiments/h100_w2.json -> |" > "$tmp/x-w2.txt"
 python3 cuda/scripts/compare_runs.py "$tmp/x-w2" $W2 \
   "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['duration_ms'])" $W2/summary.json)" \
   "$tmp/x-w2" $W2 --json "$tmp/c-w2.json" > "$tmp/c-w2.txt"
+# The fraction of combo-exact's time, from its first SM-bound BE kernel's start to the last BE
+# kernel's end, during which the two BE apps both have a kernel running: "SIM / GPU" of run
+# directories SIM and GPU.
+be_overlap() { python3 - "$@" <<'PY'
+import csv, sys
+def both(d):
+    iv = {}
+    rows = [r for r in csv.DictReader(open(d + '/kernels.csv')) if r['policy'] == 'combo-exact' and r['frame'] == '-1']
+    start = min(int(r['start_ns']) for r in rows if r['variant'] == 'smbound')
+    for r in rows:
+        iv.setdefault(r['owner'], []).append((max(int(r['start_ns']), start), int(r['end_ns'])))
+    end = max(e for v in iv.values() for _, e in v)
+    a, b = [sorted(x for x in v if x[1] > x[0]) for v in iv.values()]
+    i = j = inter = 0
+    while i < len(a) and j < len(b):
+        inter += max(0, min(a[i][1], b[j][1]) - max(a[i][0], b[j][0]))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return inter / (end - start)
+print('%.2f / %.2f' % (both(sys.argv[1]), both(sys.argv[2])))
+PY
+}
 # The GPU's run-to-run difference of each policy's BE throughput (solo time of the BE kernels
 # that ended in the run) between two stored runs A and B; policies named after them are left out.
 run_to_run() { python3 - "$@" <<'PY'
@@ -209,11 +279,13 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | cuda/runs/h100-static | \`combosim-cuda run cuda/experiments/h100_static.json\`: static-66, static-88 (SM-bound), kernels that skipped work when no worker landed in their set | nothing (superseded by h100-static-2; raw record) |
 | cuda/runs/h100-static-2 | the same, with the SM-bound fallback (the grid's last block stays when none landed inside) | **held out** (full experiment) |
 | cuda/runs/h100-pilotfish | \`combosim-cuda run cuda/experiments/h100_pilotfish.json\`: Pilotfish | **held out** (full experiment) |
-| cuda/runs/h100-combo | \`combosim-cuda run cuda/experiments/h100_combo.json\`: BE alone, COMBO exact integrated SM sharing and relaxed intra-SM sharing (closed loop).  Its combo-exact (and h100-w2's) launched the BE grids of before session 3 (occupancy/apps workers per SM, no per-SM quota, no wait for room), which the simulator no longer does: those rows compare two mechanisms (cuda/README.md, What remains 00) | **held out** (full experiment) |
+| cuda/runs/h100-combo-quota | \`combosim-cuda run cuda/experiments/h100_combo.json\`: BE alone, COMBO exact integrated SM sharing and relaxed intra-SM sharing (closed loop), combo-exact's BE kernels launched as the simulator's: grids filling every SM with a per-SM quota, waiting for room in the BE group, one in flight per app; bench-placement-quota/ checks the quota on an idle GPU | **held out** (full experiment) |
+| cuda/runs/h100-combo | the same experiment before the per-SM quota (session 2): its combo-exact launched grids of occupancy/apps workers per SM with no quota and no wait for room, two queued per app | run-to-run variation of be-alone and combo-intra (superseded; raw record) |
 | cuda/runs/h100-combo-0 | the first COMBO run, combo-exact only, before combo-intra followed the simulator | nothing (superseded; raw record) |
 | cuda/runs/h100-combo-timeline | the COMBO experiment again, writing timeline.json | nothing (a sample of the GPU timeline) |
-| cuda/runs/h100-w2 | \`combosim-cuda run cuda/experiments/h100_w2.json\`: a second workload (120 fps, other shapes) under every replayed policy | **held out** (full experiment) |
-| cuda/runs/h100-combo-b | a second run of the COMBO experiment, same binary | run-to-run variation only |
+| cuda/runs/h100-w2-quota | \`combosim-cuda run cuda/experiments/h100_w2.json\`: a second workload (120 fps, other shapes) under every replayed policy, combo-exact with the per-SM quota as the simulator's | **held out** (full experiment) |
+| cuda/runs/h100-w2 | the same before the per-SM quota (session 2) | run-to-run variation of the other policies (superseded; raw record) |
+| cuda/runs/h100-combo-b | a second run of the COMBO experiment, the binary of h100-combo | run-to-run variation only |
 | cuda/runs/h100-w2-0 | an earlier run of the same (its combo-exact predates the §5.2 BE hold) | run-to-run variation only |
 | cuda/runs/h200-fallback-1 | the same three experiments; the device call fell over to an H200 | nothing (another GPU; raw record only) |
 
@@ -264,7 +336,7 @@ throughput, which sums over the run, is the number to read.
 $(for n in exclusive static pilotfish; do echo "== $n"; cat $tmp/c-$n.txt; cat $tmp/x-$n.txt; done)
 \`\`\`
 
-## Held-out: a second workload (cuda/runs/h100-w2)
+## Held-out: a second workload ($W2)
 
 Other shapes, 120 fps: a game of RT 1.5 ms + CD 2 ms + MEM 0.8 ms per frame; a DNN-like app
 alternating a 0.6 ms TC and a 0.15 ms CD kernel; a 0.5 ms streaming MEM app; every policy the
@@ -272,9 +344,19 @@ runner replays (the throughput ratio's denominator is this workload's be-alone).
 kernel's work comes in coarse steps on the H100: it runs 5 % under its 1500 us target there
 (run.log); the simulator runs it, as every kernel, at its measured solo time.
 
-Run to run on the GPU (cuda/runs/h100-w2-0, an earlier run of the same binary for these
-policies): BE throughput $(run_to_run cuda/runs/h100-w2-0 cuda/runs/h100-w2 combo-exact).  A single run of a closed-loop COMBO policy carries that much noise: differences of this size
-between the simulator and one GPU run are not all the model's.
+Run to run on the GPU, BE throughput of the policies whose mechanism did not change between
+the runs: cuda/runs/h100-w2-0 to cuda/runs/h100-w2 (two runs of the session-2 binary)
+$(run_to_run cuda/runs/h100-w2-0 cuda/runs/h100-w2 combo-exact); cuda/runs/h100-w2 to $W2
+$(run_to_run cuda/runs/h100-w2 $W2 combo-exact).  A single run of a closed-loop COMBO policy carries that much noise: differences of this size
+between the simulator and one GPU run are not all the model's.  combo-exact's two BE apps both
+have a kernel running, fraction of its time from its first SM-bound BE kernel on (sim / GPU):
+$(be_overlap $tmp/x-w2 $W2), for the dispatch reason given in the COMBO section below.
+SM-bound fallbacks of combo-exact (the simulator; the GPU with the per-SM quota; the GPU before
+it, cuda/runs/h100-w2): $(python3 -c "
+import csv, json
+gpu = lambda d: sum(1 for r in csv.DictReader(open(d + '/tasks.csv')) if r['policy'] == 'combo-exact' and r['fallback'] != '0')
+sim = [r for r in json.load(open('$tmp/x-w2/summary.json'))['runs'] if r['policy'] == 'combo-exact'][0]['smbound_fallbacks']
+print('%d; %d; %d' % (sim, gpu('$W2'), gpu('cuda/runs/h100-w2')))").
 
 \`\`\`
 $(cat $tmp/c-w2.txt; cat $tmp/x-w2.txt)

@@ -276,6 +276,15 @@ void dispatch(struct sim *s)
 		/* A kernel left waiting by a pass in which nothing held it up had no room anywhere
 		 * then; rooms grow only where blocks left, so look only there. */
 		place(s, k, any_blocked ? &blocked : NULL, k->settled);
+		/* SM-bound workers that land and exit (outside the set, beyond the quota) leave
+		 * within microseconds on the GPU and the rest of the grid lands in their place:
+		 * look again while the pass still places blocks. */
+		while (k->variant == VAR_SMBOUND && k->unplaced > 0) {
+			int before = k->unplaced;
+			place(s, k, any_blocked ? &blocked : NULL, false);
+			if (k->unplaced == before)
+				break;
+		}
 		k->settled = !any_blocked;
 		if (!k->unplaced)
 			continue;

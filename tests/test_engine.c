@@ -486,6 +486,51 @@ static void test_masks(void)
 	run_close(&r);
 }
 
+/* app 0 masked to SMs 0-40, app 1 SM-bound to SMs 41-81 with 3 workers per SM, app 2 plain */
+static void exiting_be_ready(void *self, struct sim *sim, int app)
+{
+	struct launch_opts o = launch_original();
+	if (app == 0)
+		o = launch_masked(smset_range(0, 41));
+	if (app == 1) {
+		o = launch_smbound(smset_range(41, 41));
+		o.sm_quota = 3;
+	}
+	sim_app_launch(sim, app, &o);
+}
+
+static const struct policy_ops exiting_policy = {
+	.version = POLICY_OPS_VERSION, .name = "test-exiting", .init = masked_init, .be_ready = exiting_be_ready,
+};
+
+static void test_smbound_exits_free_room(void)
+{
+	struct run r;
+	/* A fills 1024 of 1536 threads on SMs 0-40 for 1 ms.  B's SM-bound grid (6 workers per SM
+	 * over all 82 SMs, 492) finds room for 2 x 41 outside its set and 6 x 41 inside, of which
+	 * the quota keeps 3: 328 land and 287 of them exit at once, within the instant, freeing
+	 * their room for B's last 164.  So all of B is placed at time 0, and C, a later kernel,
+	 * is not held back by B's waiting blocks until A's end. */
+	struct policy_spec p = { .name = "test-exiting", .ops = &exiting_policy };
+	CU_ASSERT_FATAL(run_open(&r, "{" RTX ", " POL "\"kernels\": ["
+				 "{\"name\":\"A\",\"class\":\"CD\",\"grid\":41,\"threads\":1024,\"solo_us\":1000},"
+				 "{\"name\":\"B\",\"class\":\"CD\",\"grid\":492,\"threads\":256,\"solo_us\":100},"
+				 "{\"name\":\"C\",\"class\":\"CD\",\"grid\":41,\"threads\":256,\"solo_us\":10}],"
+				 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"A\"],\"repeat\":1},{\"name\":\"b\",\"kernels\":[\"B\"],\"repeat\":1},"
+				 "{\"name\":\"c\",\"kernels\":[\"C\"],\"repeat\":1}]}", &p));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	int c0 = 0;
+	for (int sm = 0; sm < 82; sm++) {
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, sm, "A"), sm < 41);
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, sm, "B"), sm < 41 ? 0 : 3);
+		c0 += sim_sm_kernel_blocks(r.s, sm, "C");
+	}
+	CU_ASSERT_EQUAL(c0, 41);
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	CU_ASSERT(kernel_end(&r, "C", 0) < kernel_end(&r, "A", 0) / 2);
+	run_close(&r);
+}
+
 /* ------------------------------------------------------------ frames and determinism */
 
 static const char game_exp[] = "{" RTX ", \"seed\": 3, \"duration_ms\": 100, \"kernels\": ["
@@ -584,6 +629,7 @@ void register_engine_tests(void)
 	CU_add_test(s, "PTB workers placed late drain the pool", test_ptb_late_workers);
 	CU_add_test(s, "PTB build of a small grid: no more workers than tasks", test_ptb_small_grid);
 	CU_add_test(s, "SM masks and the leftover rule", test_masks);
+	CU_add_test(s, "SM-bound workers that exit on landing free their room at once", test_smbound_exits_free_room);
 	CU_add_test(s, "determinism", test_determinism);
 	CU_add_test(s, "frames and QoS", test_frames);
 }

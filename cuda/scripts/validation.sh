@@ -395,10 +395,12 @@ print('%d / %d, %d / %d; render SMs at the end %d / %d' % (s['partition_changes'
 A BE kernel launched while a frame's original render kernels cover every SM gets few workers
 inside the BE group and runs for tens of ms; BE kernels that ran over 5x their kernel's median
 (sim / GPU): $(be_trapped $tmp/x-w2 $W2).  The simulator's group settles, so its BE apps
-keep the BE group all run.  The first link is the model's per-kernel miss on part of the GPU (the
-emulated RT kernel and the MEM kernels scale sublinearly with SMs on the H100: What the misses
-say, below, and cuda/runs/h100-bench-2/bench-scaling); the rest is COMBO's mechanism on either
-side.  Until session 5 the simulator's BE apps taking turns
+keep the BE group all run.  The first link is the model's per-kernel miss for SM-bound render kernels
+beside the BE group, not yet explained kernel by kernel: the simulator shares DRAM evenly
+between the frame's MEM kernel and the BE group's streaming kernel (its w_post runs at about
+half its solo speed there), and the emulated RT kernel scales sublinearly with SMs on the H100
+(What the misses say, below; cuda/runs/h100-bench-2/bench-scaling); the rest is COMBO's
+mechanism on either side.  Until session 5 the simulator's BE apps taking turns
 hid this (BE throughput error then 14 %).
 SM-bound fallbacks of combo-exact (the simulator; the GPU with the per-SM quota; the GPU before
 it, cuda/runs/h100-w2): $(python3 -c "

@@ -241,6 +241,59 @@ a, b = trapped(sys.argv[1]), trapped(sys.argv[2])
 print('%d / %d kernels, %.0f / %.0f ms in all, %d / %d of them starting within 5 ms after an original-kernel frame' % (a[0], b[0], a[1], b[1], a[2], b[2]))
 PY
 }
+# On the GPU run GPU (its tasks.csv), combo-exact's SM-bound BE kernels that ran over 5x their
+# kernel's median against the others: the workers they kept (blocks - exited) and how soon after
+# the previous BE launch they were launched.
+be_trap_cause() { python3 - "$@" <<'PY'
+import csv, statistics, sys
+d = sys.argv[1]
+ker = {(r['kernel'], r['launch_ns']): r for r in csv.DictReader(open(d + '/kernels.csv')) if r['policy'] == 'combo-exact'}
+tasks = [r for r in csv.DictReader(open(d + '/tasks.csv')) if r['policy'] == 'combo-exact' and r['frame'] == '-1']
+launches = sorted(int(r['launch_ns']) for r in tasks)
+dur = lambda k: int(k['end_ns']) - int(k['start_ns'])
+med = {}
+for r in tasks:
+    med.setdefault(r['kernel'], []).append(dur(ker[(r['kernel'], r['launch_ns'])]))
+med = {k: statistics.median(v) for k, v in med.items()}
+rows = []
+for r in tasks:
+    k = ker[(r['kernel'], r['launch_ns'])]
+    if k['variant'] != 'smbound':
+        continue
+    at = int(r['launch_ns'])
+    gap = at - max((x for x in launches if x < at), default=at - 10**12)
+    rows.append((dur(k) > 5 * med[r['kernel']], int(k['blocks']) - int(r['blocks_exited']), gap / 1e3))
+def part(slow):
+    x = [r for r in rows if r[0] == slow]
+    return (len(x), statistics.median(r[1] for r in x), min(r[1] for r in x), max(r[1] for r in x),
+            100 * sum(r[2] < 20 for r in x) / len(x)) if x else (0, 0, 0, 0, 0)
+a, b = part(True), part(False)
+print('the %d slow ones kept %g workers in the median (%d-%d), the %d others %g (%d-%d); launched within 20 us of the previous BE launch: %.0f %% of the slow ones, %.0f %% of the others' % (a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3], a[4], b[4]))
+PY
+}
+# combo-exact's SM-bound render kernels, median ms: on the GPU run GPU while a BE kernel that ran
+# over 5x its kernel's median covers most of the kernel, on the GPU otherwise, and simulated (SIM).
+render_beside() { python3 - "$@" <<'PY'
+import csv, statistics, sys
+def load(d):
+    rows = [r for r in csv.DictReader(open(d + '/kernels.csv')) if r['policy'] == 'combo-exact']
+    be = [r for r in rows if r['frame'] == '-1']
+    dur = lambda r: int(r['end_ns']) - int(r['start_ns'])
+    med = {k: statistics.median(dur(r) for r in be if r['kernel'] == k) for k in {r['kernel'] for r in be}}
+    slow = [(int(r['start_ns']), int(r['end_ns'])) for r in be if dur(r) > 5 * med[r['kernel']]]
+    out = {}
+    for r in rows:
+        if r['frame'] != '-1' and r['variant'] == 'smbound':
+            s, e = int(r['start_ns']), int(r['end_ns'])
+            cover = sum(max(0, min(e, b) - max(s, a)) for a, b in slow) / max(1, e - s)
+            out.setdefault((r['kernel'], cover > 0.5), []).append(dur(r) / 1e6)
+    return out
+sim, gpu = load(sys.argv[1]), load(sys.argv[2])
+m = lambda d, k: '%.2f' % statistics.median(d[k]) if k in d else '-'
+print('; '.join('%s %s / %s / %s' % (k, m(gpu, (k, True)), m(gpu, (k, False)), m(sim, (k, False)))
+                for k in sorted({k for k, _ in gpu})))
+PY
+}
 # The GPU's run-to-run difference of each policy's BE throughput (solo time of the BE kernels
 # that ended in the run) between two stored runs A and B; policies named after them are left out.
 run_to_run() { python3 - "$@" <<'PY'
@@ -377,31 +430,29 @@ between the simulator and one GPU run are not all the model's.  combo-exact's tw
 have a kernel running, fraction of its time from its first SM-bound BE kernel on (sim / GPU):
 $(be_overlap $tmp/x-w2 $W2) (the COMBO section below: until session 5 the simulator's
 dispatcher kept the apps apart).  **combo-exact's BE throughput misses by far here, and why:**
-the H100 renders the SM-bound frames on fewer SMs than simulated (its SM-bound render kernels
-run at other speeds on part of the GPU; median duration, ms, sim / GPU: $(python3 -c "
-import csv, statistics
-def med(path):
-    m = {}
-    for r in csv.DictReader(open(path)):
-        if r['policy'] == 'combo-exact' and r['owner'] == 'game' and r['variant'] == 'smbound':
-            m.setdefault(r['kernel'], []).append((int(r['end_ns']) - int(r['start_ns'])) / 1e6)
-    return {k: statistics.median(v) for k, v in m.items()}
-a, b = med('$tmp/x-w2/kernels.csv'), med('$W2/kernels.csv')
-print('; '.join('%s %.2f / %.2f' % (k, a[k], b[k]) for k in sorted(a) if k in b))")), and its group moves (partition changes, frames with original render kernels, sim / GPU: $(python3 -c "
+on the H100 some BE kernels are trapped with a few workers.  BE kernels that ran over 5x their
+kernel's median (sim / GPU): $(be_trapped $tmp/x-w2 $W2).  On the GPU $(be_trap_cause $W2).
+So a BE grid launched in the exit storm of the previous one (both apps launch when a frame
+ends, most of all after an original-kernel frame, when the BE work was held back) finds the
+SMs that storm frees, the render SMs, with the most room; its blocks land there, exit and free
+it again, and the H100's per-block most-room choice keeps sending them there until the grid is
+spent, a few workers inside.  The simulator hands a grid the room it sees at once (levelled
+over every SM, as the idle-GPU placement benchmark P7 supports: exactly the quota kept per
+SM), so it does not produce this microsecond race; whether to model it (blocks that exit
+holding their slot for a measured time, the placement re-evaluated as they leave) is open:
+cuda/README.md, What remains 000.  The trap feeds Eq. 5's closed loop: with the BE group's
+streaming kernel nearly idle, the frame renders faster on the GPU (SM-bound render kernels,
+median ms, GPU beside a trapped BE kernel / GPU beside none / simulated: $(render_beside $tmp/x-w2 $W2)),
+so the group shrinks, the next frames miss by a little, the group grows again with original
+render kernels, and the BE work held back in those frames is launched in a burst at their end:
+partition changes, frames with original render kernels, sim / GPU: $(python3 -c "
 import json
 s=[r for r in json.load(open('$tmp/x-w2/summary.json'))['runs'] if r['policy']=='combo-exact'][0]['combo']
 g=[r for r in json.load(open('$W2/summary.json'))['runs'] if r['policy']=='combo-exact'][0]['combo']
-print('%d / %d, %d / %d; render SMs at the end %d / %d' % (s['partition_changes'], g['partition_changes'], s['original_kernel_frames'], g['original_kernel_frames'], s['render_sms_last'], g['render_sms_last']))")).
-A BE kernel launched while a frame's original render kernels cover every SM gets few workers
-inside the BE group and runs for tens of ms; BE kernels that ran over 5x their kernel's median
-(sim / GPU): $(be_trapped $tmp/x-w2 $W2).  The simulator's group settles, so its BE apps
-keep the BE group all run.  The first link is the model's per-kernel miss for SM-bound render kernels
-beside the BE group, not yet explained kernel by kernel: the simulator shares DRAM evenly
-between the frame's MEM kernel and the BE group's streaming kernel (its w_post runs at about
-half its solo speed there), and the emulated RT kernel scales sublinearly with SMs on the H100
-(What the misses say, below; cuda/runs/h100-bench-2/bench-scaling); the rest is COMBO's
-mechanism on either side.  Until session 5 the simulator's BE apps taking turns
-hid this (BE throughput error then 14 %).
+print('%d / %d, %d / %d; render SMs at the end %d / %d' % (s['partition_changes'], g['partition_changes'], s['original_kernel_frames'], g['original_kernel_frames'], s['render_sms_last'], g['render_sms_last']))").
+The simulator's group settles (its one original-kernel frame, the switch to the exact scheme,
+traps nothing), so its BE apps keep the group all run.  Until session 5 the simulator's BE
+apps taking turns hid this (BE throughput error then 14 %).
 SM-bound fallbacks of combo-exact (the simulator; the GPU with the per-SM quota; the GPU before
 it, cuda/runs/h100-w2): $(python3 -c "
 import csv, json

@@ -810,6 +810,152 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 		cJSON_AddItemToArray(j8, jr);
 	}
 
+	/* P9: P8 with the second grid launched later: a one-block kernel of D us on the second
+	 * grid's stream before it, and a first grid whose kept workers run for about 0.5 ms, so
+	 * the second grid still finds them.  How long after the first grid's landing does the
+	 * second one still get trapped?  (The exited blocks' records end when their exit's atomics
+	 * are done: the exit storm's length.) */
+	static const double p9_delay_us[] = { 10, 20, 50, 100, 200 };
+	cJSON *j9 = cJSON_AddArrayToObject(pj, "P9_two_smbound_delayed");
+	struct ck_kernel spin = { .cls = CK_CD, .variant = CK_ORIGINAL, .threads = 32, .tasks = 1 };
+	for (size_t di = 0; di < sizeof(p9_delay_us) / sizeof(p9_delay_us[0]); di++) {
+		bench_calibrate(d, cal, &spin, p9_delay_us[di]);
+		struct ck_kernel k9[3];
+		k9[0] = q7;
+		k9[0].sm_quota = occ7 / 2;
+		k9[0].tasks = 16 * N;
+		k9[1] = spin;
+		k9[2] = k9[0];
+		k9[2].tasks = 4 * N;
+		struct ck_block_rec *r9[3] = { calloc((size_t)k9[0].workers, sizeof(struct ck_block_rec)), NULL,
+					       calloc((size_t)k9[2].workers, sizeof(struct ck_block_rec)) };
+		if (!r9[0] || !r9[2]) {
+			fprintf(stderr, "combosim-cuda: out of memory\n");
+			exit(1);
+		}
+		struct ck_timing t9[3];
+		ck_run_group(d, k9, (int[]){ 0, 1, 1 }, 3, t9, r9);
+		uint64_t first = ~0ull, exit_end = 0;
+		for (int b = 0; b < k9[0].workers; b++) {
+			first = r9[0][b].start_ns < first ? r9[0][b].start_ns : first;
+			if (r9[0][b].exited == 1 && r9[0][b].end_ns > exit_end)
+				exit_end = r9[0][b].end_ns;
+		}
+		cJSON *jr = cJSON_CreateObject();
+		cJSON_AddNumberToObject(jr, "spin_target_us", p9_delay_us[di]);
+		cJSON_AddNumberToObject(jr, "first_grid_last_exit_done_us", (double)(exit_end - first) / 1e3);
+		for (int i = 0; i < 3; i += 2) {
+			int kept = 0, fb = 0, tasks = 0;
+			uint64_t t_lo = ~0ull, t_hi = 0;
+			for (int b = 0; b < k9[i].workers; b++) {
+				const struct ck_block_rec *r = &r9[i][b];
+				tasks += (int)r->tasks_done;
+				fb += r->exited == 2;
+				t_lo = r->start_ns < t_lo ? r->start_ns : t_lo;
+				t_hi = r->start_ns > t_hi ? r->start_ns : t_hi;
+				kept += r->exited != 1 && r->smid < (uint32_t)N && ck_mask_has(k9[i].mask, (int)r->smid);
+				fprintf(f, "P9-delay-%g,%d,%s,%d,%u,%llu,%llu,%u,%u\n", p9_delay_us[di], i, ck_class_names[k9[i].cls], b,
+					r->smid, (unsigned long long)(r->start_ns - first), (unsigned long long)(r->end_ns - first),
+					r->tasks_done, r->exited);
+			}
+			cJSON *jk = cJSON_CreateObject();
+			cJSON_AddNumberToObject(jk, "workers_kept_inside", kept);
+			cJSON_AddNumberToObject(jk, "fallbacks", fb);
+			cJSON_AddNumberToObject(jk, "tasks_run", tasks);
+			cJSON_AddNumberToObject(jk, "tasks", k9[i].tasks);
+			cJSON_AddNumberToObject(jk, "first_block_start_us", (double)(t_lo - first) / 1e3);
+			cJSON_AddNumberToObject(jk, "last_block_start_us", (double)(t_hi - first) / 1e3);
+			cJSON_AddItemToObject(jr, i ? "second" : "first", jk);
+			fprintf(stderr, "P9 delay %g us kernel %d: kept inside %d, fallbacks %d, tasks %d of %d, blocks started %.1f..%.1f us; first grid's exits done by %.1f us\n",
+				p9_delay_us[di], i, kept, fb, tasks, k9[i].tasks, (double)(t_lo - first) / 1e3,
+				(double)(t_hi - first) / 1e3, (double)(exit_end - first) / 1e3);
+		}
+		free(r9[0]);
+		free(r9[2]);
+		cJSON_AddItemToArray(j9, jr);
+	}
+
+	/* P10: how long a block that exits on landing holds its slot, against what works beside
+	 * it.  One SM-bound grid (occupancy x N, 256 threads) of class CD, TC or MEM on SMs
+	 * [N/3, N) with quota q: each SM of the set keeps q workers that run long tasks, and its
+	 * other occupancy - q blocks exit beside them; the SMs outside the set have only exiting
+	 * blocks.  Exit time = from the first block's start to the exit's end (its atomics done). */
+	cJSON *j10 = cJSON_AddArrayToObject(pj, "P10_exit_time");
+	static const int p10_cls[] = { CK_CD, CK_TC, CK_MEM };
+	static const int p10_q[] = { 1, 2, 4, 6 };
+	for (size_t ci = 0; ci < sizeof(p10_cls) / sizeof(p10_cls[0]); ci++) {
+		struct ck_kernel w = { .cls = p10_cls[ci], .variant = CK_ORIGINAL, .threads = 256 };
+		int occ = ck_occupancy(d, w.cls, w.threads, 0);
+		w.tasks = occ * N;
+		bench_calibrate(d, cal, &w, 200);            /* one full wave of 200 us */
+		for (size_t qi = 0; qi < sizeof(p10_q) / sizeof(p10_q[0]); qi++) {
+			int q = p10_q[qi];
+			if (q >= occ)
+				continue;
+			struct ck_kernel k10 = w;
+			k10.variant = CK_SMBOUND;
+			k10.workers = occ * N;
+			k10.sm_quota = q;
+			k10.tasks = 16 * q * (N - N / 3);
+			ck_mask_clear(&k10);
+			ck_mask_range(&k10, N / 3, N);
+			size_t nw = k10.workers > 0 ? (size_t)k10.workers : 1;
+			struct ck_block_rec *r10 = calloc(nw, sizeof(struct ck_block_rec));
+			if (!r10) {
+				fprintf(stderr, "combosim-cuda: out of memory\n");
+				exit(1);
+			}
+			struct ck_timing t10;
+			ck_run_group(d, &k10, (int[]){ 0 }, 1, &t10, &r10);
+			uint64_t first = ~0ull, work_end = 0;
+			for (int b = 0; b < k10.workers; b++)
+				first = r10[b].start_ns < first ? r10[b].start_ns : first;
+			double *ein = calloc(nw, sizeof(double)), *eout = calloc(nw, sizeof(double));
+			if (!ein || !eout) {
+				fprintf(stderr, "combosim-cuda: out of memory\n");
+				exit(1);
+			}
+			int nin = 0, nout = 0;
+			for (int b = 0; b < k10.workers; b++) {
+				const struct ck_block_rec *r = &r10[b];
+				double e = (double)(r->end_ns - first) / 1e3;
+				if (r->exited != 1) {
+					work_end = r->end_ns > work_end ? r->end_ns : work_end;
+					continue;
+				}
+				if (r->smid < (uint32_t)N && ck_mask_has(k10.mask, (int)r->smid))
+					ein[nin++] = e;
+				else
+					eout[nout++] = e;
+				fprintf(f, "P10-%s-q%d,0,%s,%d,%u,%llu,%llu,%u,%u\n", ck_class_names[k10.cls], q,
+					ck_class_names[k10.cls], b, r->smid, (unsigned long long)(r->start_ns - first),
+					(unsigned long long)(r->end_ns - first), r->tasks_done, r->exited);
+			}
+			qsort(ein, (size_t)nin, sizeof(double), cmp_double);
+			qsort(eout, (size_t)nout, sizeof(double), cmp_double);
+			cJSON *jr = cJSON_CreateObject();
+			cJSON_AddStringToObject(jr, "class", ck_class_names[k10.cls]);
+			cJSON_AddNumberToObject(jr, "occupancy", occ);
+			cJSON_AddNumberToObject(jr, "quota", q);
+			cJSON_AddNumberToObject(jr, "workers_end_us", (double)(work_end - first) / 1e3);
+			cJSON_AddNumberToObject(jr, "exits_inside", nin);
+			cJSON_AddNumberToObject(jr, "exit_inside_median_us", nin ? ein[nin / 2] : -1);
+			cJSON_AddNumberToObject(jr, "exit_inside_p90_us", nin ? ein[(nin * 9) / 10] : -1);
+			cJSON_AddNumberToObject(jr, "exit_inside_max_us", nin ? ein[nin - 1] : -1);
+			cJSON_AddNumberToObject(jr, "exits_outside", nout);
+			cJSON_AddNumberToObject(jr, "exit_outside_median_us", nout ? eout[nout / 2] : -1);
+			cJSON_AddNumberToObject(jr, "exit_outside_max_us", nout ? eout[nout - 1] : -1);
+			cJSON_AddItemToArray(j10, jr);
+			fprintf(stderr, "P10 %s q %d (occupancy %d): exits beside q workers median %.1f p90 %.1f max %.1f us (%d); outside median %.1f max %.1f us (%d); workers end %.1f us\n",
+				ck_class_names[k10.cls], q, occ, nin ? ein[nin / 2] : -1, nin ? ein[(nin * 9) / 10] : -1,
+				nin ? ein[nin - 1] : -1, nin, nout ? eout[nout / 2] : -1, nout ? eout[nout - 1] : -1, nout,
+				(double)(work_end - first) / 1e3);
+			free(ein);
+			free(eout);
+			free(r10);
+		}
+	}
+
 	cJSON_AddItemToObject(sum, "placement", cJSON_Duplicate(pj, 1));
 	write_json(o, "placement.json", pj);
 	cJSON_Delete(pj);

@@ -256,7 +256,9 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 			} else {
 				atomicMax(&a.slot->last, t0);
 				if (a.rec) {
-					struct ck_block_rec r = { sm, 0, 1, 0, t0, t0 };
+					/* end: when the exit's atomics are done (they serialize across
+					 * the grid's exiting blocks: cuda/runs/h100-placement-race) */
+					struct ck_block_rec r = { sm, 0, 1, 0, t0, ck_now() };
 					a.rec[blockIdx.x] = r;
 				}
 			}

@@ -366,6 +366,8 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | cuda/runs/h100-combo-b | a second run of the COMBO experiment, the binary of h100-combo | run-to-run variation only |
 | cuda/runs/h100-w2-0 | an earlier run of the same (its combo-exact predates the §5.2 BE hold) | run-to-run variation only |
 | cuda/runs/h200-fallback-1 | the same three experiments; the device call fell over to an H200 | nothing (another GPU; raw record only) |
+| cuda/runs/h100-placement-race | \`combosim-cuda bench placement\` with P8: two SM-bound grids launched back to back | nothing yet (evidence for the exit-storm trap; superseded by h100-placement-exit, which repeats P8) |
+| cuda/runs/h100-placement-exit | \`combosim-cuda bench placement\` with P8-P10: the trap, its window (P9) and the time an exiting block holds its slot (P10) | the COMBO section's explanation of the trap; no model input yet (cuda/README.md, What remains 000) |
 
 ## Summary: error on held-out runs (goal: within 10 %)
 
@@ -432,15 +434,30 @@ $(be_overlap $tmp/x-w2 $W2) (the COMBO section below: until session 5 the simula
 dispatcher kept the apps apart).  **combo-exact's BE throughput misses by far here, and why:**
 on the H100 some BE kernels are trapped with a few workers.  BE kernels that ran over 5x their
 kernel's median (sim / GPU): $(be_trapped $tmp/x-w2 $W2).  On the GPU $(be_trap_cause $W2).
-So a BE grid launched in the exit storm of the previous one (both apps launch when a frame
-ends, most of all after an original-kernel frame, when the BE work was held back) finds the
-SMs that storm frees, the render SMs, with the most room; its blocks land there, exit and free
-it again, and the H100's per-block most-room choice keeps sending them there until the grid is
-spent, a few workers inside.  The simulator hands a grid the room it sees at once (levelled
-over every SM, as the idle-GPU placement benchmark P7 supports: exactly the quota kept per
-SM), so it does not produce this microsecond race; whether to model it (blocks that exit
-holding their slot for a measured time, the placement re-evaluated as they leave) is open:
-cuda/README.md, What remains 000.  The trap feeds Eq. 5's closed loop: with the BE group's
+Why, measured on purpose (cuda/runs/h100-placement-exit, placement experiments on an idle
+H100): $(python3 -c "
+import json, statistics
+j = json.load(open('cuda/runs/h100-placement-exit/bench-placement-exit/placement.json'))
+p8 = [r['second']['workers_kept_inside'] for r in j['P8_two_smbound_back_to_back']]
+p9 = j['P9_two_smbound_delayed']
+trap = [r for r in p9 if r['second']['workers_kept_inside'] < 0.5 * r['first']['workers_kept_inside']]
+free = [r for r in p9 if r not in trap]
+p10 = j['P10_exit_time']
+cd = [r for r in p10 if r['class'] == 'CD' and r['quota'] >= 2]
+other = [r for r in p10 if r not in cd]
+print('two SM-bound CD grids launched back to back, quota 4 on 88 SMs: the first keeps 352 workers, the second %d-%d (P8, %d repetitions); launched later, the second is trapped when it starts %.0f-%.0f us after the first and keeps its quota from %.0f us on, once the first grid\'s exits are done (%.0f-%.0f us; P9).  A block that exits on landing holds its slot for %.1f-%.1f us (median) on an SM with no worker or beside TC, MEM or one CD worker, but for %s us beside %s CD workers (P10): the FMA workers take the issue slots and the exiting warps wait.' % (
+    min(p8), max(p8), len(p8),
+    min(r['second']['first_block_start_us'] for r in trap), max(r['second']['first_block_start_us'] for r in trap),
+    min(r['second']['first_block_start_us'] for r in free),
+    min(r['first_grid_last_exit_done_us'] for r in p9), max(r['first_grid_last_exit_done_us'] for r in p9),
+    min(min(r['exit_outside_median_us'] for r in p10), min(r['exit_inside_median_us'] for r in other)),
+    max(max(r['exit_outside_median_us'] for r in p10), max(r['exit_inside_median_us'] for r in other)),
+    ' / '.join('%.0f' % r['exit_inside_median_us'] for r in cd), ' / '.join(str(r['quota']) for r in cd)))")
+So a BE grid launched while the previous grid's blocks beyond its quota are still exiting
+beside its CUDA-core workers finds room only on the SMs where every block exits (the render
+SMs, in combo-exact), and its blocks cycle through those slots until the grid is spent, a few
+workers inside.  The simulator frees an exiting block's slot at once, so it does not produce
+this; modelling the exit hold is open (cuda/README.md, What remains 000).  The trap feeds Eq. 5's closed loop: with the BE group's
 streaming kernel nearly idle, the frame renders faster on the GPU (SM-bound render kernels,
 median ms, GPU beside a trapped BE kernel / GPU beside none / simulated: $(render_beside $tmp/x-w2 $W2)),
 so the group shrinks, the next frames miss by a little, the group grows again with original

@@ -76,7 +76,8 @@ static void read_tie_list(struct gpu_desc *g, const struct cfg *root)
 
 static const char *const top_keys[] = {
 	"name", "sources", "notes", "sm_count", "sm", "clock_mhz", "l2_mb", "dram_gbps",
-	"dram_sharing", "sm_tie_order", "rt_emulation_unit", "class_defaults", "interference", "power", NULL
+	"dram_sharing", "sm_tie_order", "rt_emulation_unit", "class_defaults", "exit_hold", "interference", "power",
+	NULL
 };
 static const char *const sm_keys[] = {
 	"max_threads", "max_blocks", "registers", "reg_alloc_unit", "max_threads_per_block",
@@ -164,6 +165,33 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 			}
 			if (cfg_int(&one, "sat_blocks", 0, 1024, &(int64_t){ 0 }, &v))
 				g->class_defaults[c].sat_blocks = (int)v;
+		}
+	}
+	struct cfg eh;
+	if (cfg_obj(root, "exit_hold", false, &eh)) {
+		cfg_only(&eh, (const char *const[]){ "us", "beside_cd", "source", NULL });
+		if (cfg_num(&eh, "us", 0, 1e6, CFG_REQUIRED, &d))
+			g->exit_hold_ns = d * 1e3;
+		struct cfg steps;
+		int ns;
+		if (cfg_arr(&eh, "beside_cd", false, &steps, &ns)) {
+			if (ns > GPU_MAX_EXIT_STEPS)
+				cfg_fail(&steps, "expected at most %d steps, got %d", GPU_MAX_EXIT_STEPS, ns);
+			for (int i = 0; i < ns && i < GPU_MAX_EXIT_STEPS && !root->diag->failed; i++) {
+				struct cfg e = cfg_at(&steps, i);
+				cfg_only(&e, (const char *const[]){ "workers", "us", NULL });
+				if (!cfg_int(&e, "workers", 1, 1024, CFG_REQUIRED, &v) ||
+				    !cfg_num(&e, "us", 0, 1e6, CFG_REQUIRED, &d))
+					break;
+				if (i > 0 && v <= g->exit_hold_cd_workers[i - 1]) {
+					cfg_fail_key(&e, "workers", "expected more than the previous step's %d, got %lld",
+						     g->exit_hold_cd_workers[i - 1], (long long)v);
+					break;
+				}
+				g->exit_hold_cd_workers[i] = (int)v;
+				g->exit_hold_cd_ns[i] = d * 1e3;
+				g->n_exit_hold_cd = i + 1;
+			}
 		}
 	}
 	int fb = cfg_enum(root, "rt_emulation_unit", (const char *const[]){ "cuda", "lsu", NULL }, "cuda");

@@ -75,34 +75,36 @@ static struct smclass *smbound_fallback(struct sim *s, struct kinst *k, int *nca
  * class c, on its first SMs in tie order when fewer than one per SM remain. */
 static void smbound_inside(struct sim *s, struct kinst *k, struct smclass *c, int take)
 {
+	int over = 0;                /* per SM, beyond the quota: they exit */
 	if (k->sm_quota > 0) {
 		/* every SM of a class holds the same groups: count k's workers on one of them */
 		int here = 0;
 		for (struct group *gr = c->groups; gr; gr = gr->c_next)
-			if (gr->k == k)
+			if (gr->k == k && !gr->exiting)
 				here += gr->n;
 		int room = k->sm_quota > here ? k->sm_quota - here : 0;
 		if (take > room) {
-			k->exited += (take - room) * c->nsm;
+			over = take - room;
 			take = room;
 		}
-		if (!take)
-			return;
 	}
+	/* workers first: an exit's time depends on what works beside it */
 	long cap = (long)k->spec->grid - k->resident;
 	if (cap >= (long)take * c->nsm) {
-		group_add(s, k, c, take);
+		if (take)
+			group_add(s, k, c, take);
+		group_add_exiting(s, k, c, over);
 		return;
 	}
 	if (cap <= 0) {
-		k->exited += take * c->nsm;
+		group_add_exiting(s, k, c, take + over);
 		return;
 	}
 	int nsm = c->nsm;
 	if (cap >= nsm) {
 		int per = (int)(cap / nsm);
-		k->exited += (take - per) * nsm;
 		group_add(s, k, c, per);
+		group_add_exiting(s, k, c, take - per + over);
 		return;
 	}
 	struct smset first;
@@ -115,9 +117,10 @@ static void smbound_inside(struct sim *s, struct kinst *k, struct smclass *c, in
 			left--;
 		}
 	}
-	struct smclass *d = class_split(s, c, &first);
-	k->exited += take * nsm - (int)cap;
+	struct smclass *d = class_split(s, c, &first);   /* c keeps the other SMs */
 	group_add(s, k, d, 1);
+	group_add_exiting(s, k, d, take - 1 + over);
+	group_add_exiting(s, k, c, take + over);
 }
 
 /* Places up to k->unplaced blocks.  Placing one block lowers that SM's room by exactly one, so
@@ -246,10 +249,10 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 		if (!take)
 			continue;
 		if (c == keep) {
-			k->exited += take - 1;
 			group_add(s, k, c, 1);
+			group_add_exiting(s, k, c, take - 1);
 		} else if (k->variant == VAR_SMBOUND && class_outside(s, c, &k->sms)) {
-			k->exited += take * c->nsm;   /* lands, reads %smid, returns */
+			group_add_exiting(s, k, c, take);   /* lands, reads %smid, returns */
 		} else if (k->variant == VAR_SMBOUND) {
 			smbound_inside(s, k, c, take);
 		} else {

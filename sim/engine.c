@@ -228,6 +228,11 @@ static void on_group_done(struct sim *s, struct group *gr)
 {
 	struct kinst *k = gr->k;
 	gr->ev = EV_NONE;
+	if (gr->exiting) {
+		group_remove(s, gr);     /* the exit is done: its slots are free */
+		s->need_dispatch = true;
+		return;
+	}
 	k->done_blocks += gr->n * gr->c->nsm;
 	group_remove(s, gr);
 	if (k->done_blocks == k->blocks)
@@ -766,7 +771,16 @@ int sim_sm_kernel_blocks(const struct sim *s, int smi, const char *kernel)
 {
 	int n = 0;
 	for (const struct group *gr = s->cls_of[smi]->groups; gr; gr = gr->c_next)
-		if (strcmp(gr->k->spec->name, kernel) == 0)
+		if (!gr->exiting && strcmp(gr->k->spec->name, kernel) == 0)
+			n += gr->n;
+	return n;
+}
+
+int sim_sm_exiting_blocks(const struct sim *s, int smi, const char *kernel)
+{
+	int n = 0;
+	for (const struct group *gr = s->cls_of[smi]->groups; gr; gr = gr->c_next)
+		if (gr->exiting && strcmp(gr->k->spec->name, kernel) == 0)
 			n += gr->n;
 	return n;
 }
@@ -787,7 +801,7 @@ int sim_sm_classes(const struct sim *s)
 double sim_sm_kernel_speed(const struct sim *s, int smi, const char *kernel)
 {
 	for (const struct group *gr = s->cls_of[smi]->groups; gr; gr = gr->c_next)
-		if (strcmp(gr->k->spec->name, kernel) == 0)
+		if (!gr->exiting && strcmp(gr->k->spec->name, kernel) == 0)
 			return gr->speed;
 	return 0;
 }

@@ -48,8 +48,10 @@ struct sm_snapshot {
 	bool graphics;
 };
 void sim_sm_snapshot(const struct sim *sim, int sm, struct sm_snapshot *out);
-/* Blocks of the named kernel resident on an SM now, and their current speed (0: none). */
+/* Blocks of the named kernel resident on an SM now, and their current speed (0: none);
+ * blocks that landed only to exit and still hold their slots (gpu exit_hold) apart. */
 int sim_sm_kernel_blocks(const struct sim *sim, int sm, const char *kernel);
+int sim_sm_exiting_blocks(const struct sim *sim, int sm, const char *kernel);
 double sim_sm_kernel_speed(const struct sim *sim, int sm, const char *kernel);
 /* SM classes alive now (identical SMs are simulated once). */
 int sim_sm_classes(const struct sim *sim);

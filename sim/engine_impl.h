@@ -43,6 +43,9 @@ struct group {
 	ev_handle ev;
 	struct group *c_next, *c_prev, *k_next, *k_prev;
 	struct group *sib_next, *sib_prev;   /* ring of the kernel's groups with this start */
+	/* blocks that landed only to exit (SM-bound: outside the set, beyond the quota): they
+	 * hold their slots until `at`, do no work and are not among the kernel's resident */
+	bool exiting;
 };
 
 struct smclass {
@@ -197,6 +200,9 @@ void residency_free(struct sim *s);
 /* The part of class c whose members are in `set`: c itself, a new class split off, or NULL. */
 struct smclass *class_split(struct sim *s, struct smclass *c, const struct smset *set);
 void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n);
+/* n blocks of k per member SM of c land and exit: counted in k->exited, holding their slots
+ * for the GPU's exit time (gpu_desc.exit_hold_ns) when it has one. */
+void group_add_exiting(struct sim *s, struct kinst *k, struct smclass *c, int n);
 void group_remove(struct sim *s, struct group *gr);
 /* Re-rates dirty classes (and DRAM users when the chip's DRAM bottleneck moved), merges idle
  * classes. */

@@ -339,7 +339,8 @@ static bool class_same(const struct sim *s, const struct smclass *a, const struc
 		return false;
 	const struct group *x = a->groups, *y = b->groups;
 	for (; x && y; x = x->c_next, y = y->c_next) {
-		if (x->k != y->k || x->n != y->n || x->start != y->start || x->speed != y->speed)
+		if (x->k != y->k || x->n != y->n || x->start != y->start || x->speed != y->speed ||
+		    x->exiting != y->exiting || (x->exiting && x->at != y->at))
 			return false;
 		/* the timeline draws a group on its lane of every member SM: merged SMs must have
 		 * used the same lane for it */
@@ -440,7 +441,7 @@ void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 		k->started = s->now;
 	/* blocks placed at one instant share a group; persistent workers always do */
 	for (struct group *gr = c->groups; gr; gr = gr->c_next)
-		if (gr->k == k && (persistent(k) || gr->start == s->now)) {
+		if (gr->k == k && !gr->exiting && (persistent(k) || gr->start == s->now)) {
 			if (persistent(k)) {
 				/* the newcomers drain the pool too: at the group's speed until the
 				 * re-rate this class is now due for adjusts all of them */
@@ -468,13 +469,65 @@ void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 	}
 }
 
+/* The exit time of a block landing on c now: the GPU's exit_hold_ns, longer beside CD-class
+ * workers (the exit's warps wait for issue slots their FMA loops take). */
+static sim_time exit_hold(const struct sim *s, const struct smclass *c)
+{
+	const struct gpu_desc *g = s->g;
+	int cd = 0;
+	for (const struct group *gr = c->groups; gr; gr = gr->c_next)
+		if (!gr->exiting && gr->k->spec->cls == KC_CD)
+			cd += gr->n;
+	double ns = g->exit_hold_ns;
+	for (int i = 0; i < g->n_exit_hold_cd; i++)
+		if (cd >= g->exit_hold_cd_workers[i])
+			ns = g->exit_hold_cd_ns[i];
+	return ns > 0 ? (sim_time)ceil_nonneg(ns) : 0;
+}
+
+void group_add_exiting(struct sim *s, struct kinst *k, struct smclass *c, int n)
+{
+	if (n <= 0)
+		return;
+	k->exited += n * c->nsm;
+	sim_time hold = exit_hold(s, c);
+	if (!hold)
+		return;              /* free again at once */
+	class_integrate(s, c);
+	class_commit(s, c, k, n);
+	class_mark_dirty(s, c);
+	sim_time at = s->now + hold;
+	for (struct group *gr = c->groups; gr; gr = gr->c_next)
+		if (gr->k == k && gr->exiting && gr->start == s->now && gr->at == at) {
+			gr->n += n;
+			return;
+		}
+	struct group *gr = group_new(s);
+	gr->k = k;
+	gr->n = n;
+	gr->exiting = true;
+	gr->start = gr->since = s->now;
+	gr->at = at;
+	gr->lane = c->lanes == ~0ull ? MAX_LANES - 1 : __builtin_ctzll(~c->lanes);
+	c->lanes |= 1ull << gr->lane;
+	link_group(s, c, k, gr);
+	if (k->newest && k->newest->start == s->now) {
+		sib_join(gr, k->newest);
+	} else {
+		gr->sib_next = gr->sib_prev = gr;
+		k->newest = gr;
+	}
+	gr->ev = evq_push(s->q, at, EV_GROUP_DONE, gr);
+}
+
 static void timeline_group(struct sim *s, const struct group *gr)
 {
 	struct timeline *t = s->out.timeline;
 	if (!t)
 		return;
 	char args[96];
-	snprintf(args, sizeof(args), "{\"blocks\":%d,\"variant\":\"%s\"}", gr->n, variant_names[gr->k->variant]);
+	snprintf(args, sizeof(args), "{\"blocks\":%d,\"variant\":\"%s\"}", gr->n,
+		 gr->exiting ? "exiting" : variant_names[gr->k->variant]);
 	for (int sm = 0; sm < s->g->sm_count; sm++) {
 		if (!smset_has(&gr->c->members, sm))
 			continue;
@@ -500,11 +553,13 @@ void group_remove(struct sim *s, struct group *gr)
 	class_mark_dirty(s, c);
 	class_mark_freed(s, c);
 	c->lanes &= ~(1ull << gr->lane);
-	if (k->fit.dram_delta > 0)
-		c->dram_groups--;
-	k->resident -= gr->n * c->nsm;
-	if (persistent(k))
-		k->pool_rate -= gr->n * c->nsm * gr->speed;
+	if (!gr->exiting) {
+		if (k->fit.dram_delta > 0)
+			c->dram_groups--;
+		k->resident -= gr->n * c->nsm;
+		if (persistent(k))
+			k->pool_rate -= gr->n * c->nsm * gr->speed;
+	}
 	if (gr->ev)
 		evq_cancel(s->q, gr->ev);
 	unlink_group(s, c, k, gr);
@@ -548,6 +603,8 @@ static void class_rerate(struct sim *s, struct smclass *c)
 
 	class_integrate(s, c);
 	for (struct group *gr = c->groups; gr; gr = gr->c_next) {
+		if (gr->exiting)
+			continue;            /* holds a slot, does no work */
 		int i;
 		for (i = 0; i < n && kin[i] != gr->k; i++)
 			;
@@ -592,6 +649,8 @@ static void class_rerate(struct sim *s, struct smclass *c)
 		if (persistent(kin[i]))
 			pool_advance(s, kin[i]);
 	for (struct group *gr = c->groups; gr; gr = gr->c_next) {
+		if (gr->exiting)
+			continue;
 		int i;
 		for (i = 0; kin[i] != gr->k; i++)
 			;
@@ -634,7 +693,7 @@ static double class_dram(const struct smclass *c)
 	int blocks[HW_QUEUE_SLOTS], n = 0;
 	double d = 0;
 	for (const struct group *gr = c->groups; gr; gr = gr->c_next) {
-		if (gr->k->fit.dram_delta <= 0)
+		if (gr->exiting || gr->k->fit.dram_delta <= 0)
 			continue;
 		int i;
 		for (i = 0; i < n && kin[i] != gr->k; i++)
@@ -729,11 +788,17 @@ void residency_check(const struct sim *s)
 		const struct kinst *k = s->active[i];
 		long n = 0;
 		double rate = 0;
+		long exiting = 0;
 		for (const struct group *gr = k->groups; gr; gr = gr->k_next) {
+			if (gr->exiting) {
+				assert(gr->speed == 0 && gr->ev && gr->at > s->now);
+				exiting += (long)gr->n * gr->c->nsm;
+				continue;
+			}
 			n += (long)gr->n * gr->c->nsm;
 			rate += (double)gr->n * gr->c->nsm * gr->speed;
 		}
-		assert(n == k->resident);
+		assert(n == k->resident && exiting <= k->exited);
 		/* a persistent kernel's pool drains at the sum of its resident workers' speeds */
 		assert(!persistent(k) || fabs(rate - k->pool_rate) <= 1e-6 * (1 + rate));
 		/* sibling rings: exactly the kernel's groups of one start */
@@ -750,7 +815,7 @@ void residency_check(const struct sim *s)
 			assert(ring == same);
 		}
 		assert(!k->newest || k->newest->k == k);
-		by_kernel += n;
+		by_kernel += n + exiting;
 		if (!persistent(k))
 			assert(k->unplaced + k->resident + k->done_blocks + k->exited == k->blocks);
 		else

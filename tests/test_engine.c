@@ -171,6 +171,30 @@ static void test_class_defaults(void)
 	gpu_free(g);
 }
 
+static void test_exit_hold_input(void)
+{
+	/* the exit time's steps load as given; a bad one is named by its JSON path */
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = load_modified_rtx3090("exit_hold",
+		cJSON_Parse("{\"us\": 3, \"beside_cd\": [{\"workers\": 2, \"us\": 30}, {\"workers\": 4, \"us\": 80}]}"), &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_DOUBLE_EQUAL(g->exit_hold_ns, 3000, 1e-9);
+	CU_ASSERT_EQUAL(g->n_exit_hold_cd, 2);
+	CU_ASSERT_EQUAL(g->exit_hold_cd_workers[1], 4);
+	CU_ASSERT_DOUBLE_EQUAL(g->exit_hold_cd_ns[1], 80000, 1e-9);
+	gpu_free(g);
+	memset(&d, 0, sizeof(d));
+	g = load_modified_rtx3090("exit_hold",
+		cJSON_Parse("{\"us\": 3, \"beside_cd\": [{\"workers\": 4, \"us\": 80}, {\"workers\": 2, \"us\": 30}]}"), &d);
+	CU_ASSERT_PTR_NULL(g);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.exit_hold.beside_cd[1].workers: expected more than the previous step's 4, got 2"));
+	memset(&d, 0, sizeof(d));
+	g = load_modified_rtx3090("exit_hold", cJSON_Parse("{\"us\": -1}"), &d);
+	CU_ASSERT_PTR_NULL(g);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.exit_hold.us"));
+	gpu_free(g);
+}
+
 /* ------------------------------------------------------------ dispatch */
 
 static void test_tie_order(void)
@@ -531,6 +555,83 @@ static void test_smbound_exits_free_room(void)
 	run_close(&r);
 }
 
+/* apps 0 and 1 SM-bound to SMs 44-131 of an H100 with 4 workers per SM (cuda bench P8/P9) */
+static void quota_be_ready(void *self, struct sim *sim, int app)
+{
+	struct launch_opts o = launch_smbound(smset_range(44, 88));
+	o.sm_quota = 4;
+	sim_app_launch(sim, app, &o);
+}
+
+static const struct policy_ops quota_policy = {
+	.version = POLICY_OPS_VERSION, .name = "test-quota", .init = masked_init, .be_ready = quota_be_ready,
+};
+
+/* Two SM-bound CD grids (occupancy 8 x 132 workers, quota 4) on the H100, the second one
+ * starting `start_ms` after the first; returns the run (the caller closes it). */
+static bool two_grids(struct run *r, const char *start_ms)
+{
+	static const struct policy_spec p = { .name = "test-quota", .ops = &quota_policy };
+	char json[1024];
+	snprintf(json, sizeof(json), "{\"gpu\": \"h100\", \"duration_ms\": 3, " POL "\"kernels\": ["
+		 "{\"name\":\"A\",\"class\":\"CD\",\"grid\":2112,\"threads\":256,\"solo_us\":500},"
+		 "{\"name\":\"B\",\"class\":\"CD\",\"grid\":528,\"threads\":256,\"solo_us\":100}],"
+		 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"A\"],\"repeat\":1},"
+		 "{\"name\":\"b\",\"kernels\":[\"B\"],\"repeat\":1,\"start_ms\":%s}]}", start_ms);
+	return run_open(r, json, &p);
+}
+
+static int blocks_on(struct run *r, int first, int last, const char *k, bool exiting)
+{
+	int n = 0;
+	for (int sm = first; sm <= last; sm++)
+		n += exiting ? sim_sm_exiting_blocks(r->s, sm, k) : sim_sm_kernel_blocks(r->s, sm, k);
+	return n;
+}
+
+static void test_exit_hold(void)
+{
+	struct run r;
+	/* P7/P8's first grid: 4 workers kept on each SM of the set; its other blocks exit and
+	 * hold their slots: 3.1 us outside the set, 82.6 us beside 4 CD workers (models/h100.json
+	 * exit_hold, from cuda/runs/h100-placement-exit) */
+	CU_ASSERT_FATAL(two_grids(&r, "0"));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	for (int sm = 0; sm < 132; sm++) {
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, sm, "A"), sm < 44 ? 0 : 4);
+		CU_ASSERT_EQUAL(sim_sm_exiting_blocks(r.s, sm, "A"), sm < 44 ? 8 : 4);
+	}
+	/* P8: the second grid, launched with the first, finds the set's slots held; its blocks
+	 * land outside as those free (every 3.1 us), exit, and the grid is spent with none inside
+	 * (the H100 kept 1-4 of 352): its last block falls back to one SM outside */
+	CU_ASSERT_EQUAL(blocks_on(&r, 0, 131, "B", false), 0);
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 4000), 0);
+	CU_ASSERT_EQUAL(blocks_on(&r, 44, 131, "B", false), 0);
+	CU_ASSERT(blocks_on(&r, 0, 43, "B", true) > 0);
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 20000), 0);
+	CU_ASSERT_EQUAL(blocks_on(&r, 44, 131, "B", false), 0);
+	CU_ASSERT_EQUAL(blocks_on(&r, 0, 43, "B", false), 1);
+	CU_ASSERT_EQUAL(blocks_on(&r, 0, 131, "A", true), 352);   /* still exiting in the set */
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 90000), 0);
+	CU_ASSERT_EQUAL(blocks_on(&r, 0, 131, "A", true), 0);
+	CU_ASSERT_EQUAL(blocks_on(&r, 44, 131, "A", false), 352);
+	run_close(&r);
+
+	/* P9: launched 20 us after the first grid, the second is trapped too; 200 us after, once
+	 * the first grid's exits are done, it keeps its 4 workers on every SM of the set (the
+	 * H100: trapped at 18-59 us, its quota from 109 us on) */
+	CU_ASSERT_FATAL(two_grids(&r, "0.02"));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 40000), 0);
+	CU_ASSERT_EQUAL(blocks_on(&r, 44, 131, "B", false), 0);
+	CU_ASSERT_EQUAL(blocks_on(&r, 0, 43, "B", false), 1);
+	run_close(&r);
+	CU_ASSERT_FATAL(two_grids(&r, "0.2"));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 200000), 0);
+	for (int sm = 0; sm < 132; sm++)
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, sm, "B"), sm < 44 ? 0 : 4);
+	run_close(&r);
+}
+
 /* ------------------------------------------------------------ frames and determinism */
 
 static const char game_exp[] = "{" RTX ", \"seed\": 3, \"duration_ms\": 100, \"kernels\": ["
@@ -615,6 +716,7 @@ void register_engine_tests(void)
 	CU_pSuite s = CU_add_suite("engine", NULL, NULL);
 	CU_add_test(s, "occupancy and allocation granularity", test_occupancy);
 	CU_add_test(s, "per-GPU class defaults", test_class_defaults);
+	CU_add_test(s, "GPU exit hold: steps and bad input", test_exit_hold_input);
 	CU_add_test(s, "most-room dispatch: SM tie order", test_tie_order);
 	CU_add_test(s, "most-room dispatch: SM with most room", test_most_room);
 	CU_add_test(s, "measured SM tie order", test_measured_tie_order);
@@ -630,6 +732,7 @@ void register_engine_tests(void)
 	CU_add_test(s, "PTB build of a small grid: no more workers than tasks", test_ptb_small_grid);
 	CU_add_test(s, "SM masks and the leftover rule", test_masks);
 	CU_add_test(s, "SM-bound workers that exit on landing free their room at once", test_smbound_exits_free_room);
+	CU_add_test(s, "H100 exit hold: a grid behind another SM-bound grid is trapped", test_exit_hold);
 	CU_add_test(s, "determinism", test_determinism);
 	CU_add_test(s, "frames and QoS", test_frames);
 }

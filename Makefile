@@ -143,6 +143,10 @@ figures: all
 	rm -rf $(FIG)/fig13_split
 	$(BIN)/combosim sweep experiments/combo/fig13_split_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_split
 	sh experiments/combo/fig13/split_report.sh $(FIG)/fig13 $(FIG)/fig13_split $(FIG)/fig13_split/report
+	sh experiments/combo/fig13/exit_gpu.sh $(FIG)/gpus/rtx3090-h100-exit.json
+	rm -rf $(FIG)/fig13_exit
+	$(BIN)/combosim sweep experiments/combo/fig13_exit_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_exit
+	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_exit $(FIG)/fig13_exit/report exithold "the RTX 3090 with the H100's measured exit time of SM-bound blocks"
 	$(BIN)/combosim sweep experiments/combo/fig2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig2
 	sh experiments/combo/fig2/report.sh $(FIG)/fig2 $(FIG)/fig2/report
 	$(BIN)/combosim sweep experiments/combo/fig16_17_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig16_17

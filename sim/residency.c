@@ -431,6 +431,26 @@ static void class_release(struct smclass *c, const struct kinst *k, int n)
 
 static void pool_advance(struct sim *s, struct kinst *k);
 
+/* A new group of n blocks of k per member SM of c, placed now: on a free timeline lane, in the
+ * kernel's ring of groups placed at this instant. */
+static struct group *group_place(struct sim *s, struct kinst *k, struct smclass *c, int n)
+{
+	struct group *gr = group_new(s);
+	gr->k = k;
+	gr->n = n;
+	gr->start = gr->since = s->now;
+	gr->lane = c->lanes == ~0ull ? MAX_LANES - 1 : __builtin_ctzll(~c->lanes);
+	c->lanes |= 1ull << gr->lane;
+	link_group(s, c, k, gr);
+	if (k->newest && k->newest->start == s->now) {
+		sib_join(gr, k->newest);
+	} else {
+		gr->sib_next = gr->sib_prev = gr;
+		k->newest = gr;
+	}
+	return gr;
+}
+
 void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 {
 	class_integrate(s, c);
@@ -451,22 +471,10 @@ void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 			gr->n += n;
 			return;
 		}
-	struct group *gr = group_new(s);
-	gr->k = k;
-	gr->n = n;
+	struct group *gr = group_place(s, k, c, n);
 	gr->remaining = k->fit.block_ns;
-	gr->start = gr->since = s->now;
-	gr->lane = c->lanes == ~0ull ? MAX_LANES - 1 : __builtin_ctzll(~c->lanes);
-	c->lanes |= 1ull << gr->lane;
 	if (k->fit.dram_delta > 0)
 		c->dram_groups++;
-	link_group(s, c, k, gr);
-	if (k->newest && k->newest->start == s->now) {
-		sib_join(gr, k->newest);
-	} else {
-		gr->sib_next = gr->sib_prev = gr;
-		k->newest = gr;
-	}
 }
 
 /* The exit time of a block landing on c now: the GPU's exit_hold_ns, longer beside CD-class
@@ -502,21 +510,9 @@ void group_add_exiting(struct sim *s, struct kinst *k, struct smclass *c, int n)
 			gr->n += n;
 			return;
 		}
-	struct group *gr = group_new(s);
-	gr->k = k;
-	gr->n = n;
+	struct group *gr = group_place(s, k, c, n);
 	gr->exiting = true;
-	gr->start = gr->since = s->now;
 	gr->at = at;
-	gr->lane = c->lanes == ~0ull ? MAX_LANES - 1 : __builtin_ctzll(~c->lanes);
-	c->lanes |= 1ull << gr->lane;
-	link_group(s, c, k, gr);
-	if (k->newest && k->newest->start == s->now) {
-		sib_join(gr, k->newest);
-	} else {
-		gr->sib_next = gr->sib_prev = gr;
-		k->newest = gr;
-	}
 	gr->ev = evq_push(s->q, at, EV_GROUP_DONE, gr);
 }
 

@@ -12,7 +12,8 @@
  *    earlier blocks are placed; kernels masked to disjoint SM sets do not hold each other up);
  *  - SM-bound workers that land outside their set exit at once, except the last of a grid
  *    none of whose workers landed inside: it stays (smbound_fallback); inside, those beyond
- *    the launch's per-SM quota exit too.
+ *    the launch's per-SM quota exit too.  An exiting block holds its slot for the GPU's
+ *    exit time (gpu_desc.exit_hold_ns; group_add_exiting), or frees it at once.
  */
 #include <string.h>
 
@@ -279,9 +280,10 @@ void dispatch(struct sim *s)
 		/* A kernel left waiting by a pass in which nothing held it up had no room anywhere
 		 * then; rooms grow only where blocks left, so look only there. */
 		place(s, k, any_blocked ? &blocked : NULL, k->settled);
-		/* SM-bound workers that land and exit (outside the set, beyond the quota) leave
-		 * within microseconds on the GPU and the rest of the grid lands in their place:
-		 * look again while the pass still places blocks. */
+		/* SM-bound workers that land and exit (outside the set, beyond the quota) free
+		 * their slots at once on a GPU with no exit time, and the rest of the grid lands in
+		 * their place: look again while the pass still places blocks.  (With an exit time
+		 * their slots stay held, and the rest waits for them.) */
 		while (k->variant == VAR_SMBOUND && k->unplaced > 0) {
 			int before = k->unplaced;
 			place(s, k, any_blocked ? &blocked : NULL, false);

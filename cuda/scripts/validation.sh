@@ -415,6 +415,27 @@ def med(path):
     return {k: statistics.median(v) for k, v in m.items()}
 a, b = med('$tmp/x-static/kernels.csv'), med('$(real static)/kernels.csv')
 print('; '.join('%s %s %.2f / %.2f' % (k[0], k[1], a[k], b[k]) for k in sorted(a) if k in b))").
+Kernels that ran over 5x their kernel's median, by kernel, count and time (sim / GPU): $(python3 -c "
+import csv, statistics
+def slow(path):
+    rows = [r for r in csv.DictReader(open(path)) if r['frame'] == '-1' and r['policy'].startswith('static')]
+    dur = lambda r: int(r['end_ns']) - int(r['start_ns'])
+    med = {}
+    for r in rows:
+        med.setdefault((r['policy'], r['kernel']), []).append(dur(r))
+    med = {k: statistics.median(v) for k, v in med.items()}
+    out = {}
+    for r in rows:
+        k = (r['policy'], r['kernel'])
+        if dur(r) > 5 * med[k]:
+            n, t = out.get(k, (0, 0))
+            out[k] = (n + 1, t + dur(r) / 1e6)
+    return out
+a, b = slow('$tmp/x-static/kernels.csv'), slow('$(real static)/kernels.csv')
+keys = sorted(set(a) | set(b))
+print('; '.join('%s %s %d, %.0f ms / %d, %.0f ms' % (k[0], k[1], a.get(k, (0, 0))[0], a.get(k, (0, 0))[1], b.get(k, (0, 0))[0], b.get(k, (0, 0))[1]) for k in keys) or 'none')").
+In static-66 the two sides trap different apps (the simulator the stream app, in a cycle, the
+GPU the DNN app), which is what its BE throughput error is made of.
 In static-88 the simulator traps the DNN app's kernels most of the time (their median is a
 kernel that fell back), the GPU rarely: launched while the stream app's workers fill the BE
 SMs, they find room only on the game's SMs; on the GPU they mostly find some inside.  Not

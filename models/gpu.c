@@ -179,9 +179,11 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 				cfg_fail(&steps, "expected at most %d steps, got %d", GPU_MAX_EXIT_STEPS, ns);
 			for (int i = 0; i < ns && i < GPU_MAX_EXIT_STEPS && !root->diag->failed; i++) {
 				struct cfg e = cfg_at(&steps, i);
-				cfg_only(&e, (const char *const[]){ "workers", "us", NULL });
+				cfg_only(&e, (const char *const[]){ "workers", "us", "fast", NULL });
+				double fast;
 				if (!cfg_int(&e, "workers", 1, 1024, CFG_REQUIRED, &v) ||
-				    !cfg_num(&e, "us", 0, 1e6, CFG_REQUIRED, &d))
+				    !cfg_num(&e, "us", 0, 1e6, CFG_REQUIRED, &d) ||
+				    !cfg_num(&e, "fast", 0, 1, &(double){ 0 }, &fast))
 					break;
 				if (i > 0 && v <= g->exit_hold_cd_workers[i - 1]) {
 					cfg_fail_key(&e, "workers", "expected more than the previous step's %d, got %lld",
@@ -190,6 +192,7 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 				}
 				g->exit_hold_cd_workers[i] = (int)v;
 				g->exit_hold_cd_ns[i] = d * 1e3;
+				g->exit_hold_cd_fast[i] = fast;
 				g->n_exit_hold_cd = i + 1;
 			}
 		}

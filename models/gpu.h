@@ -60,11 +60,14 @@ struct gpu_desc {
 	/* How long a block that exits on landing (an SM-bound worker outside its set or beyond
 	 * its quota) holds its slot: exit_hold_ns, or exit_hold_cd_ns[i] when at least
 	 * exit_hold_cd_workers[i] CD-class blocks work on its SM (their FMA loops take the issue
-	 * slots the exit needs; cuda/runs/h100-placement-exit P10).  0: the slot is free at once. */
+	 * slots the exit needs; cuda/runs/h100-placement-exit P10), except the fraction
+	 * exit_hold_cd_fast[i] of them that exit in exit_hold_ns all the same.  0: the slot is
+	 * free at once. */
 	double exit_hold_ns;
 	int n_exit_hold_cd;
 	int exit_hold_cd_workers[GPU_MAX_EXIT_STEPS];
 	double exit_hold_cd_ns[GPU_MAX_EXIT_STEPS];
+	double exit_hold_cd_fast[GPU_MAX_EXIT_STEPS];
 	/* Most-room dispatch breaks ties among SMs by this order: sm_rank[sm] = position. */
 	int sm_rank[GPU_MAX_SMS];
 	int sm_by_rank[GPU_MAX_SMS];      /* inverse: the SM at each position */

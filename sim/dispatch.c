@@ -109,15 +109,7 @@ static void smbound_inside(struct sim *s, struct kinst *k, struct smclass *c, in
 		return;
 	}
 	struct smset first;
-	memset(&first, 0, sizeof(first));
-	long left = cap;
-	for (int rank = 0; rank < s->g->sm_count && left > 0; rank++) {
-		int sm = s->g->sm_by_rank[rank];
-		if (smset_has(&c->members, sm)) {
-			smset_add(&first, sm);
-			left--;
-		}
-	}
+	class_first_sms(s, c, cap, &first);
 	struct smclass *d = class_split(s, c, &first);   /* c keeps the other SMs */
 	group_add(s, k, d, 1);
 	group_add_exiting(s, k, d, take - 1 + over);

@@ -199,6 +199,8 @@ void residency_init(struct sim *s);
 void residency_free(struct sim *s);
 /* The part of class c whose members are in `set`: c itself, a new class split off, or NULL. */
 struct smclass *class_split(struct sim *s, struct smclass *c, const struct smset *set);
+/* The first m member SMs of c in the GPU's tie order. */
+void class_first_sms(const struct sim *s, const struct smclass *c, long m, struct smset *out);
 void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n);
 /* n blocks of k per member SM of c land and exit: counted in k->exited, holding their slots
  * for the GPU's exit time (gpu_desc.exit_hold_ns) when it has one. */

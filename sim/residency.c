@@ -477,9 +477,10 @@ void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 		c->dram_groups++;
 }
 
-/* The exit time of a block landing on c now: the GPU's exit_hold_ns, longer beside CD-class
- * workers (the exit's warps wait for issue slots their FMA loops take). */
-static sim_time exit_hold(const struct sim *s, const struct smclass *c)
+/* The exit time of blocks landing on c now: the GPU's exit_hold_ns, longer beside CD-class
+ * workers (the exit's warps wait for issue slots their FMA loops take), but for a fraction
+ * (*fast) of them that exit in exit_hold_ns all the same. */
+static sim_time exit_hold(const struct sim *s, const struct smclass *c, double *fast)
 {
 	const struct gpu_desc *g = s->g;
 	int cd = 0;
@@ -487,19 +488,19 @@ static sim_time exit_hold(const struct sim *s, const struct smclass *c)
 		if (!gr->exiting && gr->k->spec->cls == KC_CD)
 			cd += gr->n;
 	double ns = g->exit_hold_ns;
+	*fast = 0;
 	for (int i = 0; i < g->n_exit_hold_cd; i++)
-		if (cd >= g->exit_hold_cd_workers[i])
+		if (cd >= g->exit_hold_cd_workers[i]) {
 			ns = g->exit_hold_cd_ns[i];
+			*fast = g->exit_hold_cd_fast[i];
+		}
 	return ns > 0 ? (sim_time)ceil_nonneg(ns) : 0;
 }
 
-void group_add_exiting(struct sim *s, struct kinst *k, struct smclass *c, int n)
+/* n blocks of k per member SM of c hold their slots for `hold` ns. */
+static void hold_slots(struct sim *s, struct kinst *k, struct smclass *c, int n, sim_time hold)
 {
-	if (n <= 0)
-		return;
-	k->exited += n * c->nsm;
-	sim_time hold = exit_hold(s, c);
-	if (!hold)
+	if (n <= 0 || hold <= 0)
 		return;              /* free again at once */
 	class_integrate(s, c);
 	class_commit(s, c, k, n);
@@ -514,6 +515,45 @@ void group_add_exiting(struct sim *s, struct kinst *k, struct smclass *c, int n)
 	gr->exiting = true;
 	gr->at = at;
 	gr->ev = evq_push(s->q, at, EV_GROUP_DONE, gr);
+}
+
+void group_add_exiting(struct sim *s, struct kinst *k, struct smclass *c, int n)
+{
+	if (n <= 0)
+		return;
+	k->exited += n * c->nsm;
+	double frac;
+	sim_time slow = exit_hold(s, c, &frac);
+	sim_time quick = s->g->exit_hold_ns > 0 ? (sim_time)ceil_nonneg(s->g->exit_hold_ns) : 0;
+	long fast = frac > 0 ? lround(frac * n * c->nsm) : 0;
+	if (fast <= 0 || quick >= slow) {
+		hold_slots(s, k, c, n, slow);
+		return;
+	}
+	/* whole fast exits per SM, one more on the first SMs in tie order */
+	int per = (int)(fast / c->nsm), extra = (int)(fast % c->nsm);
+	if (extra) {
+		struct smset first;
+		class_first_sms(s, c, extra, &first);
+		struct smclass *d = class_split(s, c, &first);   /* c keeps the other SMs */
+		hold_slots(s, k, d, per + 1, quick);
+		hold_slots(s, k, d, n - per - 1, slow);
+	}
+	hold_slots(s, k, c, per, quick);
+	hold_slots(s, k, c, n - per, slow);
+}
+
+/* The first m member SMs of c in the GPU's tie order. */
+void class_first_sms(const struct sim *s, const struct smclass *c, long m, struct smset *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int rank = 0; rank < s->g->sm_count && m > 0; rank++) {
+		int sm = s->g->sm_by_rank[rank];
+		if (smset_has(&c->members, sm)) {
+			smset_add(out, sm);
+			m--;
+		}
+	}
 }
 
 static void timeline_group(struct sim *s, const struct group *gr)

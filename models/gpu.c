@@ -1,6 +1,8 @@
 /* gpu — loading and checking GPU descriptions (see gpu.h). */
 #include "models/gpu.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +78,8 @@ static void read_tie_list(struct gpu_desc *g, const struct cfg *root)
 
 static const char *const top_keys[] = {
 	"name", "sources", "notes", "sm_count", "sm", "clock_mhz", "l2_mb", "dram_gbps",
-	"dram_sharing", "sm_tie_order", "rt_emulation_unit", "class_defaults", "exit_hold", "interference", "power",
-	NULL
+	"dram_sharing", "dram_saturation", "sm_tie_order", "rt_emulation_unit", "class_defaults", "exit_hold",
+	"interference", "power", NULL
 };
 static const char *const sm_keys[] = {
 	"max_threads", "max_blocks", "registers", "reg_alloc_unit", "max_threads_per_block",
@@ -151,6 +153,12 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 	if (cfg_num(root, "dram_gbps", 1, 1e6, CFG_REQUIRED, &d))
 		g->dram_gbps = d;
 	cfg_bool(root, "dram_sharing", &(bool){ true }, &g->dram_sharing);
+	struct cfg ds;
+	if (cfg_obj(root, "dram_saturation", false, &ds)) {
+		cfg_only(&ds, (const char *const[]){ "knee", "source", NULL });
+		if (cfg_num(&ds, "knee", 0.5, 100, CFG_REQUIRED, &d))
+			g->dram_knee = d;
+	}
 	struct cfg cds;
 	if (cfg_obj(root, "class_defaults", false, &cds)) {
 		cfg_only(&cds, (const char *const[]){ "RT", "CD", "TC", "MEM", NULL });
@@ -258,4 +266,13 @@ void gpu_free(struct gpu_desc *g)
 	cJSON_Delete(g->interference);
 	cJSON_Delete(g->power);
 	free(g);
+}
+
+double gpu_dram_slowdown(const struct gpu_desc *g, double load)
+{
+	if (load <= 0)
+		return 1;
+	if (g->dram_knee <= 0)
+		return load > 1 ? load : 1;
+	return pow(1 + pow(load, g->dram_knee), 1 / g->dram_knee);
 }

@@ -50,6 +50,9 @@ struct gpu_desc {
 	double l2_bytes;
 	double dram_gbps;
 	bool dram_sharing;                /* model L2/DRAM bandwidth as one chip-wide shared unit */
+	/* How DRAM saturates: at demand L (1 = the bandwidth), DRAM users slow by
+	 * (1 + L^knee)^(1/knee), a curve that bends near L = 1 as measured; 0: by max(1, L). */
+	double dram_knee;
 	enum unit rt_fallback;            /* where RT-class demand goes when the SM has no RT cores */
 	/* per class, figures measured on this GPU for kernels that do not give their own */
 	struct class_default {
@@ -86,6 +89,9 @@ static inline int gpu_smem_capacity(const struct gpu_desc *g, bool graphics_mode
 {
 	return graphics_mode ? g->smem_graphics_bytes : g->smem_compute_bytes;
 }
+
+/* The slowdown of DRAM users at chip DRAM demand `load` (1 = the bandwidth): dram_knee. */
+double gpu_dram_slowdown(const struct gpu_desc *g, double load);
 
 int kclass_parse(const char *s);      /* -1 if unknown */
 

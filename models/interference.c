@@ -27,6 +27,7 @@
 struct bottleneck {
 	enum discipline disc;
 	double contention[KC_COUNT][KC_COUNT];
+	const struct gpu_desc *g;  /* its DRAM saturation curve */
 };
 
 static const char *const disciplines[] = { "fair", "age", NULL };
@@ -39,6 +40,7 @@ static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 		fprintf(stderr, "combosim: out of memory\n");
 		exit(1);
 	}
+	b->g = g;
 	cfg_only(p, (const char *const[]){ "model", "discipline", "implicit_contention_from",
 					   "makespan_reduction", "makespan_reduction_note",
 					   "factors", "note", NULL });
@@ -75,7 +77,6 @@ static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 		}
 		b->contention[ca][cb] = b->contention[cb][ca] = v;
 	}
-	(void)g;
 	return b;
 }
 
@@ -98,7 +99,7 @@ static void bottleneck_sm_speeds(const void *self, const struct sm_kernel_view *
 				 const struct chip_view *chip, double *speed)
 {
 	const struct bottleneck *b = self;
-	double dram_slow = chip && chip->dram_load > 1 ? chip->dram_load : 1;
+	double dram_slow = chip ? gpu_dram_slowdown(b->g, chip->dram_load) : 1;
 
 	if (b->disc == DISC_FAIR) {
 		double load[UNIT_COUNT] = { 0 };

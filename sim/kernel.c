@@ -61,7 +61,7 @@ static double solo_block_speed(const struct kernel_fit *f, const struct gpu_desc
 		if (f->delta[u] > 0)
 			slow = fmax(slow, n * f->delta[u] * s0);
 	if (g->dram_sharing && f->dram_delta > 0)
-		slow = fmax(slow, sms * fmin(n, f->sat) * f->dram_delta);
+		slow = fmax(slow, gpu_dram_slowdown(g, sms * fmin(n, f->sat) * f->dram_delta));
 	return s0 / slow;
 }
 

@@ -21,11 +21,6 @@ static inline double min1(double x)
 	return x < 1.0 ? x : 1.0;       /* NaN: 1, as fmin */
 }
 
-static inline double max1(double x)
-{
-	return x > 1.0 ? x : 1.0;       /* NaN: 1, as fmax */
-}
-
 static inline double ceil_nonneg(double x)
 {
 	if (!(x < 0x1p52))
@@ -761,7 +756,7 @@ void residency_settle(struct sim *s)
 		if (s->dram_load < 1e-9)
 			s->dram_load = 0;
 	}
-	if (max1(before) != max1(s->dram_load)) {
+	if (gpu_dram_slowdown(s->g, before) != gpu_dram_slowdown(s->g, s->dram_load)) {
 		for (int i = 0; i < s->n_classes; i++) {
 			struct smclass *c = &s->classes[i];
 			if (c->alive && (c->dirty || c->dram_groups))

@@ -638,6 +638,60 @@ static void test_exit_hold(void)
 	run_close(&r);
 }
 
+static void test_dram_knee(void)
+{
+	/* the saturation curve (1 + L^p)^(1/p), and max(1, L) without a knee */
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = load_modified_rtx3090("dram_saturation", cJSON_Parse("{\"knee\": 2}"), &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_DOUBLE_EQUAL(gpu_dram_slowdown(g, 0), 1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gpu_dram_slowdown(g, 1), sqrt(2), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gpu_dram_slowdown(g, 2), sqrt(5), 1e-12);
+	g->dram_knee = 0;
+	CU_ASSERT_DOUBLE_EQUAL(gpu_dram_slowdown(g, 0.5), 1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gpu_dram_slowdown(g, 2), 2, 1e-12);
+	gpu_free(g);
+	memset(&d, 0, sizeof(d));
+	g = load_modified_rtx3090("dram_saturation", cJSON_Parse("{\"knee\": 0.1}"), &d);
+	CU_ASSERT_PTR_NULL(g);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.dram_saturation.knee"));
+
+	/* A streaming kernel with DRAM demand 2 at full GPU (knee 2) takes its solo time there;
+	 * on half the SMs its demand is 1, so it takes 2 x sqrt(2) / sqrt(5) of it (hard max:
+	 * 2 x 1 / 2, the same time) */
+	char path[] = "/tmp/combosim-gpu-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *in = fopen("models/rtx3090.json", "r");
+	char text[16384];
+	size_t n = fread(text, 1, sizeof(text) - 1, in);
+	fclose(in);
+	text[n] = 0;
+	cJSON *j = cJSON_Parse(text);
+	cJSON_AddItemToObject(j, "dram_saturation", cJSON_Parse("{\"knee\": 2}"));
+	char *out = cJSON_Print(j);
+	FILE *f = fdopen(fd, "w");
+	fputs(out, f);
+	fclose(f);
+	free(out);
+	cJSON_Delete(j);
+	char json[1024];
+	snprintf(json, sizeof(json), "{\"gpu\": \"%s\", " POL "\"kernels\": ["
+		 "{\"name\":\"M\",\"class\":\"MEM\",\"grid\":492,\"threads\":256,\"solo_us\":500,\"dram\":2,\"sat_blocks\":2}],"
+		 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"M\"],\"repeat\":1}]}", path);
+	struct run r;
+	CU_ASSERT_FATAL(run_open(&r, json, NULL));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	CU_ASSERT(llabs(kernel_end(&r, "M", 0) - 500000) <= 1);
+	run_close(&r);
+	struct policy_spec p = { .name = "test-masked", .ops = &masked_policy };
+	CU_ASSERT_FATAL(run_open(&r, json, &p));      /* app 0 on SMs 0-40 */
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	double ratio = (double)kernel_end(&r, "M", 0) / 500000;
+	CU_ASSERT_DOUBLE_EQUAL(ratio, 2 * sqrt(2) / sqrt(5), 0.01);
+	run_close(&r);
+	unlink(path);
+}
+
 /* ------------------------------------------------------------ frames and determinism */
 
 static const char game_exp[] = "{" RTX ", \"seed\": 3, \"duration_ms\": 100, \"kernels\": ["
@@ -723,6 +777,7 @@ void register_engine_tests(void)
 	CU_add_test(s, "occupancy and allocation granularity", test_occupancy);
 	CU_add_test(s, "per-GPU class defaults", test_class_defaults);
 	CU_add_test(s, "GPU exit hold: steps and bad input", test_exit_hold_input);
+	CU_add_test(s, "DRAM saturation curve", test_dram_knee);
 	CU_add_test(s, "most-room dispatch: SM tie order", test_tie_order);
 	CU_add_test(s, "most-room dispatch: SM with most room", test_most_room);
 	CU_add_test(s, "measured SM tie order", test_measured_tie_order);

@@ -434,8 +434,10 @@ def slow(path):
 a, b = slow('$tmp/x-static/kernels.csv'), slow('$(real static)/kernels.csv')
 keys = sorted(set(a) | set(b))
 print('; '.join('%s %s %d, %.0f ms / %d, %.0f ms' % (k[0], k[1], a.get(k, (0, 0))[0], a.get(k, (0, 0))[1], b.get(k, (0, 0))[0], b.get(k, (0, 0))[1]) for k in keys) or 'none')").
-In static-66 the two sides trap different apps (the simulator the stream app, in a cycle, the
-GPU the DNN app), which is what its BE throughput error is made of.
+Which app is trapped, how often and for how long is what the BE throughput errors of these
+runs are made of (with session 5's exit time and DRAM curve the simulator traps the DNN app in
+static-66 as the GPU does; before the DRAM curve it trapped the stream app instead, in a
+cycle, and missed the BE throughput by 35 %).
 In static-88 the simulator traps the DNN app's kernels most of the time (their median is a
 kernel that fell back), the GPU rarely: launched while the stream app's workers fill the BE
 SMs, they find room only on the game's SMs; on the GPU they mostly find some inside.  Not

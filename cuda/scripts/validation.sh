@@ -344,7 +344,7 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | run | what | used for |
 |---|---|---|
 | cuda/runs/h100-bench-1 | first micro-benchmark run; its MEM kernel re-read L2 (fixed since), single-order co-runs | nothing (superseded, kept as raw record) |
-| cuda/runs/h100-bench-2 | device properties, placement, SM scaling, co-runs (set 1 both orders, set 2), partitions | calibration: models/h100.json (device figures; RT+CD, RT+TC, CD+TC makespan reductions of set 1; the age discipline from set 1's launch-order effect; RT emulation on the load/store unit) |
+| cuda/runs/h100-bench-2 | device properties, placement, SM scaling, co-runs (set 1 both orders, set 2), partitions | calibration: models/h100.json (device figures; RT+CD, RT+TC, CD+TC makespan reductions of set 1; the age discipline from set 1's launch-order effect; RT emulation on the load/store unit; the MEM DRAM demand and saturation curve from bench-scaling, cuda/scripts/fit_dram.py) |
 | cuda/runs/h100-bench-3 | blocks-per-SM saturation (\`bench saturation\`) | calibration: models/h100.json class_defaults RT/CD/TC sat_blocks |
 | cuda/runs/h100-bench-2, set 2 (kernels_heldout.csv) | pairs with a second kernel of another shape and half the solo time | **held out**: no number of it calibrates the model |
 | cuda/runs/h100-exclusive | \`combosim-cuda run cuda/experiments/h100_exclusive.json\`: game alone, BE alone | **held out** (full experiment) |
@@ -361,7 +361,7 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | cuda/runs/h100-w2-0 | an earlier run of the same (its combo-exact predates the §5.2 BE hold) | run-to-run variation only |
 | cuda/runs/h200-fallback-1 | the same three experiments; the device call fell over to an H200 | nothing (another GPU; raw record only) |
 | cuda/runs/h100-placement-race | \`combosim-cuda bench placement\` with P8: two SM-bound grids launched back to back | nothing yet (evidence for the exit-storm trap; superseded by h100-placement-exit, which repeats P8) |
-| cuda/runs/h100-placement-exit | \`combosim-cuda bench placement\` with P8-P10: the trap, its window (P9) and the time an exiting block holds its slot (P10) | the COMBO section's explanation of the trap; no model input yet (cuda/README.md, What remains 000) |
+| cuda/runs/h100-placement-exit | \`combosim-cuda bench placement\` with P8-P10: the trap, its window (P9) and the time an exiting block holds its slot (P10) | calibration: models/h100.json exit_hold (P10's exit times, P8-P10's share of fast exits); the COMBO section's explanation of the trap |
 
 ## Summary: error on held-out runs (goal: within 10 %)
 

@@ -136,9 +136,9 @@ workers than tasks):
   durations above); the BE throughput, a sum over both, agrees much better than either.
 - **A trapped or fallen-back BE kernel, on both sides** (the lines below).  On the GPU one TC
   kernel was launched in the tail of a frame's CD kernel and fell back to one SM for a large
-  part of the run; the simulator, with the exit hold of the second workload's section, traps
-  BE kernels too (the next line).  Which kernel is caught depends on launch timing to the
-  microsecond; how often, and for how long, is what to compare.
+  part of the run.  With the exit hold of the second workload's section the simulator can trap
+  BE kernels too; whether one is caught in a run this short depends on launch timing to the
+  microsecond (the next line; the second workload, with many, is the comparison to read).
 - BE kernels of combo-exact that ran over 5x their kernel's median (sim / GPU): $(be_trapped $tmp/x-combo $R)
 - **Eq. 5's closed loop settles elsewhere.**  The H100 renders the SM-bound frames faster per
   SM than simulated (the RT line above: fewer SMs, shorter), so its render group is smaller

@@ -876,13 +876,13 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 	}
 
 	/* P10: how long a block that exits on landing holds its slot, against what works beside
-	 * it.  One SM-bound grid (occupancy x N, 256 threads) of class CD, TC or MEM on SMs
+	 * it.  One SM-bound grid (occupancy x N, 256 threads) of class CD, TC, MEM or RT (emulated) on SMs
 	 * [N/3, N) with quota q: each SM of the set keeps q workers that run long tasks, and its
 	 * other occupancy - q blocks exit beside them; the SMs outside the set have only exiting
 	 * blocks.  Exit time = from the first block's start to the exit's end (its atomics done). */
 	cJSON *j10 = cJSON_AddArrayToObject(pj, "P10_exit_time");
-	static const int p10_cls[] = { CK_CD, CK_TC, CK_MEM };
-	static const int p10_q[] = { 1, 2, 4, 6 };
+	static const int p10_cls[] = { CK_CD, CK_TC, CK_MEM, CK_RT };
+	static const int p10_q[] = { 1, 2, 3, 4, 5, 6 };
 	for (size_t ci = 0; ci < sizeof(p10_cls) / sizeof(p10_cls[0]); ci++) {
 		struct ck_kernel w = { .cls = p10_cls[ci], .variant = CK_ORIGINAL, .threads = 256 };
 		int occ = ck_occupancy(d, w.cls, w.threads, 0);

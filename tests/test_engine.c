@@ -538,7 +538,7 @@ static void test_smbound_exits_free_room(void)
 	struct run r;
 	/* A fills 1024 of 1536 threads on SMs 0-40 for 1 ms.  B's SM-bound grid (6 workers per SM
 	 * over all 82 SMs, 492) finds room for 2 x 41 outside its set and 6 x 41 inside, of which
-	 * the quota keeps 3: 328 land and 287 of them exit at once, within the instant, freeing
+	 * the quota keeps 3: 328 land and 205 of them exit at once, within the instant, freeing
 	 * their room for B's last 164.  So all of B is placed at time 0, and C, a later kernel,
 	 * is not held back by B's waiting blocks until A's end. */
 	struct policy_spec p = { .name = "test-exiting", .ops = &exiting_policy };

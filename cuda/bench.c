@@ -956,6 +956,65 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 		}
 	}
 
+	/* P11: the tail of a persistent kernel.  One SM-bound grid per class (occupancy x N
+	 * workers of 256 threads, SMs [N/3, N), no quota: every worker inside stays) with 16
+	 * tasks per worker: when do its workers leave, against its first and last block?  (The
+	 * simulator's pool lets all leave together: cuda/README.md, What remains 1.) */
+	cJSON *j11 = cJSON_AddArrayToObject(pj, "P11_worker_tail");
+	static const int p11_cls[] = { CK_CD, CK_TC, CK_MEM, CK_RT };
+	for (size_t ci = 0; ci < sizeof(p11_cls) / sizeof(p11_cls[0]); ci++) {
+		struct ck_kernel w = { .cls = p11_cls[ci], .variant = CK_ORIGINAL, .threads = 256 };
+		int occ = ck_occupancy(d, w.cls, w.threads, 0);
+		w.tasks = occ * N;
+		bench_calibrate(d, cal, &w, 200);            /* one full wave of 200 us */
+		struct ck_kernel k11 = w;
+		k11.variant = CK_SMBOUND;
+		k11.workers = occ * N;
+		k11.tasks = 16 * occ * (N - N / 3);
+		ck_mask_clear(&k11);
+		ck_mask_range(&k11, N / 3, N);
+		size_t nw = k11.workers > 0 ? (size_t)k11.workers : 1;
+		struct ck_block_rec *r11 = calloc(nw, sizeof(struct ck_block_rec));
+		double *ends = calloc(nw, sizeof(double));
+		if (!r11 || !ends) {
+			fprintf(stderr, "combosim-cuda: out of memory\n");
+			exit(1);
+		}
+		struct ck_timing t11;
+		ck_run_group(d, &k11, (int[]){ 0 }, 1, &t11, &r11);
+		uint64_t first = ~0ull;
+		for (int b = 0; b < k11.workers; b++)
+			first = r11[b].start_ns < first ? r11[b].start_ns : first;
+		int nk = 0, tmin = 1 << 30, tmax = 0;
+		for (int b = 0; b < k11.workers; b++) {
+			const struct ck_block_rec *r = &r11[b];
+			fprintf(f, "P11-%s,0,%s,%d,%u,%llu,%llu,%u,%u\n", ck_class_names[k11.cls], ck_class_names[k11.cls], b,
+				r->smid, (unsigned long long)(r->start_ns - first), (unsigned long long)(r->end_ns - first),
+				r->tasks_done, r->exited);
+			if (r->exited == 1)
+				continue;
+			ends[nk++] = (double)(r->end_ns - first) / 1e3;
+			tmin = (int)r->tasks_done < tmin ? (int)r->tasks_done : tmin;
+			tmax = (int)r->tasks_done > tmax ? (int)r->tasks_done : tmax;
+		}
+		qsort(ends, (size_t)nk, sizeof(double), cmp_double);
+		cJSON *jr = cJSON_CreateObject();
+		cJSON_AddStringToObject(jr, "class", ck_class_names[k11.cls]);
+		cJSON_AddNumberToObject(jr, "workers_kept", nk);
+		cJSON_AddNumberToObject(jr, "tasks", k11.tasks);
+		cJSON_AddNumberToObject(jr, "tasks_per_worker_min", nk ? tmin : 0);
+		cJSON_AddNumberToObject(jr, "tasks_per_worker_max", tmax);
+		cJSON_AddNumberToObject(jr, "first_worker_end_us", nk ? ends[0] : -1);
+		cJSON_AddNumberToObject(jr, "median_worker_end_us", nk ? ends[nk / 2] : -1);
+		cJSON_AddNumberToObject(jr, "last_worker_end_us", nk ? ends[nk - 1] : -1);
+		cJSON_AddItemToArray(j11, jr);
+		fprintf(stderr, "P11 %s: %d workers, %d tasks (%d..%d per worker); workers end %.1f .. %.1f .. %.1f us\n",
+			ck_class_names[k11.cls], nk, k11.tasks, nk ? tmin : 0, tmax, nk ? ends[0] : -1,
+			nk ? ends[nk / 2] : -1, nk ? ends[nk - 1] : -1);
+		free(ends);
+		free(r11);
+	}
+
 	cJSON_AddItemToObject(sum, "placement", cJSON_Duplicate(pj, 1));
 	write_json(o, "placement.json", pj);
 	cJSON_Delete(pj);

@@ -363,6 +363,7 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | cuda/runs/h100-placement-race | \`combosim-cuda bench placement\` with P8: two SM-bound grids launched back to back | nothing yet (evidence for the exit-storm trap; superseded by h100-placement-exit, which repeats P8) |
 | cuda/runs/h100-placement-exit | \`combosim-cuda bench placement\` with P8-P10: the trap, its window (P9) and the time an exiting block holds its slot (P10) | calibration: models/h100.json exit_hold (P10's exit times, P8-P10's share of fast exits); the COMBO section's explanation of the trap |
 | cuda/runs/h100-placement-exit-2 | the same, P10 also with the RT emulation and 3 and 5 workers | calibration: models/h100.json exit_hold, pooled with h100-placement-exit |
+| cuda/runs/h100-placement-tail | \`combosim-cuda bench placement\` with P11: when the workers of a persistent kernel leave | nothing yet (cuda/README.md, What remains 1: the worker tail) |
 
 ## Summary: error on held-out runs (goal: within 10 %)
 

@@ -575,6 +575,31 @@ static cJSON *int_array(const int *v, int n)
 	return a;
 }
 
+/* What one SM-bound grid's workers did (P8, P9): kept inside its set (per SM into cnt, when
+ * given), fallbacks, tasks run, and the first and last block start. */
+struct grid_tally {
+	int kept, fallbacks, tasks;
+	uint64_t start_lo, start_hi;
+};
+
+static struct grid_tally tally_grid(const struct ck_kernel *k, const struct ck_block_rec *rec, int N, int *cnt)
+{
+	struct grid_tally t = { .start_lo = ~0ull };
+	for (int b = 0; b < k->workers; b++) {
+		const struct ck_block_rec *r = &rec[b];
+		t.tasks += (int)r->tasks_done;
+		t.fallbacks += r->exited == 2;
+		t.start_lo = r->start_ns < t.start_lo ? r->start_ns : t.start_lo;
+		t.start_hi = r->start_ns > t.start_hi ? r->start_ns : t.start_hi;
+		if (r->exited != 1 && r->smid < (uint32_t)N && ck_mask_has(k->mask, (int)r->smid)) {
+			t.kept++;
+			if (cnt)
+				cnt[r->smid]++;
+		}
+	}
+	return t;
+}
+
 static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)
 {
 	int N = ck_sm_count(d);
@@ -775,20 +800,11 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 				if (r8[i][b].start_ns < first)
 					first = r8[i][b].start_ns;
 		for (int i = 0; i < 2; i++) {
-			int kept = 0, kmin = 1 << 30, kmax = 0, fb = 0, tasks = 0;
-			uint64_t t_lo = ~0ull, t_hi = 0;
+			int kmin = 1 << 30, kmax = 0;
 			memset(cnt, 0, (size_t)N * sizeof(int));
-			for (int b = 0; b < q8[i].workers; b++) {
-				const struct ck_block_rec *r = &r8[i][b];
-				tasks += (int)r->tasks_done;
-				fb += r->exited == 2;
-				t_lo = r->start_ns < t_lo ? r->start_ns : t_lo;
-				t_hi = r->start_ns > t_hi ? r->start_ns : t_hi;
-				if (r->exited != 1 && r->smid < (uint32_t)N && ck_mask_has(q8[i].mask, (int)r->smid)) {
-					cnt[r->smid]++;
-					kept++;
-				}
-			}
+			struct grid_tally t = tally_grid(&q8[i], r8[i], N, cnt);
+			int kept = t.kept, fb = t.fallbacks, tasks = t.tasks;
+			uint64_t t_lo = t.start_lo, t_hi = t.start_hi;
 			for (int sm = N / 3; sm < N; sm++) {
 				kmin = cnt[sm] < kmin ? cnt[sm] : kmin;
 				kmax = cnt[sm] > kmax ? cnt[sm] : kmax;
@@ -845,15 +861,11 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 		cJSON_AddNumberToObject(jr, "spin_target_us", p9_delay_us[di]);
 		cJSON_AddNumberToObject(jr, "first_grid_last_exit_done_us", (double)(exit_end - first) / 1e3);
 		for (int i = 0; i < 3; i += 2) {
-			int kept = 0, fb = 0, tasks = 0;
-			uint64_t t_lo = ~0ull, t_hi = 0;
+			struct grid_tally t = tally_grid(&k9[i], r9[i], N, NULL);
+			int kept = t.kept, fb = t.fallbacks, tasks = t.tasks;
+			uint64_t t_lo = t.start_lo, t_hi = t.start_hi;
 			for (int b = 0; b < k9[i].workers; b++) {
 				const struct ck_block_rec *r = &r9[i][b];
-				tasks += (int)r->tasks_done;
-				fb += r->exited == 2;
-				t_lo = r->start_ns < t_lo ? r->start_ns : t_lo;
-				t_hi = r->start_ns > t_hi ? r->start_ns : t_hi;
-				kept += r->exited != 1 && r->smid < (uint32_t)N && ck_mask_has(k9[i].mask, (int)r->smid);
 				fprintf(f, "P9-delay-%g,%d,%s,%d,%u,%llu,%llu,%u,%u\n", p9_delay_us[di], i, ck_class_names[k9[i].cls], b,
 					r->smid, (unsigned long long)(r->start_ns - first), (unsigned long long)(r->end_ns - first),
 					r->tasks_done, r->exited);

@@ -31,7 +31,8 @@ ifeq ($(MODE),debug)
 BIN      := bin/debug
 endif
 
-LIB_SRC  := $(filter-out sim/main.c,$(wildcard sim/*.c)) $(wildcard models/*.c) $(wildcard policies/*.c) $(wildcard traces/*.c)
+LAYERS   := base models traces policies exp sim app
+LIB_SRC  := $(filter-out app/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 BENCH_SRC:= $(wildcard bench/*.c)
@@ -48,7 +49,7 @@ deps-test: deps
 	@scripts/deps.sh test
 
 # Order-only: under make -j nothing compiles before the packages it includes are installed.
-$(BUILD)/%.o: %.c $(wildcard sim/*.h models/*.h policies/*.h traces/*.h) | deps
+$(BUILD)/%.o: %.c $(foreach d,$(LAYERS),$(wildcard $(d)/*.h)) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -58,15 +59,15 @@ $(BUILD)/version.h: FORCE
 	@mkdir -p $(BUILD)
 	@echo '#define COMBOSIM_VERSION "$(VERSION)"' >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(BUILD)/sim/runner.o: $(BUILD)/version.h
-$(BUILD)/sim/runner.o: CFLAGS += -include $(BUILD)/version.h
+$(BUILD)/app/runner.o: $(BUILD)/version.h
+$(BUILD)/app/runner.o: CFLAGS += -include $(BUILD)/version.h
 FORCE:
 
 $(BUILD)/libcombosim.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/combosim: $(BUILD)/sim/main.o $(BUILD)/libcombosim.a
+$(BIN)/combosim: $(BUILD)/app/main.o $(BUILD)/libcombosim.a
 	@mkdir -p $(BIN)
 	$(CC) $(LDSAN) -o $@ $^ $(LDLIBS)
 
@@ -187,7 +188,7 @@ clean:
 # no CUDA and always run under `make test`.  Debug builds skip the nvcc-linked program.
 NVCC          ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
 CUDA_ARCH     := -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=compute_80
-CUDA_CPU_OBJ  := $(patsubst %.c,$(BUILD)/%.o,cuda/ck.c cuda/bvh.c cuda/calib.c cuda/placement.c cuda/combo.c cuda/timeline_out.c sim/timeline.c)
+CUDA_CPU_OBJ  := $(patsubst %.c,$(BUILD)/%.o,cuda/ck.c cuda/bvh.c cuda/calib.c cuda/placement.c cuda/combo.c cuda/timeline_out.c traces/timeline.c)
 CUDA_HOST_OBJ := $(CUDA_CPU_OBJ) $(BUILD)/cuda/bench.o $(BUILD)/cuda/runner.o $(BUILD)/cuda/main.o
 CUDA_PROG     := $(if $(and $(NVCC),$(filter release,$(MODE))),bin/combosim-cuda)
 .PHONY: cuda cuda-test cuda-validation

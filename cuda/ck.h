@@ -274,7 +274,7 @@ int ck_combo_be_per_sm(int occupancy, int apps);
  * (an SM-bound kernel launched into a full group would lose every worker and fall back to one
  * SM); apps held back for room go first, longest held first, and none past one still held
  * back, so kernels that cannot share an SM take turns.  Footprints are per block after
- * allocation granularity (sim/kernel.c kernel_fit), the capacity one SM's in compute mode. */
+ * allocation granularity (models/kernel.c kernel_fit), the capacity one SM's in compute mode. */
 struct ck_combo_use {
 	int threads, regs, smem;           /* per block */
 	int per_sm;                        /* blocks on each SM */
@@ -307,7 +307,7 @@ int ck_combo_exact_launch(struct ck_combo *c, struct ck_combo_app *apps, int n_a
 /* The simulator's stream tracks: thread id TL_STREAM_TID + stream (sim/engine_impl.h, which
  * nothing outside the engine includes; keep the two equal). */
 #define CK_TL_STREAM_TID 100000
-struct timeline;                           /* sim/timeline.h */
+struct timeline;                           /* traces/timeline.h */
 /* One kernel as written to kernels.csv: times in ns relative to the run start. */
 struct ck_tl_slice {
 	const char *name;                  /* kernel name */
@@ -320,7 +320,7 @@ struct ck_tl_report {
 	long clamped;                      /* slices whose start (or end) was moved */
 	long long max_clamp_ns;            /* the largest move */
 };
-/* Writes one policy run as the simulator's timeline does (sim/runner.c, sim/engine.c): a
+/* Writes one policy run as the simulator's timeline does (app/runner.c, sim/engine.c): a
  * process `pid` named "policy POLICY", a thread "stream N (priority P)" (P = prio[N], the
  * experiment's priority) per stream at its first kernel, and one complete slice per kernel
  * (name = kernel, cat "kernel", args {"variant", "blocks"}) in the order given.  Slices of one

@@ -52,8 +52,8 @@
 
 #include "cuda/bench.h"
 #include "cuda/runner.h"
-#include "sim/experiment.h"
-#include "sim/timeline.h"
+#include "exp/experiment.h"
+#include "traces/timeline.h"
 #include "traces/source.h"
 
 #define BE_DEPTH 2
@@ -1037,7 +1037,7 @@ int runner_run(const struct runner_opts *o)
 		while (gs->start_ns + llround((double)n * (double)gs->period_ns) < e->duration_ns && (!gs->frames || n < gs->frames))
 			n++;
 		struct frame_source src;
-		if (frame_source_open(&src, e, g, err, sizeof(err))) {
+		if (frame_source_open(&src, gs, e->kernels, e->gpu, err, sizeof(err))) {
 			fprintf(stderr, "combosim-cuda: game '%s': %s\n", gs->name, err);
 			return 2;
 		}

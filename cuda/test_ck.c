@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cuda/ck.h"
-#include "sim/timeline.h"
+#include "traces/timeline.h"
 
 static void test_names(void)
 {

@@ -1,12 +1,12 @@
 /* timeline_out — the runner's timeline.json (see ck.h, ck_timeline_run): the kernels of one
  * policy run, as measured on the GPU, turned into the simulator's Chrome trace events through
- * its writer (sim/timeline.h).  No CUDA here: bin/combosim-cuda-tests checks it on the CPU.
+ * its writer (traces/timeline.h).  No CUDA here: bin/combosim-cuda-tests checks it on the CPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cuda/ck.h"
-#include "sim/timeline.h"
+#include "traces/timeline.h"
 
 struct span {
 	int stream;

@@ -8,7 +8,7 @@
 #define COMBOSIM_GPU_H
 
 #include <stdbool.h>
-#include "sim/cfg.h"
+#include "base/cfg.h"
 
 /* Per-SM execution units that kernels put demand on.  LSU stands for the load/store and
  * L1/shared-memory bandwidth of one SM. */

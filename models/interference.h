@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 #include "models/gpu.h"
-#include "sim/cfg.h"
+#include "base/cfg.h"
 
 #define INTERFERENCE_OPS_VERSION 1
 

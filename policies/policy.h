@@ -22,8 +22,9 @@
 
 #include <stdbool.h>
 #include <cjson/cJSON.h>
-#include "sim/cfg.h"
-#include "sim/kernel.h"
+#include "base/cfg.h"
+#include "models/kernel.h"
+#include "traces/workload.h"
 
 #define POLICY_OPS_VERSION 1
 
@@ -57,13 +58,6 @@ struct kernel_done {
 	int app;                 /* owning BE app, or -1 */
 	long frame;              /* frame number within its game, or -1 */
 	sim_time launched, started, finished;
-};
-
-/* What the host knows of a frame before rendering it (COMBO Eq. 4's inputs), when its trace
- * says; `known` is false otherwise. */
-struct frame_features {
-	bool known;
-	double width, height, spp, triangles;
 };
 
 struct frame_info {

@@ -652,7 +652,7 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 		/* one random stream per game, derived from the experiment seed */
 		gsl_rng_set(s->games[i].rng, (unsigned long)(e->seed * 1000003ull + (uint64_t)i * 7919ull + 1));
 		char err[512];
-		if (frame_source_open(&s->games[i].src, e, i, err, sizeof(err))) {
+		if (frame_source_open(&s->games[i].src, &e->games[i], e->kernels, e->gpu, err, sizeof(err))) {
 			diag->failed = true;
 			snprintf(diag->msg, sizeof(diag->msg), "%s", err);
 			sim_free(s);

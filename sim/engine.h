@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 #include <cjson/cJSON.h>
-#include "sim/experiment.h"
+#include "exp/experiment.h"
 
 struct sim;
 struct timeline;

@@ -18,8 +18,9 @@
 #include <gsl/gsl_rng.h>
 #include "models/interference.h"
 #include "sim/engine.h"
+#include "sim/evq.h"
 #include "sim/metrics.h"
-#include "sim/timeline.h"
+#include "traces/timeline.h"
 #include "traces/source.h"
 
 #define HW_QUEUE_SLOTS 32       /* kernels resident in hardware queues at once */

@@ -13,9 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "base/time.h"
 
-typedef int64_t sim_time;           /* nanoseconds since the start of the run */
-#define SIM_TIME_NEVER INT64_MAX
 
 typedef uint32_t ev_handle;         /* 0 is "no event" */
 #define EV_NONE ((ev_handle)0)

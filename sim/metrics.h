@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 #include <cjson/cJSON.h>
-#include "sim/experiment.h"
+#include "exp/experiment.h"
 
 struct metrics;
 

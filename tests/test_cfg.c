@@ -1,4 +1,4 @@
-/* CUnit tests for the validated-config reader (sim/cfg.c).  The error messages are the
+/* CUnit tests for the validated-config reader (base/cfg.c).  The error messages are the
  * product, so every form is checked by exact string comparison: typed readers with their
  * ranges and defaults, first-error-wins, unknown keys, syntax errors with line:column,
  * duplicate keys, file loading and `--set` overrides.
@@ -12,7 +12,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "sim/cfg.h"
+#include "base/cfg.h"
 #include "tests/suites.h"
 
 /* Like CU_ASSERT_STRING_EQUAL, but shows both strings when they differ. */

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "sim/engine.h"
-#include "sim/experiment.h"
+#include "exp/experiment.h"
 #include "traces/csv.h"
 #include "traces/gametrace.h"
 #include "traces/gen.h"
@@ -729,13 +729,13 @@ static void test_experiment_traces(void)
 	struct frame_source src;
 	struct frame_kernels fk = { 0 };
 	char err[ERRLEN];
-	CU_ASSERT_EQUAL_FATAL(frame_source_open(&src, e, 1, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(frame_source_open(&src, &e->games[1], e->kernels, e->gpu, err, sizeof(err)), 0);
 	for (int i = 0; i < 3; i++)
 		CU_ASSERT_EQUAL(src.ops->next(src.self, i, &fk, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(src.ops->next(src.self, 3, &fk, err, sizeof(err)), 1);
 	frame_source_close(&src);
 	/* the frame-level game's frames carry their features (COMBO Eq. 4) */
-	CU_ASSERT_EQUAL_FATAL(frame_source_open(&src, e, 0, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(frame_source_open(&src, &e->games[0], e->kernels, e->gpu, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(src.ops->next(src.self, 0, &fk, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(fk.n, 3);
 	CU_ASSERT_TRUE(fk.features.known);

@@ -1,4 +1,4 @@
-/* CUnit tests for `combosim validate` (sim/validate.c): kernels.csv parsing with exact error
+/* CUnit tests for `combosim validate` (app/validate.c): kernels.csv parsing with exact error
  * messages for malformed files, kernel matching by (policy, owner, kernel, occurrence), the
  * duration, makespan and co-run reduction errors, and the subcommand's exit codes. */
 #include <math.h>
@@ -9,7 +9,7 @@
 
 #include <CUnit/CUnit.h>
 
-#include "sim/validate.h"
+#include "app/validate.h"
 #include "tests/suites.h"
 
 #define HDR "policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n"

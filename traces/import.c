@@ -12,8 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sim/cfg.h"
-#include "sim/kernel.h"
+#include "base/cfg.h"
+#include "models/kernel.h"
 #include "traces/csv.h"
 #include "traces/gametrace.h"
 #include "traces/queue.h"

@@ -13,8 +13,8 @@
 #define COMBOSIM_PROFILE_H
 
 #include "models/gpu.h"
-#include "sim/cfg.h"
-#include "sim/kernel.h"
+#include "base/cfg.h"
+#include "models/kernel.h"
 #include "traces/source.h"
 
 #define PROFILE_NAME_MAX 64

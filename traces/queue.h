@@ -1,13 +1,13 @@
 /* queue — writing BE kernel queues ("combosim be-queue" v1, see traces/README.md), one kernel
  * object per line in launch order, so that importers and generators can stream them out.
- * Reading them is the experiment loader's job (an app's "queue" key, sim/experiment.c), with
+ * Reading them is the experiment loader's job (an app's "queue" key, exp/experiment.c), with
  * the same checks as the experiment's own kernels.
  */
 #ifndef COMBOSIM_QUEUE_H
 #define COMBOSIM_QUEUE_H
 
 #include <stdio.h>
-#include "sim/kernel.h"
+#include "models/kernel.h"
 
 struct queue_writer {
 	FILE *f;

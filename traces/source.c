@@ -30,7 +30,7 @@ void frame_kernels_free(struct frame_kernels *f)
 }
 
 struct inline_source {
-	const struct experiment *e;
+	const struct kernel_spec *kernels;
 	const struct game_spec *g;
 };
 
@@ -41,7 +41,7 @@ static int inline_next(void *self, long number, struct frame_kernels *out, char 
 	out->n = 0;
 	out->features = (struct frame_features){ 0 };
 	for (int i = 0; i < s->g->n_kernels; i++)
-		*frame_kernels_add(out) = s->e->kernels[s->g->kernels[i]];
+		*frame_kernels_add(out) = s->kernels[s->g->kernels[i]];
 	return 0;
 }
 
@@ -123,14 +123,13 @@ static void *xcalloc1(size_t sz)
 	return p;
 }
 
-int frame_source_open(struct frame_source *src, const struct experiment *e, int game,
-		      char *err, size_t errlen)
+int frame_source_open(struct frame_source *src, const struct game_spec *g, const struct kernel_spec *kernels,
+		      const struct gpu_desc *gpu, char *err, size_t errlen)
 {
-	const struct game_spec *g = &e->games[game];
 	src->ops = NULL;
 	src->self = NULL;
 	if (g->trace && !g->frame_level) {
-		struct kernel_trace *t = kernel_trace_open(g->trace, e->gpu, err, errlen);
+		struct kernel_trace *t = kernel_trace_open(g->trace, gpu, err, errlen);
 		if (!t)
 			return -1;
 		src->ops = &ktrace_ops;
@@ -150,7 +149,7 @@ int frame_source_open(struct frame_source *src, const struct experiment *e, int 
 		return 0;
 	}
 	struct inline_source *s = xcalloc1(sizeof(*s));
-	s->e = e;
+	s->kernels = kernels;
 	s->g = g;
 	src->ops = &inline_ops;
 	src->self = s;

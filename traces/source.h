@@ -11,7 +11,7 @@
 #define COMBOSIM_SOURCE_H
 
 #include <stddef.h>
-#include "sim/experiment.h"
+#include "traces/workload.h"
 
 struct frame_kernels {
 	struct kernel_spec *k;
@@ -36,9 +36,10 @@ struct frame_source {
 	void *self;
 };
 
-/* Opens the source a game spec names.  Returns 0, or -1 with a message in err. */
-int frame_source_open(struct frame_source *src, const struct experiment *e, int game,
-		      char *err, size_t errlen);
+/* Opens the source a game spec names; `kernels` is the experiment's kernel table, which an
+ * inline game's indices name.  Returns 0, or -1 with a message in err. */
+int frame_source_open(struct frame_source *src, const struct game_spec *g, const struct kernel_spec *kernels,
+		      const struct gpu_desc *gpu, char *err, size_t errlen);
 void frame_source_close(struct frame_source *src);
 
 #endif

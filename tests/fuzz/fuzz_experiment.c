@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "sim/engine.h"
-#include "sim/experiment.h"
+#include "exp/experiment.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/experiment.h"
+#include "exp/experiment.h"
 #include "traces/gametrace.h"
 #include "traces/import.h"
 

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 #include "models/gpu.h"
-#include "sim/evq.h"
+#include "base/time.h"
 
 #define KERNEL_NAME_MAX 64
 

@@ -1,5 +1,5 @@
 /* timeline — Chrome trace-event JSON writer (see timeline.h). */
-#include "sim/timeline.h"
+#include "traces/timeline.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #define COMBOSIM_RUNNER_H
 
 #include <stdio.h>
-#include "sim/experiment.h"
+#include "exp/experiment.h"
 
 /* Exit codes of the combosim program. */
 enum { EXIT_OK = 0, EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 2 };

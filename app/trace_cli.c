@@ -12,7 +12,7 @@
  * Output goes to stdout only when the whole command succeeded (it is built in a temporary
  * file first); errors go to stderr with exit code 2.
  */
-#include "sim/trace_cli.h"
+#include "app/trace_cli.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -23,8 +23,8 @@
 #include <unistd.h>
 
 #include "models/gpu.h"
-#include "sim/experiment.h"
-#include "sim/runner.h"
+#include "exp/experiment.h"
+#include "app/runner.h"
 #include "traces/csv.h"
 #include "traces/gametrace.h"
 #include "traces/gen.h"

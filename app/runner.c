@@ -5,7 +5,7 @@
  * that was finished before, and leaves no half-written result behind).
  */
 #define _XOPEN_SOURCE 700
-#include "sim/runner.h"
+#include "app/runner.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "sim/engine.h"
-#include "sim/timeline.h"
+#include "traces/timeline.h"
 
 #ifndef COMBOSIM_VERSION
 #define COMBOSIM_VERSION "unknown"

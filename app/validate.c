@@ -1,5 +1,5 @@
 /* validate — comparing a simulated and a real kernels.csv (see validate.h). */
-#include "sim/validate.h"
+#include "app/validate.h"
 
 #include <errno.h>
 #include <stdbool.h>

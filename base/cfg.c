@@ -6,7 +6,7 @@
  * with line:column of syntax errors and a duplicate-key walk, and `--set path=value`
  * overrides, which either apply completely or leave the tree untouched.
  */
-#include "sim/cfg.h"
+#include "base/cfg.h"
 
 #include <errno.h>
 #include <inttypes.h>

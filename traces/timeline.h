@@ -6,7 +6,7 @@
 #define COMBOSIM_TIMELINE_H
 
 #include <stdio.h>
-#include "sim/evq.h"
+#include "base/time.h"
 
 struct timeline;
 

@@ -1,5 +1,5 @@
 /* kernel — occupancy and per-block cost of a kernel on a GPU (see kernel.h). */
-#include "sim/kernel.h"
+#include "models/kernel.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -8,48 +8,9 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 #include "models/gpu.h"
+#include "models/kernel.h"
 #include "policies/policy.h"
-#include "sim/kernel.h"
-
-#define NAME_MAX_LEN 64
-
-struct game_profile;             /* traces/profile.h */
-
-/* How an owner launches its kernels when its policy does not say otherwise. */
-struct default_launch {
-	enum variant variant;
-	int workers;             /* 0: fill every SM to occupancy */
-};
-
-struct game_spec {
-	char name[NAME_MAX_LEN];
-	double fps;
-	sim_time period_ns, qos_ns, start_ns;
-	int priority;
-	int *kernels;            /* indices into experiment.kernels, in stream order */
-	int n_kernels;
-	/* A trace-driven game ("trace" instead of "frame"): the CSV trace, kernel-level or
-	 * frame-level (expanded by `profile`), validated at load and streamed during runs. */
-	char *trace;             /* resolved path; NULL for an inline game */
-	bool frame_level;
-	struct game_profile *profile;   /* owned; frame-level traces only */
-	long trace_frames;       /* frames in the trace */
-	double cv;               /* per-frame render-time variation (coefficient of variation) */
-	int max_queued;          /* frames in flight before a release is dropped */
-	long frames;             /* 0: until the end of the run */
-	struct default_launch launch;
-};
-
-struct app_spec {
-	char name[NAME_MAX_LEN];
-	int *kernels;            /* indices into experiment.kernels, in queue order */
-	int n_kernels;
-	char *queue;             /* resolved path of its BE queue file ("queue"); NULL: "kernels" */
-	int priority;
-	long repeat;             /* passes over the queue; 0: until the end of the run */
-	sim_time start_ns;
-	struct default_launch launch;
-};
+#include "traces/workload.h"
 
 struct policy_spec {
 	char name[NAME_MAX_LEN];     /* label in outputs ("static-41" when given) */

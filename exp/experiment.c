@@ -1,5 +1,5 @@
 /* experiment — loading and validating experiment files (see experiment.h). */
-#include "sim/experiment.h"
+#include "exp/experiment.h"
 
 #include <libgen.h>
 #include <limits.h>

@@ -16,7 +16,7 @@
  * in point order (identical for any -j).
  */
 #define _XOPEN_SOURCE 700
-#include "sim/sweep.h"
+#include "app/sweep.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -31,9 +31,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/cfg.h"
-#include "sim/experiment.h"
-#include "sim/runner.h"
+#include "base/cfg.h"
+#include "exp/experiment.h"
+#include "app/runner.h"
 
 struct axis {
 	char path[CFG_PATH_MAX];

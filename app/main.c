@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "policies/policy.h"
-#include "sim/experiment.h"
-#include "sim/runner.h"
-#include "sim/sweep.h"
-#include "sim/trace_cli.h"
-#include "sim/validate.h"
+#include "exp/experiment.h"
+#include "app/runner.h"
+#include "app/sweep.h"
+#include "app/trace_cli.h"
+#include "app/validate.h"
 
 static void usage(FILE *f)
 {

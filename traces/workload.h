@@ -1,0 +1,60 @@
+/* workload — what an experiment runs, as its file describes it: games (frames of kernels
+ * released at an FPS, with a QoS target) and best-effort apps (kernel queues replayed in order),
+ * each with the kernel variant it launches by default.  Kernels are named by their index into
+ * the experiment's kernel table.  Loading and validating them is exp/experiment.c's job.
+ */
+#ifndef COMBOSIM_WORKLOAD_H
+#define COMBOSIM_WORKLOAD_H
+
+#include <stdbool.h>
+#include "base/time.h"
+#include "models/kernel.h"
+
+#define NAME_MAX_LEN 64
+
+/* What the host knows of a frame before rendering it (COMBO Eq. 4's inputs), when its trace
+ * says; `known` is false otherwise. */
+struct frame_features {
+	bool known;
+	double width, height, spp, triangles;
+};
+
+struct game_profile;             /* traces/profile.h */
+
+/* How an owner launches its kernels when its policy does not say otherwise. */
+struct default_launch {
+	enum variant variant;
+	int workers;             /* 0: fill every SM to occupancy */
+};
+
+struct game_spec {
+	char name[NAME_MAX_LEN];
+	double fps;
+	sim_time period_ns, qos_ns, start_ns;
+	int priority;
+	int *kernels;            /* indices into experiment.kernels, in stream order */
+	int n_kernels;
+	/* A trace-driven game ("trace" instead of "frame"): the CSV trace, kernel-level or
+	 * frame-level (expanded by `profile`), validated at load and streamed during runs. */
+	char *trace;             /* resolved path; NULL for an inline game */
+	bool frame_level;
+	struct game_profile *profile;   /* owned; frame-level traces only */
+	long trace_frames;       /* frames in the trace */
+	double cv;               /* per-frame render-time variation (coefficient of variation) */
+	int max_queued;          /* frames in flight before a release is dropped */
+	long frames;             /* 0: until the end of the run */
+	struct default_launch launch;
+};
+
+struct app_spec {
+	char name[NAME_MAX_LEN];
+	int *kernels;            /* indices into experiment.kernels, in queue order */
+	int n_kernels;
+	char *queue;             /* resolved path of its BE queue file ("queue"); NULL: "kernels" */
+	int priority;
+	long repeat;             /* passes over the queue; 0: until the end of the run */
+	sim_time start_ns;
+	struct default_launch launch;
+};
+
+#endif

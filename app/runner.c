@@ -204,7 +204,7 @@ static void print_table(FILE *t, const struct experiment *e, const cJSON *runs)
 }
 
 /* Progress on stderr, only when it is a terminal: run i of n, simulated time, rate, ETA. */
-struct progress {
+struct run_progress {
 	const char *label;
 	int i, n;
 	double t0;
@@ -220,7 +220,7 @@ static double wall_s(void)
 
 static void show_progress(void *ctx, sim_time now, sim_time end)
 {
-	struct progress *p = ctx;
+	struct run_progress *p = ctx;
 	double el = wall_s() - p->t0, frac = end > 0 ? (double)now / (double)end : 0;
 	if (el < 0.5)
 		return;
@@ -232,7 +232,7 @@ static void show_progress(void *ctx, sim_time now, sim_time end)
 
 static int run_policies(const struct experiment *e, struct outdir *o, FILE *table)
 {
-	struct progress prog = { .n = e->n_policies };
+	struct run_progress prog = { .n = e->n_policies };
 	bool tty = isatty(2);
 	struct sim **sims = calloc((size_t)e->n_policies, sizeof(*sims));
 	FILE *frames = outdir_file(o, "frames.csv");

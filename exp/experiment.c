@@ -370,6 +370,12 @@ static void load_policy(struct experiment *e, const struct cfg *c, struct policy
 		cfg_fail_key(c, "name", "expected one of %s, got \"%.60s\"", list, name);
 		return;
 	}
+	const char *why = policy_ops_check(p->ops);
+	if (why) {
+		cfg_fail_key(c, "name", "policy \"%.60s\" cannot run: %s (this build expects version %d)", name, why,
+			     POLICY_OPS_VERSION);
+		return;
+	}
 	cfg_str(c, "label", NULL, name, &label);
 	if (!*label || strlen(label) >= NAME_MAX_LEN || strpbrk(label, ",\"\n\r")) {
 		cfg_fail_key(c, "label", "expected 1 to %d characters without commas, quotes or newlines",

@@ -144,7 +144,7 @@ static void combo_free(struct combo *c)
 	free(c);
 }
 
-static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mode, bool merge)
+static void *combo_init_mode(struct backend *b, const struct cfg *p, enum mode mode, bool merge)
 {
 	static const char *const schemes[] = { "auto", "exact", "intra", NULL };
 	static const char *const be_launches[] = { "smbound", "masked", NULL };
@@ -166,7 +166,7 @@ static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mod
 	if (p->diag->failed || sc < 0 || bl < 0)
 		return NULL;
 	struct combo *c = calloc(1, sizeof(*c));
-	int napps = sim_apps(sim);
+	int napps = bk_apps(b);
 	size_t na = (size_t)(napps ? napps : 1);
 	if (!c || !(c->be_first_sm = calloc(na, sizeof(int))) || !(c->be_cls = calloc(na, sizeof(*c->be_cls))) ||
 	    !(c->be_fit = calloc(na, sizeof(*c->be_fit))) || !(c->be_per_sm = calloc(na, sizeof(int))) ||
@@ -185,17 +185,18 @@ static void *combo_init_mode(struct sim *sim, const struct cfg *p, enum mode mod
 	c->measure_overhead = overhead;
 	c->be_masked = bl == 1;
 	c->original_in_flight = -1;
-	for (int a = 0; a < KC_COUNT; a++)
-		for (int b = 0; b < KC_COUNT; b++)
-			c->slow[a][b] = gpu_corun_slowdown(sim_gpu(sim), (enum kclass)a, (enum kclass)b);
+	const struct gpu_desc *g = bk_gpu(b);
+	for (int x = 0; x < KC_COUNT; x++)
+		for (int y = 0; y < KC_COUNT; y++)
+			c->slow[x][y] = gpu_corun_slowdown(g, (enum kclass)x, (enum kclass)y);
 	c->scheme = SCHEME_RELAXED;
 	return c;
 }
 
-static void *combo_init(struct sim *sim, const struct cfg *p) { return combo_init_mode(sim, p, MODE_AUTO, true); }
-static void *combo_nm_init(struct sim *sim, const struct cfg *p) { return combo_init_mode(sim, p, MODE_AUTO, false); }
-static void *combo_intra_init(struct sim *sim, const struct cfg *p) { return combo_init_mode(sim, p, MODE_INTRA, true); }
-static void *combo_exact_init(struct sim *sim, const struct cfg *p) { return combo_init_mode(sim, p, MODE_EXACT, false); }
+static void *combo_init(struct backend *b, const struct cfg *p) { return combo_init_mode(b, p, MODE_AUTO, true); }
+static void *combo_nm_init(struct backend *b, const struct cfg *p) { return combo_init_mode(b, p, MODE_AUTO, false); }
+static void *combo_intra_init(struct backend *b, const struct cfg *p) { return combo_init_mode(b, p, MODE_INTRA, true); }
+static void *combo_exact_init(struct backend *b, const struct cfg *p) { return combo_init_mode(b, p, MODE_EXACT, false); }
 
 static void combo_destroy(void *self) { combo_free(self); }
 
@@ -273,20 +274,20 @@ static bool load_stable(const struct combo *c)
 
 /* ---------------------------------------------------------------- BE launches */
 
-static struct smset be_group(const struct combo *c, const struct sim *sim)
+static struct smset be_group(const struct combo *c, const struct backend *b)
 {
-	int n = sim_gpu(sim)->sm_count;
+	int n = bk_gpu(b)->sm_count;
 	return smset_range(c->partition, n - c->partition);
 }
 
 /* A BE kernel's persistent workers: at most 1/apps of the blocks that fit an SM alone, on each
  * SM of its group, so that the apps' kernels (CD and TC) all fit an SM at once and share it
  * (§5.1.1, Fig. 9: CUDA and Tensor cores both active in the BE group); at least one. */
-static int be_per_sm(const struct sim *sim, const struct kernel_spec *k, struct kernel_fit *fit)
+static int be_per_sm(const struct backend *b, const struct kernel_spec *k, struct kernel_fit *fit)
 {
 	char err[128];
-	int occ = kernel_fit(k, sim_gpu(sim), fit, err, sizeof(err)) ? fit->occ_compute : 1;
-	int per_sm = occ / (sim_apps(sim) > 0 ? sim_apps(sim) : 1);
+	int occ = kernel_fit(k, bk_gpu(b), fit, err, sizeof(err)) ? fit->occ_compute : 1;
+	int per_sm = occ / (bk_apps(b) > 0 ? bk_apps(b) : 1);
 	return per_sm > 0 ? per_sm : 1;
 }
 
@@ -306,13 +307,13 @@ static void be_record(struct combo *c, int app, const struct kernel_spec *k, con
  * host runtime knows this without asking the GPU: it chose every kernel's workers per SM.  An
  * SM-bound kernel launched into a full group would see all its workers land on render SMs and
  * exit (Fig. 8), so COMBO waits for room instead (ours; the paper does not say). */
-static bool group_has_room(const struct combo *c, const struct sim *sim, const struct kernel_fit *fit, int per_sm)
+static bool group_has_room(const struct combo *c, const struct backend *b, const struct kernel_fit *fit, int per_sm)
 {
-	const struct gpu_desc *g = sim_gpu(sim);
+	const struct gpu_desc *g = bk_gpu(b);
 	long threads = (long)fit->threads * per_sm, regs = (long)fit->regs * per_sm;
 	long smem = (long)fit->smem * per_sm, blocks = per_sm;
-	for (int a = 0; a < sim_apps(sim); a++)
-		if (sim_app_busy(sim, a)) {
+	for (int a = 0; a < bk_apps(b); a++)
+		if (bk_app_busy(b, a)) {
 			threads += (long)c->be_fit[a].threads * c->be_per_sm[a];
 			regs += (long)c->be_fit[a].regs * c->be_per_sm[a];
 			smem += (long)c->be_fit[a].smem * c->be_per_sm[a];
@@ -324,27 +325,27 @@ static bool group_has_room(const struct combo *c, const struct sim *sim, const s
 
 /* Exact scheme: BE apps run continuously in the BE group, SM-bound to it (COMBO Fig. 8), or
  * with a hardware SM mask (be_launch "masked"). */
-static bool launch_exact(struct combo *c, struct sim *sim, int app)
+static bool launch_exact(struct combo *c, struct backend *b, int app)
 {
 	/* §5.2: a frame whose allocation changes sacrifices the BE work "in that frame": no new
 	 * BE kernel while it renders with original kernels */
-	if (c->partition <= 0 || sim_app_busy(sim, app) || c->original_in_flight >= 0)
+	if (c->partition <= 0 || bk_app_busy(b, app) || c->original_in_flight >= 0)
 		return true;
-	const struct kernel_spec *k = sim_app_next(sim, app);
+	const struct kernel_spec *k = bk_app_next(b, app);
 	struct kernel_fit fit;
-	int per_sm = be_per_sm(sim, k, &fit);
+	int per_sm = be_per_sm(b, k, &fit);
 	/* a masked kernel's blocks wait in the hardware queue for room instead */
-	if (!c->be_masked && !group_has_room(c, sim, &fit, per_sm)) {
+	if (!c->be_masked && !group_has_room(c, b, &fit, per_sm)) {
 		c->group_full_waits++;
 		if (!c->be_held[app])
 			c->be_held[app] = ++c->held_seq;
 		return false;
 	}
 	c->be_held[app] = 0;
-	struct launch_opts o = launch_smbound(be_group(c, sim));
+	struct launch_opts o = launch_smbound(be_group(c, b));
 	o.sm_quota = per_sm;          /* what group_has_room counts on */
 	if (c->be_masked) {
-		o = launch_masked(be_group(c, sim));
+		o = launch_masked(be_group(c, b));
 		o.variant = VAR_PTB;
 	}
 	/* SM-bound blocks go to every SM and those outside the group exit (Fig. 8: "we launch the
@@ -352,12 +353,12 @@ static bool launch_exact(struct combo *c, struct sim *sim, int app)
 	 * transformation does, and the per-SM quota keeps per_sm of them on each group SM: a grid
 	 * of only per_sm per SM would go first to the SMs with the most room, often all render
 	 * SMs, and leave none inside.  A masked grid covers only its group. */
-	int n = sim_gpu(sim)->sm_count;
+	int n = bk_gpu(b)->sm_count;
 	o.workers = c->be_masked ? per_sm * (n - c->partition) : (fit.occ_compute > 0 ? fit.occ_compute : 1) * n;
 	be_record(c, app, k, &fit, per_sm, n - c->partition);
 	c->be_first_sm[app] = c->partition;
-	sim_app_launch(sim, app, &o);
-	if (sim_app_busy(sim, app))
+	bk_app_launch(b, app, &o);
+	if (bk_app_busy(b, app))
 		c->be_launched[SCHEME_EXACT]++;
 	return true;
 }
@@ -365,40 +366,40 @@ static bool launch_exact(struct combo *c, struct sim *sim, int app)
 /* Exact scheme, every app: those held back for room first, longest held first, and none past
  * one still held back (as kernels queue for a hardware scheduler), so that an app whose kernel
  * cannot share an SM with another's takes turns with it instead of starving. */
-static void launch_exact_all(struct combo *c, struct sim *sim)
+static void launch_exact_all(struct combo *c, struct backend *b)
 {
 	if (c->partition <= 0 || c->original_in_flight >= 0)
 		return;                   /* launch_exact would launch nothing */
 	for (;;) {
 		int first = -1;
-		for (int a = 0; a < sim_apps(sim); a++)
-			if (c->be_held[a] && !sim_app_busy(sim, a) && (first < 0 || c->be_held[a] < c->be_held[first]))
+		for (int a = 0; a < bk_apps(b); a++)
+			if (c->be_held[a] && !bk_app_busy(b, a) && (first < 0 || c->be_held[a] < c->be_held[first]))
 				first = a;
 		if (first < 0)
 			break;
-		if (!launch_exact(c, sim, first))
+		if (!launch_exact(c, b, first))
 			return;
 	}
-	for (int a = 0; a < sim_apps(sim); a++)
-		if (!launch_exact(c, sim, a))
+	for (int a = 0; a < bk_apps(b); a++)
+		if (!launch_exact(c, b, a))
 			return;
 }
 
-static int busy_apps(const struct sim *sim)
+static int busy_apps(const struct backend *b)
 {
 	int n = 0;
-	for (int a = 0; a < sim_apps(sim); a++)
-		n += sim_app_busy(sim, a);
+	for (int a = 0; a < bk_apps(b); a++)
+		n += bk_app_busy(b, a);
 	return n;
 }
 
 /* The slowdown a kernel of class `cls` launched now expects from the BE kernels in flight. */
-static double be_slowdown(const struct combo *c, const struct sim *sim, enum kclass cls, bool *cd_busy)
+static double be_slowdown(const struct combo *c, const struct backend *b, enum kclass cls, bool *cd_busy)
 {
 	double slow = 1.0;
 	*cd_busy = false;
-	for (int a = 0; a < sim_apps(sim); a++)
-		if (sim_app_busy(sim, a)) {
+	for (int a = 0; a < bk_apps(b); a++)
+		if (bk_app_busy(b, a)) {
 			slow = fmax(slow, c->slow[c->be_cls[a]][cls]);
 			*cd_busy |= c->be_cls[a] == KC_CD;
 		}
@@ -412,15 +413,15 @@ static double be_slowdown(const struct combo *c, const struct sim *sim, enum kcl
  * whole by the co-run, is predicted to meet QoS.  Between frames, BE kernels (CD and TC
  * together) only where predicted to fit the headroom.  Predictions: solo times and the pairs'
  * slowdowns of the GPU's Table-3 calibration (COMBO's offline performance surface). */
-static void launch_relaxed(struct combo *c, struct sim *sim)
+static void launch_relaxed(struct combo *c, struct backend *b)
 {
-	sim_time now = sim_now(sim);
-	for (int a = 0; a < sim_apps(sim); a++) {
-		if (sim_app_busy(sim, a))
+	sim_time now = bk_now(b);
+	for (int a = 0; a < bk_apps(b); a++) {
+		if (bk_app_busy(b, a))
 			continue;
-		const struct kernel_spec *k = sim_app_next(sim, a);
+		const struct kernel_spec *k = bk_app_next(b, a);
 		bool ok, cd_busy;
-		double slow = be_slowdown(c, sim, k->cls, &cd_busy);
+		double slow = be_slowdown(c, b, k->cls, &cd_busy);
 		if (c->in_flight) {
 			double corun = c->slow[KC_RT][KC_CD];
 			ok = k->cls == KC_CD && !cd_busy && c->corun_ok && c->in_flight == 1 && c->rt_phase &&
@@ -432,44 +433,44 @@ static void launch_relaxed(struct combo *c, struct sim *sim)
 			continue;
 		struct launch_opts o = launch_ptb();
 		struct kernel_fit fit;
-		int per_sm = be_per_sm(sim, k, &fit);
-		o.workers = per_sm * sim_gpu(sim)->sm_count;
-		be_record(c, a, k, &fit, per_sm, sim_gpu(sim)->sm_count);
+		int per_sm = be_per_sm(b, k, &fit);
+		o.workers = per_sm * bk_gpu(b)->sm_count;
+		be_record(c, a, k, &fit, per_sm, bk_gpu(b)->sm_count);
 		c->be_first_sm[a] = 0;
 		if (c->in_flight) {
 			c->notes[c->cur_frame % HISTORY].shared = true;
 			c->coruns++;
 		}
-		sim_app_launch(sim, a, &o);
-		if (sim_app_busy(sim, a))
+		bk_app_launch(b, a, &o);
+		if (bk_app_busy(b, a))
 			c->be_launched[SCHEME_RELAXED]++;
 	}
 }
 
-static void launch_be(struct combo *c, struct sim *sim)
+static void launch_be(struct combo *c, struct backend *b)
 {
 	if (c->finished < c->profile_frames)
 		return;                   /* profiling: the game alone */
 	if (c->scheme == SCHEME_EXACT) {
-		launch_exact_all(c, sim);
+		launch_exact_all(c, b);
 	} else {
-		launch_relaxed(c, sim);
+		launch_relaxed(c, b);
 	}
 }
 
 /* Could a BE kernel in flight hold SMs of a render group [0, sms)?  Its blocks were allowed
  * from be_first_sm on: the BE group of its launch, or the whole GPU (relaxed). */
-static bool be_on_render_sms(const struct combo *c, const struct sim *sim, int sms)
+static bool be_on_render_sms(const struct combo *c, const struct backend *b, int sms)
 {
-	for (int a = 0; a < sim_apps(sim); a++)
-		if (sim_app_busy(sim, a) && c->be_first_sm[a] < sms)
+	for (int a = 0; a < bk_apps(b); a++)
+		if (bk_app_busy(b, a) && c->be_first_sm[a] < sms)
 			return true;
 	return false;
 }
 
 /* ---------------------------------------------------------------- frames */
 
-static void start_frame(struct combo *c, struct sim *sim, const struct frame_info *f, int sms, bool original)
+static void start_frame(struct combo *c, struct backend *b, const struct frame_info *f, int sms, bool original)
 {
 	char note[32];
 	if (c->scheme == SCHEME_EXACT)
@@ -477,10 +478,10 @@ static void start_frame(struct combo *c, struct sim *sim, const struct frame_inf
 	else
 		snprintf(note, sizeof(note), "relaxed%s%s", c->notes[f->number % HISTORY].delayed ? "-merged" : "",
 			 original ? "-original" : "");
-	sim_frame_note(sim, f, note);
+	bk_frame_note(b, f, note);
 	/* its RT phase (the profiles' frames start with their RT kernels) */
 	c->rt_phase = true;
-	c->rt_end = sim_now(sim) + (sim_time)(c->rt_pred * c->slow[KC_RT][KC_CD]);
+	c->rt_end = bk_now(b) + (sim_time)(c->rt_pred * c->slow[KC_RT][KC_CD]);
 	struct frame_note *n = &c->notes[f->number % HISTORY];
 	n->number = f->number;
 	n->sms = sms;
@@ -488,36 +489,36 @@ static void start_frame(struct combo *c, struct sim *sim, const struct frame_inf
 	/* BE kernels slow a frame that is not SM-bound to its own group: those still on the GPU,
 	 * and with original kernels those launched right after (they take SMs between the
 	 * frame's kernels) */
-	n->shared = original || (sms >= sim_gpu(sim)->sm_count && busy_apps(sim) > 0);
+	n->shared = original || (sms >= bk_gpu(b)->sm_count && busy_apps(b) > 0);
 	n->original = original;
 	c->cur_frame = f->number;
-	const struct gpu_desc *g = sim_gpu(sim);
+	const struct gpu_desc *g = bk_gpu(b);
 	if (original) {
 		struct launch_opts o = launch_original();
-		sim_frame_launch(sim, f, &o);
+		bk_frame_launch(b, f, &o);
 		n->sms = g->sm_count;
 		c->original_frames++;
 		if (c->scheme == SCHEME_EXACT)
 			c->original_in_flight = f->number;
 	} else if (sms >= g->sm_count) {
 		struct launch_opts o = launch_ptb();
-		sim_frame_launch(sim, f, &o);
+		bk_frame_launch(b, f, &o);
 		n->sms = g->sm_count;
 	} else {
 		struct launch_opts o = launch_smbound(smset_range(0, sms));
-		sim_frame_launch(sim, f, &o);
+		bk_frame_launch(b, f, &o);
 	}
 }
 
-static void combo_frame_released(void *self, struct sim *sim, const struct frame_info *f)
+static void combo_frame_released(void *self, struct backend *b, const struct frame_info *f)
 {
 	struct combo *c = self;
-	const struct gpu_desc *g = sim_gpu(sim);
+	const struct gpu_desc *g = bk_gpu(b);
 	double t0 = c->measure_overhead ? now_ns() : 0;
 	double render = predict_parts(c, f, &c->rt_pred, &c->cd_pred);
 	double t1 = c->measure_overhead ? now_ns() : 0;
 	sim_time qos = f->deadline - f->released;
-	sim_time period = sim_game_period(sim, f->game);
+	sim_time period = bk_game_period(b, f->game);
 
 	enum scheme want;
 	if (c->mode == MODE_EXACT)
@@ -558,10 +559,10 @@ static void combo_frame_released(void *self, struct sim *sim, const struct frame
 		/* §5.3: original render kernels when BE blocks may still sit on render SMs (the group
 		 * grew, the scheme switched, or a BE kernel launched under relaxed sharing still runs):
 		 * SM-bound workers placed beside them would stack on the few free SMs and stay there */
-		bool leftovers = !grows && !switched && be_on_render_sms(c, sim, sms);
+		bool leftovers = !grows && !switched && be_on_render_sms(c, b, sms);
 		c->leftover_frames += leftovers;
-		start_frame(c, sim, f, sms, grows || switched || leftovers);
-		launch_be(c, sim);
+		start_frame(c, b, f, sms, grows || switched || leftovers);
+		launch_be(c, b);
 		return;
 	}
 
@@ -586,34 +587,34 @@ static void combo_frame_released(void *self, struct sim *sim, const struct frame
 		sim_time delay = (sim_time)((double)period - padded);
 		c->notes[f->number % HISTORY].delayed = true;
 		c->merged++;
-		c->window_end = sim_now(sim) + delay;
+		c->window_end = bk_now(b) + delay;
 		c->in_flight--;               /* the GPU is the BE's until the delayed start */
-		sim_timer(sim, sim_now(sim) + delay, f->number);
+		bk_timer(b, bk_now(b) + delay, f->number);
 		c->pending = *f;
 		c->pending_original = switched;
-		launch_be(c, sim);
+		launch_be(c, b);
 		return;
 	}
 	c->notes[f->number % HISTORY].delayed = false;
-	start_frame(c, sim, f, g->sm_count, switched);
-	launch_be(c, sim);
+	start_frame(c, b, f, g->sm_count, switched);
+	launch_be(c, b);
 }
 
-static void combo_timer(void *self, struct sim *sim, long cookie)
+static void combo_timer(void *self, struct backend *b, long cookie)
 {
 	struct combo *c = self;
 	if (cookie != c->pending.number)
 		return;
 	c->in_flight++;
 	c->window_end = 0;
-	start_frame(c, sim, &c->pending, sim_gpu(sim)->sm_count, c->pending_original);
-	launch_be(c, sim);
+	start_frame(c, b, &c->pending, bk_gpu(b)->sm_count, c->pending_original);
+	launch_be(c, b);
 }
 
-static void combo_frame_finished(void *self, struct sim *sim, const struct frame_info *f, sim_time finished)
+static void combo_frame_finished(void *self, struct backend *b, const struct frame_info *f, sim_time finished)
 {
 	struct combo *c = self;
-	const struct gpu_desc *g = sim_gpu(sim);
+	const struct gpu_desc *g = bk_gpu(b);
 	const struct frame_note *n = &c->notes[f->number % HISTORY];
 	int sms = n->number == f->number ? n->sms : g->sm_count;
 	/* The game's render time on the whole GPU, for the load mode (Eq. 2-3) and the featureless
@@ -653,19 +654,19 @@ static void combo_frame_finished(void *self, struct sim *sim, const struct frame
 		return;
 	if (c->scheme == SCHEME_RELAXED) {
 		/* the headroom until the next frame is released */
-		c->window_end = f->released + sim_game_period(sim, f->game);
+		c->window_end = f->released + bk_game_period(b, f->game);
 		if (c->merge && c->mode != MODE_EXACT && f->number % 2 == 0) {
 			/* the next frame will start late by about this frame's headroom */
 			double render = full;
-			sim_time period = sim_game_period(sim, f->game);
+			sim_time period = bk_game_period(b, f->game);
 			if (render < (double)period)
 				c->window_end += (sim_time)((double)period - render);
 		}
 	}
-	launch_be(c, sim);
+	launch_be(c, b);
 }
 
-static void combo_kernel_finished(void *self, struct sim *sim, const struct kernel_done *k)
+static void combo_kernel_finished(void *self, struct backend *b, const struct kernel_done *k)
 {
 	struct combo *c = self;
 	if (k->game < 0 || k->spec->cls != KC_RT)
@@ -674,20 +675,20 @@ static void combo_kernel_finished(void *self, struct sim *sim, const struct kern
 	const struct frame_note *n = &c->notes[k->frame % HISTORY];
 	if (n->number == k->frame && n->shared)
 		return;
-	int sms = n->number == k->frame ? n->sms : sim_gpu(sim)->sm_count;
+	int sms = n->number == k->frame ? n->sms : bk_gpu(b)->sm_count;
 	sim_time start = k->started >= 0 ? k->started : k->launched;
-	c->last_rt = (double)(k->finished - start) * sms / sim_gpu(sim)->sm_count;
+	c->last_rt = (double)(k->finished - start) * sms / bk_gpu(b)->sm_count;
 }
 
-static void combo_be_ready(void *self, struct sim *sim, int app)
+static void combo_be_ready(void *self, struct backend *b, int app)
 {
 	struct combo *c = self;
 	if (c->finished < c->profile_frames)
 		return;
-	launch_be(c, sim);    /* every app: in exact, one held back for room may launch now */
+	launch_be(c, b);    /* every app: in exact, one held back for room may launch now */
 }
 
-static void combo_finish(void *self, struct sim *sim, cJSON *out)
+static void combo_finish(void *self, struct backend *b, cJSON *out)
 {
 	struct combo *c = self;
 	cJSON *o = cJSON_AddObjectToObject(out, "combo");
@@ -713,7 +714,7 @@ static void combo_finish(void *self, struct sim *sim, cJSON *out)
 		cJSON_AddNumberToObject(o, "predict_ms_avg", c->predict_ns / c->decisions / 1e6);
 		cJSON_AddNumberToObject(o, "select_ms_avg", c->select_ns / c->decisions / 1e6);
 	}
-	(void)sim;
+	(void)b;
 }
 
 #define COMBO_OPS(var, nm, init_fn, text)                       \

@@ -5,16 +5,16 @@
 
 static const char *const exclusive_runs[] = { "game", "be", NULL };
 
-static void *exclusive_init(struct sim *sim, const struct cfg *p)
+static void *exclusive_init(struct backend *b, const struct cfg *p)
 {
 	cfg_only(p, (const char *const[]){ "name", "label", "run", NULL });
 	int run = cfg_enum(p, "run", exclusive_runs, "game");
 	if (run < 0)
 		return NULL;
 	if (run == 0)
-		sim_exclude_apps(sim);
+		bk_exclude_apps(b);
 	else
-		sim_exclude_games(sim);
+		bk_exclude_games(b);
 	return NULL;
 }
 

@@ -28,7 +28,7 @@ struct pilotfish {
 	int next_app;                /* round robin among BE apps */
 };
 
-static void *pilotfish_init(struct sim *sim, const struct cfg *p)
+static void *pilotfish_init(struct backend *b, const struct cfg *p)
 {
 	int64_t ck = 240;
 	double reset_ms = 5, scale = 1;
@@ -44,7 +44,7 @@ static void *pilotfish_init(struct sim *sim, const struct cfg *p)
 	pf->checkpoint_frames = ck;
 	pf->reset_ns = (sim_time)(reset_ms * 1e6);
 	pf->predict_scale = scale;
-	(void)sim;
+	(void)b;
 	return pf;
 }
 
@@ -54,23 +54,23 @@ static void pilotfish_destroy(void *self)
 }
 
 /* Launches the next BE kernel (apps in turn) whose predicted time fits the rest of the budget. */
-static void try_launch(struct pilotfish *pf, struct sim *sim)
+static void try_launch(struct pilotfish *pf, struct backend *b)
 {
-	int n = sim_apps(sim);
+	int n = bk_apps(b);
 	if (pf->in_flight || n == 0)
 		return;
 	for (int a = 0; a < n; a++)
-		if (sim_app_busy(sim, a))
+		if (bk_app_busy(b, a))
 			return;
 	for (int i = 0; i < n; i++) {
 		int app = (pf->next_app + i) % n;
-		const struct kernel_spec *k = sim_app_next(sim, app);
+		const struct kernel_spec *k = bk_app_next(b, app);
 		sim_time predicted = (sim_time)((double)k->solo_ns * pf->predict_scale);
-		if (sim_now(sim) + predicted > pf->window_end)
+		if (bk_now(b) + predicted > pf->window_end)
 			continue;
 		struct launch_opts o = launch_original();
-		sim_app_launch(sim, app, &o);
-		if (sim_app_busy(sim, app)) {
+		bk_app_launch(b, app, &o);
+		if (bk_app_busy(b, app)) {
 			pf->launched++;
 			pf->next_app = (app + 1) % n;
 			return;
@@ -78,41 +78,41 @@ static void try_launch(struct pilotfish *pf, struct sim *sim)
 	}
 }
 
-static void pilotfish_frame_released(void *self, struct sim *sim, const struct frame_info *f)
+static void pilotfish_frame_released(void *self, struct backend *b, const struct frame_info *f)
 {
 	struct pilotfish *pf = self;
 	pf->in_flight++;
 	pf->window_end = 0;
 	if (pf->frames_released++ % pf->checkpoint_frames == 0)
-		for (int a = 0; a < sim_apps(sim); a++)
-			sim_app_checkpoint(sim, a);
+		for (int a = 0; a < bk_apps(b); a++)
+			bk_app_checkpoint(b, a);
 	/* stragglers: the game needs the GPU now */
-	for (int a = 0; a < sim_apps(sim); a++)
-		if (sim_app_busy(sim, a)) {
-			sim_app_reset(sim, a, pf->reset_ns);
+	for (int a = 0; a < bk_apps(b); a++)
+		if (bk_app_busy(b, a)) {
+			bk_app_reset(b, a, pf->reset_ns);
 			pf->stragglers++;
 		}
-	sim_frame_launch(sim, f, NULL);
+	bk_frame_launch(b, f, NULL);
 }
 
-static void pilotfish_frame_finished(void *self, struct sim *sim, const struct frame_info *f, sim_time finished)
+static void pilotfish_frame_finished(void *self, struct backend *b, const struct frame_info *f, sim_time finished)
 {
 	struct pilotfish *pf = self;
 	if (--pf->in_flight > 0)
 		return;
 	/* the budget: the frame period minus the measured render time */
-	pf->window_end = f->released + sim_game_period(sim, f->game);
+	pf->window_end = f->released + bk_game_period(b, f->game);
 	(void)finished;
-	try_launch(pf, sim);
+	try_launch(pf, b);
 }
 
-static void pilotfish_be_ready(void *self, struct sim *sim, int app)
+static void pilotfish_be_ready(void *self, struct backend *b, int app)
 {
 	(void)app;
-	try_launch(self, sim);
+	try_launch(self, b);
 }
 
-static void pilotfish_finish(void *self, struct sim *sim, cJSON *out)
+static void pilotfish_finish(void *self, struct backend *b, cJSON *out)
 {
 	struct pilotfish *pf = self;
 	cJSON *o = cJSON_AddObjectToObject(out, "pilotfish");
@@ -120,7 +120,7 @@ static void pilotfish_finish(void *self, struct sim *sim, cJSON *out)
 	cJSON_AddNumberToObject(o, "stragglers_reset", (double)pf->stragglers);
 	cJSON_AddNumberToObject(o, "reset_ms", (double)pf->reset_ns / 1e6);
 	cJSON_AddNumberToObject(o, "checkpoint_frames", (double)pf->checkpoint_frames);
-	(void)sim;
+	(void)b;
 }
 
 const struct policy_ops policy_pilotfish = {

@@ -1,21 +1,23 @@
-/* policy — the one interface every co-location policy implements, and the small set of
- * actions and observations it may use.
+/* policy — the one interface every co-location policy implements, and the actions and
+ * observations it may use.
  *
  * A policy is a const ops table (in the style of the Linux scheduler's struct sched_class):
- * callbacks the engine invokes on events, any of which may be NULL ("do the default").  Its
- * per-run state lives behind the one pointer `init` returns.  Policies act only through the
- * sim_* actions below, each of which models a mechanism a real runtime has (launching a kernel
- * variant on a stream and SM set, timers, excluding a workload), and observe only what such a
- * runtime could (finished kernels' times, queue contents, the clock).  They never see the
- * engine's insides.
+ * callbacks invoked on events, any of which may be NULL ("do the default").  Its per-run state
+ * lives behind the one pointer `init` returns.  Policies act only through the bk_* functions
+ * below, on the backend they are given (policies/backend.h): the simulator or a real GPU, so
+ * one policy source runs unchanged on both.  Each action models a mechanism a real runtime has
+ * and each observation something such a runtime can see; policies never see a backend's
+ * insides.
  *
  * Defaults when a callback is NULL:
- *   frame_released: launch the frame's kernels, original variant, on the game's stream;
- *   be_ready:       launch the app's next kernel, original variant, on the app's stream;
+ *   frame_released: launch the frame's kernels, the game's default variant, on its stream;
+ *   be_ready:       launch the app's next kernel, its default variant, on its stream;
  *   others:         nothing.
  *
- * Still to come with the policies that need them (COMBO, Pilotfish, SMQoS, G-Space): PTB
- * yield, kernel-level preemption with its cost, SM power gating, duration predictors.
+ * Version 2 (POLICY_OPS_VERSION) added: the backend handle, kernel ids, the periodic epoch with
+ * per-workload progress, resizing and yielding running persistent kernels, SM power gating,
+ * closed-loop frame loops (game_sleep) and several kernels in flight per BE app.  An ops table
+ * of another version is refused when the experiment names the policy.
  */
 #ifndef COMBOSIM_POLICY_H
 #define COMBOSIM_POLICY_H
@@ -24,11 +26,10 @@
 #include <cjson/cJSON.h>
 #include "base/cfg.h"
 #include "models/kernel.h"
+#include "policies/backend.h"
 #include "traces/workload.h"
 
-#define POLICY_OPS_VERSION 1
-
-struct sim;
+#define POLICY_OPS_VERSION 2
 
 /* How to launch a kernel (a game frame's or a BE app's). */
 struct launch_opts {
@@ -52,6 +53,7 @@ struct launch_opts launch_masked(struct smset sms);
 
 /* What a policy learns when a kernel finishes. */
 struct kernel_done {
+	long id;                 /* as its launch returned */
 	const struct kernel_spec *spec;
 	enum variant variant;
 	int game;                /* owning game, or -1 */
@@ -75,55 +77,93 @@ struct policy_ops {
 	const char *summary;
 	/* Reads and validates its parameters (the experiment's policy object, cursor at it);
 	 * returns its state.  On bad parameters record the error with cfg_fail and return NULL. */
-	void *(*init)(struct sim *sim, const struct cfg *params);
+	void *(*init)(struct backend *b, const struct cfg *params);
 	void (*destroy)(void *self);
-	void (*frame_released)(void *self, struct sim *sim, const struct frame_info *f);
-	void (*frame_finished)(void *self, struct sim *sim, const struct frame_info *f, sim_time finished);
-	void (*kernel_finished)(void *self, struct sim *sim, const struct kernel_done *k);
-	void (*be_ready)(void *self, struct sim *sim, int app);
-	void (*timer)(void *self, struct sim *sim, long cookie);
-	/* Adds policy-specific results to the run's summary object. */
-	void (*finish)(void *self, struct sim *sim, cJSON *summary);
+	void (*frame_released)(void *self, struct backend *b, const struct frame_info *f);
+	void (*frame_finished)(void *self, struct backend *b, const struct frame_info *f, sim_time finished);
+	void (*kernel_finished)(void *self, struct backend *b, const struct kernel_done *k);
+	/* An app can launch (its previous kernel finished, or it started, or it was restored). */
+	void (*be_ready)(void *self, struct backend *b, int app);
+	void (*timer)(void *self, struct backend *b, long cookie);
+	/* Every epoch period set by bk_epoch_every, numbered from 1; progress since the last. */
+	void (*epoch)(void *self, struct backend *b, long number);
+	/* Adds policy-specific results to the run's summary object (its own key). */
+	void (*finish)(void *self, struct backend *b, cJSON *summary);
 };
+
+/* NULL, or why the table cannot be used (its version is not POLICY_OPS_VERSION, no name). */
+const char *policy_ops_check(const struct policy_ops *ops);
 
 /* Registry: every policy built in. */
 const struct policy_ops *policy_find(const char *name);
 const char *const *policy_names(void);
 
 /* ---- observations ---- */
-sim_time sim_now(const struct sim *sim);
-const struct gpu_desc *sim_gpu(const struct sim *sim);
-int sim_games(const struct sim *sim);
-int sim_apps(const struct sim *sim);
-sim_time sim_game_period(const struct sim *sim, int game);
-int sim_game_stream(const struct sim *sim, int game);
-int sim_app_stream(const struct sim *sim, int app);
+sim_time bk_now(const struct backend *b);
+const struct gpu_desc *bk_gpu(const struct backend *b);
+int bk_games(const struct backend *b);
+int bk_apps(const struct backend *b);
+sim_time bk_game_period(const struct backend *b, int game);
+int bk_game_stream(const struct backend *b, int game);
+int bk_app_stream(const struct backend *b, int app);
 /* The next kernel the app would launch (it runs its queue in order). */
-const struct kernel_spec *sim_app_next(const struct sim *sim, int app);
+const struct kernel_spec *bk_app_next(const struct backend *b, int app);
+/* Kernels the app has launched and not yet finished, and how many it may have at once (1, or
+ * the streams its queue asks for). */
+int bk_app_in_flight(const struct backend *b, int app);
+int bk_app_depth(const struct backend *b, int app);
+/* Whether the app has a kernel launched and not yet finished. */
+bool bk_app_busy(const struct backend *b, int app);
+/* What the runtime counted of a workload since the last epoch (see struct progress). */
+void bk_app_progress(const struct backend *b, int app, struct progress *out);
+void bk_game_progress(const struct backend *b, int game, struct progress *out);
+/* Whether the backend can do what `cap` names; bk_require records a parameter error (the
+ * policy's init then returns NULL, exit 2) when it cannot. */
+bool bk_can(const struct backend *b, enum bk_cap cap);
+bool bk_require(const struct backend *b, const struct cfg *params, enum bk_cap cap, const char *why);
 
 /* ---- actions ---- */
 /* A new stream with a priority (higher runs first); returns its id. */
-int sim_stream_new(struct sim *sim, int priority);
-/* Launches all of a released frame's kernels in order. */
-void sim_frame_launch(struct sim *sim, const struct frame_info *f, const struct launch_opts *o);
-/* Launches the app's next kernel (one at a time per app; ignored while one is in flight). */
-void sim_app_launch(struct sim *sim, int app, const struct launch_opts *o);
+int bk_stream_new(struct backend *b, int priority);
+/* Launches all of a released frame's kernels in order (o NULL: the game's default). */
+void bk_frame_launch(struct backend *b, const struct frame_info *f, const struct launch_opts *o);
+/* Launches the app's next kernel; returns its id, or -1 when the app cannot launch now (as many
+ * in flight as its depth, finished, or restoring). */
+long bk_app_launch(struct backend *b, int app, const struct launch_opts *o);
 /* Calls the policy's timer callback with `cookie` at time `at` (>= now). */
-void sim_timer(struct sim *sim, sim_time at, long cookie);
+void bk_timer(struct backend *b, sim_time at, long cookie);
 /* Notes a word on a frame in flight (its `note` column in frames.csv), e.g. the scheme it ran
  * under; at most 31 characters, commas and quotes become '_'. */
-void sim_frame_note(struct sim *sim, const struct frame_info *f, const char *note);
-/* Whether the app has a kernel launched and not yet finished. */
-bool sim_app_busy(const struct sim *sim, int app);
+void bk_frame_note(struct backend *b, const struct frame_info *f, const char *note);
 /* Marks the app's progress as saved (a training checkpoint). */
-void sim_app_checkpoint(struct sim *sim, int app);
-/* Tears the app's GPU context down (Pilotfish's straggler preemption): its kernel in flight is
- * killed, its progress rolls back to the last checkpoint (the solo time of the kernels it
- * finished since is taken off its throughput), and it can launch again after `cost` ns of reset
- * and restore, when be_ready is called. */
-void sim_app_reset(struct sim *sim, int app, sim_time cost);
+void bk_app_checkpoint(struct backend *b, int app);
+/* Tears the app's GPU context down (Pilotfish's straggler preemption; BK_CAP_RESET): its
+ * kernels in flight are killed, its progress rolls back to the last checkpoint (the solo time
+ * of the kernels it finished since is taken off its throughput), and it can launch again after
+ * `cost` ns of reset and restore, when be_ready is called. */
+void bk_app_reset(struct backend *b, int app, sim_time cost);
 /* Leaves the games or the BE apps out of this run (exclusive baselines), at init only. */
-void sim_exclude_games(struct sim *sim);
-void sim_exclude_apps(struct sim *sim);
+void bk_exclude_games(struct backend *b);
+void bk_exclude_apps(struct backend *b);
+/* Calls the policy's epoch callback every `period` ns from now on (BK_CAP_EPOCH); 0 stops. */
+void bk_epoch_every(struct backend *b, sim_time period);
+/* Resizes a running persistent (PTB / SM-bound) kernel (BK_CAP_RESIZE): its SM set becomes
+ * `sms`; workers on SMs that left the set leave at their next task boundary, SMs that joined
+ * get workers as room allows (up to its per-SM quota, else occupancy).  As RH-SMQoS and
+ * G-Space: the kernel's workers poll a per-SM word between tasks.  False when `kernel` is not
+ * a running persistent kernel. */
+bool bk_kernel_resize(struct backend *b, long kernel, const struct smset *sms);
+/* Yields `blocks` of a running persistent kernel's workers on each SM of `sms` to others
+ * (BK_CAP_YIELD; G-Space's num_blks): they leave at their next task boundary and the kernel
+ * keeps that many fewer on those SMs until yield is called again on them (blocks 0: take them
+ * back).  False when `kernel` is not a running persistent kernel. */
+bool bk_kernel_yield(struct backend *b, long kernel, const struct smset *sms, int blocks);
+/* Power-gates exactly the SMs of `gated` (BK_CAP_GATE): a gated SM runs nothing (the
+ * dispatcher skips it; its resident blocks finish first) and saves its static power (the
+ * power model of models/power.h); an empty set ungates all. */
+void bk_sms_gate(struct backend *b, const struct smset *gated);
+/* Closed-loop games (BK_CAP_CLOSED_LOOP): the game's next frame starts `ns` later than its
+ * loop would start it (vGASA's sleep inserted in the hooked frame loop); set per frame. */
+void bk_game_sleep(struct backend *b, int game, sim_time ns);
 
 #endif

@@ -15,9 +15,9 @@ struct static_split {
 
 static const char *const mechanisms[] = { "mask", "smbound", NULL };
 
-static void *static_init(struct sim *sim, const struct cfg *p)
+static void *static_init(struct backend *b, const struct cfg *p)
 {
-	const struct gpu_desc *g = sim_gpu(sim);
+	const struct gpu_desc *g = bk_gpu(b);
 	int64_t sms = 0;
 	double share = 0;
 	cfg_only(p, (const char *const[]){ "name", "label", "game_sms", "game_share", "mechanism", NULL });
@@ -55,18 +55,18 @@ static void static_destroy(void *self)
 	free(self);
 }
 
-static void static_frame_released(void *self, struct sim *sim, const struct frame_info *f)
+static void static_frame_released(void *self, struct backend *b, const struct frame_info *f)
 {
 	struct static_split *s = self;
 	struct launch_opts o = s->smbound ? launch_smbound(s->game) : launch_masked(s->game);
-	sim_frame_launch(sim, f, &o);
+	bk_frame_launch(b, f, &o);
 }
 
-static void static_be_ready(void *self, struct sim *sim, int app)
+static void static_be_ready(void *self, struct backend *b, int app)
 {
 	struct static_split *s = self;
 	struct launch_opts o = s->smbound ? launch_smbound(s->be) : launch_masked(s->be);
-	sim_app_launch(sim, app, &o);
+	bk_app_launch(b, app, &o);
 }
 
 const struct policy_ops policy_static = {

@@ -38,7 +38,7 @@ void sim_fail(struct sim *s, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- streams and kernels */
 
-static struct stream *stream_of(struct sim *s, int id)
+struct stream *stream_of(struct sim *s, int id)
 {
 	return &s->streams[id];
 }
@@ -59,7 +59,7 @@ static void active_insert(struct sim *s, struct kinst *k)
 	s->active[i] = k;
 }
 
-static void active_remove(struct sim *s, struct kinst *k)
+void active_remove(struct sim *s, struct kinst *k)
 {
 	int i;
 	for (i = 0; i < s->n_active && s->active[i] != k; i++)
@@ -86,7 +86,7 @@ static void hw_enter(struct sim *s, struct kinst *k)
 	active_insert(s, k);
 }
 
-static void stream_kick(struct sim *s, int id)
+void stream_kick(struct sim *s, int id)
 {
 	struct stream *st = stream_of(s, id);
 	if (st->running || !st->head)
@@ -95,8 +95,7 @@ static void stream_kick(struct sim *s, int id)
 	hw_enter(s, st->head);
 }
 
-static struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, const struct launch_opts *o,
-			       int stream)
+struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, const struct launch_opts *o, int stream)
 {
 	struct kinst *k = s->free_k;
 	if (k)
@@ -111,6 +110,7 @@ static struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, co
 		s->free_k = k;
 		return NULL;
 	}
+	k->id = s->next_kernel_id++;
 	k->spec = spec;
 	k->inv_threads = 1.0 / k->fit.threads;
 	k->inv_regs = k->fit.regs ? 1.0 / k->fit.regs : 0;
@@ -142,7 +142,7 @@ static struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, co
 	return k;
 }
 
-static void stream_push(struct sim *s, struct kinst *k)
+void stream_push(struct sim *s, struct kinst *k)
 {
 	struct stream *st = stream_of(s, k->stream);
 	k->q_next = NULL;
@@ -198,14 +198,14 @@ static void kernel_done(struct sim *s, struct kinst *k)
 	write_kernel_row(s, k);
 
 	struct kernel_done kd = {
-		.spec = k->spec, .variant = k->variant, .game = k->game, .app = k->app,
+		.id = k->id, .spec = k->spec, .variant = k->variant, .game = k->game, .app = k->app,
 		.frame = k->frame ? k->frame->number : -1,
 		.launched = k->launched, .started = k->started, .finished = k->finished,
 	};
 	/* the policy hears of the kernel before its frame or app moves on (a frame's kernel
 	 * specs live until the frame is done) */
 	if (s->pol && s->pol->kernel_finished)
-		s->pol->kernel_finished(s->pol_self, s, &kd);
+		s->pol->kernel_finished(s->pol_self, &s->bk, &kd);
 	if (k->frame)
 		frame_kernel_done(s, k);
 	if (k->app >= 0)
@@ -328,12 +328,12 @@ static void frame_release(struct sim *s, int gi)
 	gm->last = f;
 	struct frame_info fi = frame_info_of(s, f);
 	if (s->pol && s->pol->frame_released)
-		s->pol->frame_released(s->pol_self, s, &fi);
+		s->pol->frame_released(s->pol_self, &s->bk, &fi);
 	else
-		sim_frame_launch(s, &fi, NULL);
+		s->bk.ops->frame_launch(s, &fi, NULL);
 }
 
-static struct frame *frame_find(struct sim *s, int game, long number)
+struct frame *frame_find(struct sim *s, int game, long number)
 {
 	for (struct frame *f = s->games[game].first; f; f = f->next)
 		if (f->number == number)
@@ -365,7 +365,7 @@ static void frame_kernel_done(struct sim *s, struct kinst *k)
 	gm->in_flight--;
 	struct frame_info fi = frame_info_of(s, f);
 	if (s->pol && s->pol->frame_finished)
-		s->pol->frame_finished(s->pol_self, s, &fi, f->finish);
+		s->pol->frame_finished(s->pol_self, &s->bk, &fi, f->finish);
 	frame_free(f);
 }
 
@@ -375,9 +375,9 @@ static void app_ready(struct sim *s, int ai)
 	if (a->done || a->in_flight || s->now < a->blocked_until)
 		return;
 	if (s->pol && s->pol->be_ready)
-		s->pol->be_ready(s->pol_self, s, ai);
+		s->pol->be_ready(s->pol_self, &s->bk, ai);
 	else
-		sim_app_launch(s, ai, NULL);
+		s->bk.ops->app_launch(s, ai, NULL);
 }
 
 static void app_kernel_done(struct sim *s, struct kinst *k)
@@ -392,145 +392,8 @@ static void app_kernel_done(struct sim *s, struct kinst *k)
 	app_ready(s, k->app);
 }
 
-/* ---------------------------------------------------------------- policy actions */
-
-struct launch_opts launch_original(void)
-{
-	return (struct launch_opts){ .variant = VAR_ORIGINAL, .stream = -1 };
-}
-
-struct launch_opts launch_ptb(void)
-{
-	return (struct launch_opts){ .variant = VAR_PTB, .stream = -1 };
-}
-
-struct launch_opts launch_smbound(struct smset sms)
-{
-	return (struct launch_opts){ .variant = VAR_SMBOUND, .stream = -1, .sms = sms };
-}
-
-struct launch_opts launch_masked(struct smset sms)
-{
-	return (struct launch_opts){ .variant = VAR_ORIGINAL, .stream = -1, .sms = sms, .masked = true };
-}
-
-sim_time sim_now(const struct sim *s) { return s->now; }
-const struct gpu_desc *sim_gpu(const struct sim *s) { return s->g; }
-int sim_games(const struct sim *s) { return s->exclude_games ? 0 : s->e->n_games; }
-int sim_apps(const struct sim *s) { return s->exclude_apps ? 0 : s->e->n_apps; }
-sim_time sim_game_period(const struct sim *s, int game) { return s->e->games[game].period_ns; }
-int sim_game_stream(const struct sim *s, int game) { return s->games[game].stream; }
-int sim_app_stream(const struct sim *s, int app) { return s->apps[app].stream; }
-
-const struct kernel_spec *sim_app_next(const struct sim *s, int app)
-{
-	const struct app_spec *a = &s->e->apps[app];
-	return &s->e->kernels[a->kernels[s->apps[app].next % a->n_kernels]];
-}
-
-int sim_stream_new(struct sim *s, int priority)
-{
-	if (s->n_streams == s->cap_streams) {
-		s->cap_streams = s->cap_streams ? 2 * s->cap_streams : 8;
-		s->streams = realloc(s->streams, s->cap_streams * sizeof(*s->streams));
-		if (!s->streams) {
-			fprintf(stderr, "combosim: out of memory\n");
-			exit(1);
-		}
-	}
-	s->streams[s->n_streams] = (struct stream){ .prio = priority };
-	return s->n_streams++;
-}
-
-static struct launch_opts owner_default(const struct default_launch *d)
-{
-	struct launch_opts o = launch_original();
-	o.variant = d->variant;
-	o.workers = d->workers;
-	if (o.variant == VAR_SMBOUND)
-		o.variant = VAR_PTB;     /* an owner default has no SM set */
-	return o;
-}
-
-static bool launch_ok(struct sim *s, const struct launch_opts *o)
-{
-	if (o->stream >= s->n_streams) {
-		sim_fail(s, "policy launched on stream %d, which does not exist", o->stream);
-		return false;
-	}
-	if ((o->variant == VAR_SMBOUND || o->masked) && smset_count(&o->sms) == 0) {
-		sim_fail(s, "policy launched a kernel with an empty SM set");
-		return false;
-	}
-	return true;
-}
-
-void sim_frame_launch(struct sim *s, const struct frame_info *fi, const struct launch_opts *o)
-{
-	struct frame *f = frame_find(s, fi->game, fi->number);
-	if (!f || f->launched)
-		return;
-	const struct game_spec *gs = &s->e->games[fi->game];
-	struct launch_opts d = owner_default(&gs->launch);
-	if (!o)
-		o = &d;
-	if (!launch_ok(s, o))
-		return;
-	f->launched = true;
-	int stream = o->stream >= 0 ? o->stream : s->games[fi->game].stream;
-	for (int i = 0; i < f->kernels.n; i++) {
-		struct kinst *k = kinst_new(s, &f->kernels.k[i], o, stream);
-		if (!k)
-			return;
-		k->game = fi->game;
-		k->frame = f;
-		stream_push(s, k);
-	}
-	s->need_dispatch = true;
-}
-
-void sim_app_launch(struct sim *s, int app, const struct launch_opts *o)
-{
-	struct app_rt *a = &s->apps[app];
-	if (a->in_flight || a->done || s->now < a->blocked_until)
-		return;
-	struct launch_opts d = owner_default(&a->spec->launch);
-	if (!o)
-		o = &d;
-	if (!launch_ok(s, o))
-		return;
-	int stream = o->stream >= 0 ? o->stream : a->stream;
-	struct kinst *k = kinst_new(s, sim_app_next(s, app), o, stream);
-	if (!k)
-		return;
-	k->app = app;
-	a->in_flight = true;
-	a->kernel = k;
-	stream_push(s, k);
-	s->need_dispatch = true;
-}
-
-void sim_timer(struct sim *s, sim_time at, long cookie)
-{
-	if (at < s->now)
-		at = s->now;
-	evq_push(s->q, at, EV_TIMER, (void *)(intptr_t)cookie);
-}
-
-bool sim_app_busy(const struct sim *s, int app)
-{
-	return s->apps[app].in_flight;
-}
-
-void sim_app_checkpoint(struct sim *s, int app)
-{
-	struct app_rt *a = &s->apps[app];
-	a->checkpoint = a->next;
-	memset(a->since_checkpoint, 0, sizeof(a->since_checkpoint));
-}
-
 /* Takes a kernel out of the GPU and its queues as if its context were torn down. */
-static void kernel_kill(struct sim *s, struct kinst *k)
+void kernel_kill(struct sim *s, struct kinst *k)
 {
 	while (k->groups)
 		group_remove(s, k->groups);
@@ -573,36 +436,19 @@ static void kernel_kill(struct sim *s, struct kinst *k)
 	s->need_dispatch = true;
 }
 
-void sim_app_reset(struct sim *s, int app, sim_time cost)
+int stream_new(struct sim *s, int priority)
 {
-	struct app_rt *a = &s->apps[app];
-	if (a->kernel)
-		kernel_kill(s, a->kernel);
-	a->kernel = NULL;
-	a->in_flight = false;
-	metrics_be_lost(s->m, a->since_checkpoint);
-	memset(a->since_checkpoint, 0, sizeof(a->since_checkpoint));
-	a->next = a->checkpoint;
-	a->done = false;
-	a->resets++;
-	a->blocked_until = s->now + (cost > 0 ? cost : 0);
-	evq_push(s->q, a->blocked_until, EV_APP_START, a);
+	if (s->n_streams == s->cap_streams) {
+		s->cap_streams = s->cap_streams ? 2 * s->cap_streams : 8;
+		s->streams = realloc(s->streams, s->cap_streams * sizeof(*s->streams));
+		if (!s->streams) {
+			fprintf(stderr, "combosim: out of memory\n");
+			exit(1);
+		}
+	}
+	s->streams[s->n_streams] = (struct stream){ .prio = priority };
+	return s->n_streams++;
 }
-
-void sim_frame_note(struct sim *s, const struct frame_info *fi, const char *note)
-{
-	struct frame *f = frame_find(s, fi->game, fi->number);
-	if (!f)
-		return;
-	/* a CSV cell: keep it to a word */
-	size_t n = 0;
-	for (; note[n] && n + 1 < sizeof(f->note); n++)
-		f->note[n] = strchr(",\"\n\r", note[n]) ? '_' : note[n];
-	f->note[n] = 0;
-}
-
-void sim_exclude_games(struct sim *s) { s->exclude_games = true; }
-void sim_exclude_apps(struct sim *s) { s->exclude_apps = true; }
 
 /* ---------------------------------------------------------------- lifecycle */
 
@@ -618,6 +464,7 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 	if (!s->out.label)
 		s->out.label = p ? p->name : "default";
 	s->q = evq_new(1024);
+	s->bk = (struct backend){ .ops = &sim_backend_ops, .self = s };
 	residency_init(s);
 
 	const char *mname = "bottleneck";
@@ -647,7 +494,7 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 	s->apps = xcalloc(e->n_apps, sizeof(*s->apps));
 	for (int i = 0; i < e->n_games; i++) {
 		s->games[i].spec = &e->games[i];
-		s->games[i].stream = sim_stream_new(s, e->games[i].priority);
+		s->games[i].stream = stream_new(s, e->games[i].priority);
 		s->games[i].rng = gsl_rng_alloc(gsl_rng_mt19937);
 		/* one random stream per game, derived from the experiment seed */
 		gsl_rng_set(s->games[i].rng, (unsigned long)(e->seed * 1000003ull + (uint64_t)i * 7919ull + 1));
@@ -661,14 +508,21 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 	}
 	for (int i = 0; i < e->n_apps; i++) {
 		s->apps[i].spec = &e->apps[i];
-		s->apps[i].stream = sim_stream_new(s, e->apps[i].priority);
+		s->apps[i].stream = stream_new(s, e->apps[i].priority);
 	}
 	s->m = metrics_new(e);
 	if (p && p->ops) {
 		s->pol = p->ops;
 		struct cfg pc = cfg_root(p->params, diag);
 		snprintf(pc.path, sizeof(pc.path), "%s", p->path);
-		s->pol_self = s->pol->init ? s->pol->init(s, &pc) : NULL;
+		const char *why = policy_ops_check(p->ops);
+		if (why) {
+			cfg_fail(&pc, "policy \"%s\" cannot run: %s (this build expects version %d)",
+				 p->ops->name ? p->ops->name : "?", why, POLICY_OPS_VERSION);
+			sim_free(s);
+			return NULL;
+		}
+		s->pol_self = s->pol->init ? s->pol->init(&s->bk, &pc) : NULL;
 		if (diag->failed) {
 			sim_free(s);
 			return NULL;
@@ -725,7 +579,7 @@ int sim_run_until(struct sim *s, sim_time until)
 			break;
 		case EV_TIMER:
 			if (s->pol && s->pol->timer)
-				s->pol->timer(s->pol_self, s, (long)(intptr_t)ev.obj);
+				s->pol->timer(s->pol_self, &s->bk, (long)(intptr_t)ev.obj);
 			break;
 		}
 		if (s->need_dispatch && evq_peek_time(s->q) > s->now)
@@ -821,7 +675,7 @@ void sim_report(struct sim *s, cJSON *out)
 	metrics_report(s->m, &use, !s->exclude_games, out);
 	cJSON_AddNumberToObject(out, "events", (double)s->events);
 	if (s->pol && s->pol->finish)
-		s->pol->finish(s->pol_self, s, out);
+		s->pol->finish(s->pol_self, &s->bk, out);
 }
 
 void sim_free(struct sim *s)

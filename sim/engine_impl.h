@@ -17,6 +17,7 @@
 
 #include <gsl/gsl_rng.h>
 #include "models/interference.h"
+#include "policies/policy.h"
 #include "sim/engine.h"
 #include "sim/evq.h"
 #include "sim/metrics.h"
@@ -85,6 +86,7 @@ struct frame {
 };
 
 struct kinst {
+	long id;                 /* as policies know it: launch order in the run, from 0 */
 	const struct kernel_spec *spec;
 	struct kernel_fit fit;
 	enum variant variant;
@@ -141,6 +143,8 @@ struct sim {
 	const struct gpu_desc *g;
 	const struct policy_ops *pol;
 	void *pol_self;
+	struct backend bk;           /* what the policy is given: this sim behind sim_backend_ops */
+	long next_kernel_id;
 	const struct interference_ops *model;
 	void *model_self;
 	struct sim_sinks out;
@@ -194,6 +198,16 @@ static inline bool persistent(const struct kinst *k)
 {
 	return k->variant != VAR_ORIGINAL;
 }
+
+/* engine.c, for backend.c */
+extern const struct backend_ops sim_backend_ops;
+struct stream *stream_of(struct sim *s, int id);
+int stream_new(struct sim *s, int priority);
+void stream_push(struct sim *s, struct kinst *k);
+struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, const struct launch_opts *o, int stream);
+/* Takes a kernel out of the GPU and its queues as if its context were torn down. */
+void kernel_kill(struct sim *s, struct kinst *k);
+struct frame *frame_find(struct sim *s, int game, long number);
 
 /* residency.c */
 void residency_init(struct sim *s);

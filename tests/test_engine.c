@@ -481,15 +481,15 @@ static void test_ptb_small_grid(void)
 
 /* ------------------------------------------------------------ policies through the action API */
 
-static void *masked_init(struct sim *sim, const struct cfg *p)
+static void *masked_init(struct backend *b, const struct cfg *p)
 {
 	return NULL;
 }
 
-static void masked_be_ready(void *self, struct sim *sim, int app)
+static void masked_be_ready(void *self, struct backend *b, int app)
 {
 	struct launch_opts o = launch_masked(smset_range(app == 0 ? 0 : 41, 41));
-	sim_app_launch(sim, app, &o);
+	bk_app_launch(b, app, &o);
 }
 
 static const struct policy_ops masked_policy = {
@@ -517,7 +517,7 @@ static void test_masks(void)
 }
 
 /* app 0 masked to SMs 0-40, app 1 SM-bound to SMs 41-81 with 3 workers per SM, app 2 plain */
-static void exiting_be_ready(void *self, struct sim *sim, int app)
+static void exiting_be_ready(void *self, struct backend *b, int app)
 {
 	struct launch_opts o = launch_original();
 	if (app == 0)
@@ -526,7 +526,7 @@ static void exiting_be_ready(void *self, struct sim *sim, int app)
 		o = launch_smbound(smset_range(41, 41));
 		o.sm_quota = 3;
 	}
-	sim_app_launch(sim, app, &o);
+	bk_app_launch(b, app, &o);
 }
 
 static const struct policy_ops exiting_policy = {
@@ -562,11 +562,11 @@ static void test_smbound_exits_free_room(void)
 }
 
 /* apps 0 and 1 SM-bound to SMs 44-131 of an H100 with 4 workers per SM (cuda bench P8/P9) */
-static void quota_be_ready(void *self, struct sim *sim, int app)
+static void quota_be_ready(void *self, struct backend *b, int app)
 {
 	struct launch_opts o = launch_smbound(smset_range(44, 88));
 	o.sm_quota = 4;
-	sim_app_launch(sim, app, &o);
+	bk_app_launch(b, app, &o);
 }
 
 static const struct policy_ops quota_policy = {

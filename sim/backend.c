@@ -1,0 +1,190 @@
+/* backend — the simulator's implementation of the backend ops (policies/backend.h): the
+ * actions and observations of policies/policy.h carried out on the engine's state.  The GPU's
+ * implementation is cuda/backend.c; a policy cannot tell them apart except by what they can do
+ * (`caps`).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/policy.h"
+#include "sim/engine_impl.h"
+
+static sim_time sb_now(void *self) { return ((struct sim *)self)->now; }
+static const struct gpu_desc *sb_gpu(void *self) { return ((struct sim *)self)->g; }
+
+static int sb_games(void *self)
+{
+	struct sim *s = self;
+	return s->exclude_games ? 0 : s->e->n_games;
+}
+
+static int sb_apps(void *self)
+{
+	struct sim *s = self;
+	return s->exclude_apps ? 0 : s->e->n_apps;
+}
+
+static sim_time sb_game_period(void *self, int game) { return ((struct sim *)self)->e->games[game].period_ns; }
+static int sb_game_stream(void *self, int game) { return ((struct sim *)self)->games[game].stream; }
+static int sb_app_stream(void *self, int app) { return ((struct sim *)self)->apps[app].stream; }
+static int sb_app_in_flight(void *self, int app) { return ((struct sim *)self)->apps[app].in_flight ? 1 : 0; }
+static int sb_app_depth(void *self, int app) { return 1; }
+
+static const struct kernel_spec *sb_app_next(void *self, int app)
+{
+	struct sim *s = self;
+	const struct app_spec *a = &s->e->apps[app];
+	return &s->e->kernels[a->kernels[s->apps[app].next % a->n_kernels]];
+}
+
+static int sb_stream_new(void *self, int priority) { return stream_new(self, priority); }
+
+static struct launch_opts owner_default(const struct default_launch *d)
+{
+	struct launch_opts o = launch_original();
+	o.variant = d->variant;
+	o.workers = d->workers;
+	if (o.variant == VAR_SMBOUND)
+		o.variant = VAR_PTB;     /* an owner default has no SM set */
+	return o;
+}
+
+static bool launch_ok(struct sim *s, const struct launch_opts *o)
+{
+	if (o->stream >= s->n_streams) {
+		sim_fail(s, "policy launched on stream %d, which does not exist", o->stream);
+		return false;
+	}
+	if ((o->variant == VAR_SMBOUND || o->masked) && smset_count(&o->sms) == 0) {
+		sim_fail(s, "policy launched a kernel with an empty SM set");
+		return false;
+	}
+	return true;
+}
+
+static void sb_frame_launch(void *self, const struct frame_info *fi, const struct launch_opts *o)
+{
+	struct sim *s = self;
+	struct frame *f = frame_find(s, fi->game, fi->number);
+	if (!f || f->launched)
+		return;
+	const struct game_spec *gs = &s->e->games[fi->game];
+	struct launch_opts d = owner_default(&gs->launch);
+	if (!o)
+		o = &d;
+	if (!launch_ok(s, o))
+		return;
+	f->launched = true;
+	int stream = o->stream >= 0 ? o->stream : s->games[fi->game].stream;
+	for (int i = 0; i < f->kernels.n; i++) {
+		struct kinst *k = kinst_new(s, &f->kernels.k[i], o, stream);
+		if (!k)
+			return;
+		k->game = fi->game;
+		k->frame = f;
+		stream_push(s, k);
+	}
+	s->need_dispatch = true;
+}
+
+static long sb_app_launch(void *self, int app, const struct launch_opts *o)
+{
+	struct sim *s = self;
+	struct app_rt *a = &s->apps[app];
+	if (a->in_flight || a->done || s->now < a->blocked_until)
+		return -1;
+	struct launch_opts d = owner_default(&a->spec->launch);
+	if (!o)
+		o = &d;
+	if (!launch_ok(s, o))
+		return -1;
+	int stream = o->stream >= 0 ? o->stream : a->stream;
+	struct kinst *k = kinst_new(s, sb_app_next(s, app), o, stream);
+	if (!k)
+		return -1;
+	k->app = app;
+	a->in_flight = true;
+	a->kernel = k;
+	stream_push(s, k);
+	s->need_dispatch = true;
+	return k->id;
+}
+
+static void sb_timer(void *self, sim_time at, long cookie)
+{
+	struct sim *s = self;
+	if (at < s->now)
+		at = s->now;
+	evq_push(s->q, at, EV_TIMER, (void *)(intptr_t)cookie);
+}
+
+static void sb_app_checkpoint(void *self, int app)
+{
+	struct app_rt *a = &((struct sim *)self)->apps[app];
+	a->checkpoint = a->next;
+	memset(a->since_checkpoint, 0, sizeof(a->since_checkpoint));
+}
+
+static void sb_app_reset(void *self, int app, sim_time cost)
+{
+	struct sim *s = self;
+	struct app_rt *a = &s->apps[app];
+	if (a->kernel)
+		kernel_kill(s, a->kernel);
+	a->kernel = NULL;
+	a->in_flight = false;
+	metrics_be_lost(s->m, a->since_checkpoint);
+	memset(a->since_checkpoint, 0, sizeof(a->since_checkpoint));
+	a->next = a->checkpoint;
+	a->done = false;
+	a->resets++;
+	a->blocked_until = s->now + (cost > 0 ? cost : 0);
+	evq_push(s->q, a->blocked_until, EV_APP_START, a);
+}
+
+static void sb_frame_note(void *self, const struct frame_info *fi, const char *note)
+{
+	struct frame *f = frame_find(self, fi->game, fi->number);
+	if (!f)
+		return;
+	/* a CSV cell: keep it to a word */
+	size_t n = 0;
+	for (; note[n] && n + 1 < sizeof(f->note); n++)
+		f->note[n] = strchr(",\"\n\r", note[n]) ? '_' : note[n];
+	f->note[n] = 0;
+}
+
+static void sb_exclude_games(void *self) { ((struct sim *)self)->exclude_games = true; }
+static void sb_exclude_apps(void *self) { ((struct sim *)self)->exclude_apps = true; }
+
+static void sb_fail(void *self, const char *msg)
+{
+	sim_fail(self, "%s", msg);
+}
+
+const struct backend_ops sim_backend_ops = {
+	.version = BACKEND_OPS_VERSION,
+	.name = "sim",
+	.caps = BK_CAP_MASK | BK_CAP_RESET,
+	.now = sb_now,
+	.gpu = sb_gpu,
+	.games = sb_games,
+	.apps = sb_apps,
+	.game_period = sb_game_period,
+	.game_stream = sb_game_stream,
+	.app_stream = sb_app_stream,
+	.app_next = sb_app_next,
+	.app_in_flight = sb_app_in_flight,
+	.app_depth = sb_app_depth,
+	.stream_new = sb_stream_new,
+	.frame_launch = sb_frame_launch,
+	.app_launch = sb_app_launch,
+	.timer = sb_timer,
+	.frame_note = sb_frame_note,
+	.app_checkpoint = sb_app_checkpoint,
+	.app_reset = sb_app_reset,
+	.exclude_games = sb_exclude_games,
+	.exclude_apps = sb_exclude_apps,
+	.fail = sb_fail,
+};

@@ -149,7 +149,7 @@ static double num(const cJSON *o, const char *k)
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-static void print_table(FILE *t, const struct experiment *e, const cJSON *runs)
+static void print_table(FILE *t, const struct experiment *e, const cJSON *runs, const bool *colocated)
 {
 	fprintf(t, "%-16s %9s %8s %8s %8s %8s %9s %7s\n", "policy", "BE thr", "BE CD", "BE TC",
 		"FPS avg", "FPS p99", "QoS viol", "SM busy");
@@ -187,19 +187,17 @@ static void print_table(FILE *t, const struct experiment *e, const cJSON *runs)
 	if (e->n_games > 1)
 		fprintf(t, "(FPS of the first game; QoS violations: the worst game)\n");
 	fprintf(t, "BE thr: solo-time of finished BE kernels per simulated second (COMBO Eq. 6); FPS p99: the FPS 99 %% of 1 s windows reach (- under 1 s)\n");
-	/* COMBO's headline comparison: its BE throughput over Pilotfish's (COMBO Fig. 13, Eq. 6);
-	 * the paper's figures stand beside ours in experiments/combo/RESULTS.md */
-	int pf = -1;
-	for (int i = 0; i < e->n_policies && pf < 0; i++)
-		if (!strcmp(e->policies[i].ops->name, "pilotfish"))
-			pf = i;
-	double pf_thr = pf >= 0 ? num(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(runs, pf), "be_throughput"), "total") : NAN;
-	for (int i = 0; pf >= 0 && pf_thr > 0 && i < e->n_policies; i++) {
-		if (strncmp(e->policies[i].ops->name, "combo", 5))
+	/* the experiment's headline comparison: every co-located run's BE throughput over its
+	 * baseline's (COMBO Fig. 13 / Eq. 6 when the baseline is Pilotfish); the papers' figures
+	 * stand beside ours in each reproduction's RESULTS.md */
+	int base = e->baseline;
+	double base_thr = base >= 0 ? num(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(runs, base), "be_throughput"), "total") : NAN;
+	for (int i = 0; base >= 0 && base_thr > 0 && i < e->n_policies; i++) {
+		if (i == base || !colocated[i])
 			continue;
 		double c = num(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(runs, i), "be_throughput"), "total");
 		fprintf(t, "%s vs %s: BE throughput x%.3f (%+.1f %%, COMBO Eq. 6)\n",
-			e->policies[i].name, e->policies[pf].name, c / pf_thr, 100 * (c / pf_thr - 1));
+			e->policies[i].name, e->policies[base].name, c / base_thr, 100 * (c / base_thr - 1));
 	}
 }
 
@@ -235,11 +233,12 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 	struct run_progress prog = { .n = e->n_policies };
 	bool tty = isatty(2);
 	struct sim **sims = calloc((size_t)e->n_policies, sizeof(*sims));
+	bool *colocated = calloc((size_t)e->n_policies, sizeof(*colocated));
 	FILE *frames = outdir_file(o, "frames.csv");
 	FILE *kernels = outdir_file(o, "kernels.csv");
 	FILE *tlf = e->timeline ? outdir_file(o, "timeline.json") : NULL;
 	int rc = EXIT_OK;
-	if (!sims || !frames || !kernels || (e->timeline && !tlf)) {
+	if (!sims || !colocated || !frames || !kernels || (e->timeline && !tlf)) {
 		rc = EXIT_RUN_FAILED;
 		goto out;
 	}
@@ -285,13 +284,14 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 		cJSON *r = cJSON_CreateObject();
 		cJSON_AddStringToObject(r, "policy", e->policies[i].name);
 		sim_report(sims[i], r);
+		colocated[i] = sim_colocated(sims[i]);
 		cJSON_AddItemToArray(runs, r);
 	}
 	if (rc == EXIT_OK) {
 		if (write_json(o, "summary.json", summary))
 			rc = EXIT_RUN_FAILED;
 		else if (table)
-			print_table(table, e, runs);
+			print_table(table, e, runs, colocated);
 	}
 	cJSON_Delete(summary);
 close_tl:
@@ -304,6 +304,7 @@ out:
 	for (int i = 0; sims && i < e->n_policies; i++)
 		sim_free(sims[i]);
 	free(sims);
+	free(colocated);
 	return rc;
 }
 

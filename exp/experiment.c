@@ -25,7 +25,7 @@ static void *xcalloc(size_t n, size_t sz)
 
 static const char *const top_keys[] = {
 	"name", "description", "type", "gpu", "seed", "duration_ms", "kernels", "games", "apps",
-	"policies", "outputs", "corun", "notes", "inputs", "assumptions", "paper", NULL
+	"policies", "baseline", "outputs", "corun", "notes", "inputs", "assumptions", "paper", NULL
 };
 static const char *const game_keys[] = {
 	"name", "fps", "qos_ms", "frame", "trace", "profile", "priority", "cv", "max_queued",
@@ -502,6 +502,21 @@ static void load_corun(struct experiment *e, const struct cfg *c)
 	load_summaries(e, &cr);
 }
 
+/* "baseline": the label of the policy every co-located run is compared with in the table. */
+static void load_baseline(struct experiment *e, const struct cfg *c)
+{
+	const char *label = NULL;
+	e->baseline = -1;
+	if (c->diag->failed || !cfg_str(c, "baseline", NULL, NULL, &label) || !label)
+		return;
+	for (int i = 0; i < e->n_policies; i++)
+		if (!strcmp(e->policies[i].name, label)) {
+			e->baseline = i;
+			return;
+		}
+	cfg_fail_key(c, "baseline", "expected the label of one of the experiment's policies, got \"%.60s\"", label);
+}
+
 static void load(struct experiment *e, const struct cfg *c)
 {
 	const char *gpu = NULL, *name = NULL;
@@ -602,6 +617,7 @@ static void load(struct experiment *e, const struct cfg *c)
 			e->n_policies = i + 1;
 		}
 	}
+	load_baseline(e, c);
 	struct cfg outs;
 	if (cfg_obj(c, "outputs", false, &outs)) {
 		cfg_only(&outs, (const char *const[]){ "timeline", NULL });

@@ -55,6 +55,7 @@ struct experiment {
 	int n_apps;
 	struct policy_spec *policies;
 	int n_policies;
+	int baseline;            /* the policy the table compares the others with ("baseline"), or -1 */
 	struct corun_pair *pairs;
 	int n_pairs;
 	struct default_launch corun_launch[VAR_COUNT];   /* one co-run pass per variant */

@@ -664,6 +664,11 @@ const char *sim_error(const struct sim *s) { return s->err; }
 sim_time sim_last_finish(const struct sim *s) { return s->last_finish; }
 uint64_t sim_events(const struct sim *s) { return s->events; }
 
+bool sim_colocated(const struct sim *s)
+{
+	return !s->exclude_games && !s->exclude_apps && s->e->n_games > 0 && s->e->n_apps > 0;
+}
+
 void sim_report(struct sim *s, cJSON *out)
 {
 	struct sm_usage use = { .sms = s->g->sm_count, .elapsed = s->now,

@@ -36,6 +36,8 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
  * failed (message in sim_error). */
 int sim_run(struct sim *sim);
 const char *sim_error(const struct sim *sim);
+/* Whether games and BE apps both ran (the policy excluded neither, the experiment has both). */
+bool sim_colocated(const struct sim *sim);
 /* Adds the run's metrics to `out`. */
 void sim_report(struct sim *sim, cJSON *out);
 void sim_free(struct sim *sim);

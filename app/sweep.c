@@ -376,81 +376,177 @@ static void usage(void)
 	      "with GNU parallel, and writes DIR/sweep.csv (DIR: results/<sweep file name>).\n", stderr);
 }
 
-int cmd_sweep(int argc, char **argv, const char *self)
+/* Loads every point's experiment (after its --set overrides) before anything runs. */
+static bool check_points(struct sweep *s)
 {
-	const char *file = NULL, *out = NULL, *hosts = NULL, *jobs = "1";
-	bool dry = false;
+	char **sets = xcalloc((size_t)s->n_axes, sizeof(char *));
+	bool ok = true;
+	for (long p = 0; p < s->points && ok; p++) {
+		point_sets(s, p, sets);
+		struct cfg_diag d = { 0 };
+		struct experiment *e = experiment_load(s->experiment, (const char *const *)sets, s->n_axes, &d);
+		if (!e) {
+			fprintf(stderr, "combosim: sweep point %ld: %s\n", p, d.msg);
+			ok = false;
+		}
+		/* policy parameters are checked when a run starts; a failing point fails its run */
+		experiment_free(e);
+		for (int i = 0; i < s->n_axes; i++)
+			free(sets[i]);
+	}
+	free(sets);
+	return ok;
+}
+
+/* Writes one command line per point still to run into jobs_path; returns how many, or -1. */
+static long write_jobs(struct sweep *s, const char *out_abs, const char *self, const char *jobs_path)
+{
+	FILE *jf = fopen(jobs_path, "w");
+	if (!jf) {
+		fprintf(stderr, "combosim sweep: cannot write %s: %s\n", jobs_path, strerror(errno));
+		return -1;
+	}
+	char **sets = xcalloc((size_t)s->n_axes, sizeof(char *));
+	long todo = 0;
+	for (long p = 0; p < s->points; p++) {
+		char dir[PATH_MAX + 32];
+		snprintf(dir, sizeof(dir), "%s/runs/%06ld", out_abs, p);
+		if (run_done(dir))
+			continue;                 /* finished before: kept, not redone */
+		point_sets(s, p, sets);
+		put_quoted(jf, self);
+		fputs(" run ", jf);
+		put_quoted(jf, s->experiment);
+		for (int i = 0; i < s->n_axes; i++) {
+			fputs(" --set ", jf);
+			put_quoted(jf, sets[i]);
+			free(sets[i]);
+		}
+		fputs(" --quiet --out ", jf);
+		put_quoted(jf, dir);
+		fputc('\n', jf);
+		todo++;
+	}
+	free(sets);
+	if (fclose(jf)) {
+		fprintf(stderr, "combosim sweep: writing %s failed\n", jobs_path);
+		return -1;
+	}
+	return todo;
+}
+
+/* Runs the job file under GNU parallel (-j nj, over ssh hosts when given); an exit code. */
+static int run_parallel(const char *jobs_path, long nj, const char *hosts)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		char jarg[32];
+		snprintf(jarg, sizeof(jarg), "%ld", nj);
+		const char *argv_p[16];
+		int n = 0;
+		argv_p[n++] = "parallel";
+		argv_p[n++] = "--will-cite";
+		argv_p[n++] = "-j";
+		argv_p[n++] = jarg;
+		if (isatty(2))
+			argv_p[n++] = "--bar";
+		if (hosts) {
+			argv_p[n++] = "--sshloginfile";
+			argv_p[n++] = hosts;
+		}
+		argv_p[n++] = "-a";
+		argv_p[n++] = jobs_path;
+		argv_p[n] = NULL;
+		execvp("parallel", (char *const *)argv_p);
+		fprintf(stderr, "combosim sweep: cannot run GNU parallel (%s); install it: apt-get install -y parallel\n",
+			strerror(errno));
+		_exit(127);
+	}
+	int st = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+		fprintf(stderr, "combosim sweep: cannot start GNU parallel: %s\n", strerror(errno));
+		return EXIT_RUN_FAILED;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 127)
+			fprintf(stderr, "combosim sweep: some runs failed (GNU parallel exit %d); their points stay to run\n",
+				WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		return EXIT_RUN_FAILED;
+	}
+	return EXIT_OK;
+}
+
+/* The sweep's command-line options; false (usage printed) when they make no sense. */
+struct sweep_args {
+	const char *file, *out, *hosts, *jobs;
+	bool dry;
+};
+
+static bool parse_args(int argc, char **argv, struct sweep_args *o)
+{
+	*o = (struct sweep_args){ .jobs = "1" };
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if ((!strcmp(a, "-j") || !strcmp(a, "--jobs") || !strcmp(a, "--out") || !strcmp(a, "--hosts")) && i + 1 < argc) {
 			const char *v = argv[++i];
 			if (a[1] == 'j' || a[2] == 'j')
-				jobs = v;
+				o->jobs = v;
 			else if (a[2] == 'o')
-				out = v;
+				o->out = v;
 			else
-				hosts = v;
+				o->hosts = v;
 		} else if (!strncmp(a, "-j", 2) && a[2]) {
-			jobs = a + 2;
+			o->jobs = a + 2;
 		} else if (!strcmp(a, "--dry-run")) {
-			dry = true;
-		} else if (a[0] == '-' || file) {
+			o->dry = true;
+		} else if (a[0] == '-' || o->file) {
 			fprintf(stderr, "combosim sweep: unexpected argument '%s'\n", a);
 			usage();
-			return EXIT_BAD_INPUT;
+			return false;
 		} else {
-			file = a;
+			o->file = a;
 		}
 	}
-	if (!file) {
+	if (!o->file)
 		usage();
+	return o->file != NULL;
+}
+
+int cmd_sweep(int argc, char **argv, const char *self)
+{
+	struct sweep_args o;
+	if (!parse_args(argc, argv, &o))
 		return EXIT_BAD_INPUT;
-	}
 	char *end;
-	long nj = strtol(jobs, &end, 10);
+	long nj = strtol(o.jobs, &end, 10);
 	if (*end || nj < 1 || nj > 4096) {
-		fprintf(stderr, "combosim sweep: -j expects a number of parallel runs from 1 to 4096, got '%s'\n", jobs);
+		fprintf(stderr, "combosim sweep: -j expects a number of parallel runs from 1 to 4096, got '%s'\n", o.jobs);
 		return EXIT_BAD_INPUT;
 	}
 	struct sweep s;
 	struct cfg_diag diag = { 0 };
-	if (!sweep_load(&s, file, &diag)) {
+	if (!sweep_load(&s, o.file, &diag)) {
 		fprintf(stderr, "combosim: %s\n", diag.msg);
 		sweep_free(&s);
 		return EXIT_BAD_INPUT;
 	}
 	char dflt[PATH_MAX];
+	const char *out = o.out;
 	if (!out) {
 		char tmp[PATH_MAX];
-		snprintf(tmp, sizeof(tmp), "%s", file);
+		snprintf(tmp, sizeof(tmp), "%s", o.file);
 		char *base = basename(tmp), *dot = strrchr(base, '.');
 		if (dot)
 			*dot = 0;
 		snprintf(dflt, sizeof(dflt), "results/%s", base);
 		out = dflt;
 	}
-	/* check every point before running any */
-	char **sets = xcalloc((size_t)s.n_axes, sizeof(char *));
-	for (long p = 0; p < s.points; p++) {
-		point_sets(&s, p, sets);
-		struct cfg_diag d = { 0 };
-		struct experiment *e = experiment_load(s.experiment, (const char *const *)sets, s.n_axes, &d);
-		if (!e) {
-			fprintf(stderr, "combosim: sweep point %ld: %s\n", p, d.msg);
-			for (int i = 0; i < s.n_axes; i++)
-				free(sets[i]);
-			free(sets);
-			sweep_free(&s);
-			return EXIT_BAD_INPUT;
-		}
-		/* policy parameters are checked when a run starts; a failing point fails its run */
-		experiment_free(e);
-		for (int i = 0; i < s.n_axes; i++)
-			free(sets[i]);
+	if (!check_points(&s)) {
+		sweep_free(&s);
+		return EXIT_BAD_INPUT;
 	}
 	if (mkdir_p(out)) {
 		fprintf(stderr, "combosim sweep: cannot create %s: %s\n", out, strerror(errno));
-		free(sets);
 		sweep_free(&s);
 		return EXIT_RUN_FAILED;
 	}
@@ -465,86 +561,21 @@ int cmd_sweep(int argc, char **argv, const char *self)
 	remove_stale(runs_dir);
 	char jobs_path[PATH_MAX + 32];
 	snprintf(jobs_path, sizeof(jobs_path), "%s/jobs.txt", out);
-	FILE *jf = fopen(jobs_path, "w");
-	if (!jf) {
-		fprintf(stderr, "combosim sweep: cannot write %s: %s\n", jobs_path, strerror(errno));
-		free(sets);
-		sweep_free(&s);
-		return EXIT_RUN_FAILED;
-	}
-	long todo = 0;
-	for (long p = 0; p < s.points; p++) {
-		char dir[PATH_MAX + 32];
-		snprintf(dir, sizeof(dir), "%s/runs/%06ld", out_abs, p);
-		if (run_done(dir))
-			continue;                 /* finished before: kept, not redone */
-		point_sets(&s, p, sets);
-		put_quoted(jf, self);
-		fputs(" run ", jf);
-		put_quoted(jf, s.experiment);
-		for (int i = 0; i < s.n_axes; i++) {
-			fputs(" --set ", jf);
-			put_quoted(jf, sets[i]);
-			free(sets[i]);
-		}
-		fputs(" --quiet --out ", jf);
-		put_quoted(jf, dir);
-		fputc('\n', jf);
-		todo++;
-	}
-	free(sets);
-	if (fclose(jf)) {
-		fprintf(stderr, "combosim sweep: writing %s failed\n", jobs_path);
+	long todo = write_jobs(&s, out_abs, self, jobs_path);
+	if (todo < 0) {
 		sweep_free(&s);
 		return EXIT_RUN_FAILED;
 	}
 	fprintf(stderr, "sweep: %ld points, %ld to run, %ld finished before; jobs in %s\n", s.points, todo,
 		s.points - todo, jobs_path);
 	int rc = EXIT_OK;
-	if (todo && !dry) {
-		char runs[PATH_MAX + 32];
-		snprintf(runs, sizeof(runs), "%s/runs", out);
-		mkdir_p(runs);
-		pid_t pid = fork();
-		if (pid == 0) {
-			char jarg[32];
-			snprintf(jarg, sizeof(jarg), "%ld", nj);
-			const char *argv_p[16];
-			int n = 0;
-			argv_p[n++] = "parallel";
-			argv_p[n++] = "--will-cite";
-			argv_p[n++] = "-j";
-			argv_p[n++] = jarg;
-			if (isatty(2))
-				argv_p[n++] = "--bar";
-			if (hosts) {
-				argv_p[n++] = "--sshloginfile";
-				argv_p[n++] = hosts;
-			}
-			argv_p[n++] = "-a";
-			argv_p[n++] = jobs_path;
-			argv_p[n] = NULL;
-			execvp("parallel", (char *const *)argv_p);
-			fprintf(stderr, "combosim sweep: cannot run GNU parallel (%s); install it: apt-get install -y parallel\n",
-				strerror(errno));
-			_exit(127);
-		}
-		int st = 0;
-		if (pid < 0 || waitpid(pid, &st, 0) < 0) {
-			fprintf(stderr, "combosim sweep: cannot start GNU parallel: %s\n", strerror(errno));
-			rc = EXIT_RUN_FAILED;
-		} else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-			if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
-				rc = EXIT_RUN_FAILED;
-			else
-				fprintf(stderr, "combosim sweep: some runs failed (GNU parallel exit %d); their points stay to run\n",
-					WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-			rc = EXIT_RUN_FAILED;
-		}
+	if (todo && !o.dry) {
+		mkdir_p(runs_dir);
+		rc = run_parallel(jobs_path, nj, o.hosts);
 	}
 	long missing = collect(&s, out);
 	fprintf(stderr, "sweep: %ld of %ld points have results; %s/sweep.csv\n", s.points - missing, s.points, out);
-	if (missing && !dry)
+	if (missing && !o.dry)
 		rc = EXIT_RUN_FAILED;
 	sweep_free(&s);
 	return rc;

@@ -182,7 +182,7 @@ install: all
 clean:
 	rm -rf build bin results
 
-# ---- CUDA backend (cuda/, issue 5) ---------------------------------------------------------
+# ---- CUDA backend (cuda/) ----------------------------------------------------------------
 # bin/combosim-cuda is built by `all` and `test` only when nvcc is found (PATH, then
 # /usr/local/cuda/bin); skipped otherwise.  Its CPU-side parts (bin/combosim-cuda-tests) need
 # no CUDA and always run under `make test`.  Debug builds skip the nvcc-linked program.

@@ -600,37 +600,43 @@ static struct grid_tally tally_grid(const struct ck_kernel *k, const struct ck_b
 	return t;
 }
 
-static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)
+/* What every placement experiment shares (bench_placement sets it up, P1 to P11 run in order
+ * through it): the device and calibration cache, the CSV each appends its blocks to,
+ * placement.json's object each adds its key to, two scratch arrays of N ints, and the big-block
+ * kernel P1-P7 are shaped from. */
+struct placement {
+	struct ck_dev *d;
+	struct ck_calib *cal;
+	int N;                             /* SMs */
+	FILE *f;                           /* placement_blocks.csv */
+	cJSON *pj;                         /* placement.json */
+	int *order, *cnt;                  /* scratch: SM order by block, blocks per SM */
+	struct ck_kernel big;              /* 256 threads, 64 KB shared memory, one wave of 500 us */
+	int cap;                           /* big's blocks per SM */
+};
+
+/* P7's SM-bound grid and its occupancy (blocks per SM alone): P8 and P9 launch two copies of
+ * it, each with quota occupancy / 2 */
+struct quota_grid {
+	struct ck_kernel k;
+	int occ;
+};
+
+/* P1: one kernel, 2 waves and a bit: the SM tie order (first N blocks by index) and how evenly
+ * the first wave spreads */
+static void placement_tie_order(const struct placement *pl)
 {
-	int N = ck_sm_count(d);
-	FILE *f = out_file(o, "placement_blocks.csv");
-	fputs("experiment,kernel,class,block,smid,start_ns,end_ns,tasks_done,exited\n", f);
-	cJSON *pj = cJSON_CreateObject();
-	int *order = calloc((size_t)N, sizeof(int)), *cnt = calloc((size_t)N, sizeof(int));
-	if (!order || !cnt) {
-		fprintf(stderr, "combosim-cuda: out of memory\n");
-		exit(1);
-	}
-
-	/* big blocks: 256 threads, 64 KB shared memory -> 3 per SM */
-	struct ck_kernel big = { .cls = CK_CD, .variant = CK_ORIGINAL, .threads = 256, .smem = 64 * 1024 };
-	big.tasks = 3 * N;
-	big.workers = big.tasks;
-	bench_calibrate(d, cal, &big, 500);                  /* one wave of 500 us */
-	int cap = ck_occupancy(d, CK_CD, big.threads, big.smem);
-	cJSON_AddNumberToObject(pj, "big_block_threads", big.threads);
-	cJSON_AddNumberToObject(pj, "big_block_smem", big.smem);
-	cJSON_AddNumberToObject(pj, "big_blocks_per_sm", cap);
-	cJSON_AddNumberToObject(pj, "big_block_work", (double)big.work);
-
-	/* P1: one kernel, 2 waves and a bit */
-	struct ck_kernel p1 = big;
+	struct ck_dev *d = pl->d;
+	int N = pl->N, cap = pl->cap;
+	FILE *f = pl->f;
+	int *order = pl->order, *cnt = pl->cnt;
+	struct ck_kernel p1 = pl->big;
 	p1.tasks = 2 * cap * N + 17;
 	int n;
 	const char *oname;
 	struct ck_placed *p = place(d, "P1-one-kernel", &p1, 1, f, &n, NULL);
 	int distinct = ck_tie_order(p, n, 0, N, order, &oname);
-	cJSON *j1 = cJSON_AddObjectToObject(pj, "P1_one_kernel");
+	cJSON *j1 = cJSON_AddObjectToObject(pl->pj, "P1_one_kernel");
 	cJSON_AddStringToObject(j1, "what", "one CD kernel, 2 waves + 17 blocks; first N blocks by index give the SM tie order");
 	cJSON_AddNumberToObject(j1, "grid", p1.tasks);
 	cJSON_AddNumberToObject(j1, "distinct_sms_first_n_blocks", distinct);
@@ -650,15 +656,21 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 	cJSON_AddNumberToObject(j1, "first_wave_min_blocks_per_sm", mn);
 	cJSON_AddNumberToObject(j1, "first_wave_max_blocks_per_sm", mx);
 	free(p);
+}
 
-	/* P2: leftover rule: K1 more than a wave, K2 small blocks that would fit beside it */
+/* P2: leftover rule: K1 more than a wave, K2 small blocks that would fit beside it */
+static void placement_leftover_rule(const struct placement *pl)
+{
+	int N = pl->N, cap = pl->cap;
+	struct ck_kernel big = pl->big;
+	int n;
 	struct ck_kernel p2[2] = { big, big };
 	p2[0].tasks = cap * N + N / 2;
 	p2[1].threads = 128;
 	p2[1].smem = 0;
 	p2[1].tasks = 2 * N;
 	p2[1].work = big.work / 4 > 0 ? big.work / 4 : 1;
-	p = place(d, "P2-leftover", p2, 2, f, &n, NULL);
+	struct ck_placed *p = place(pl->d, "P2-leftover", p2, 2, pl->f, &n, NULL);
 	int v2 = ck_leftover_violations(p, n, 0, 1, 5000);
 	uint64_t k2_first = UINT64_MAX, k1_last_start = 0;
 	for (int i = 0; i < n; i++) {
@@ -667,7 +679,7 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 		if (p[i].kernel == 0 && p[i].start_ns > k1_last_start)
 			k1_last_start = p[i].start_ns;
 	}
-	cJSON *j2 = cJSON_AddObjectToObject(pj, "P2_leftover");
+	cJSON *j2 = cJSON_AddObjectToObject(pl->pj, "P2_leftover");
 	cJSON_AddStringToObject(j2, "what", "K1 (3 blocks/SM shape) with N/2 blocks past one wave, then K2 (128 threads, no shared memory, fits beside K1) on another stream; leftover rule: no K2 block starts before K1's last block starts");
 	cJSON_AddNumberToObject(j2, "k1_grid", p2[0].tasks);
 	cJSON_AddNumberToObject(j2, "k2_grid", p2[1].tasks);
@@ -676,26 +688,33 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 	cJSON_AddNumberToObject(j2, "k1_last_start_us", (double)k1_last_start / 1e3);
 	cJSON_AddBoolToObject(j2, "leftover_rule_holds", v2 == 0);
 	free(p);
+}
 
-	/* P3: most-room: K1 with 1.5 blocks per SM, K2 of the same shape with N/2 blocks */
-	struct ck_kernel p3[2] = { big, big };
+/* P3: most-room: K1 with 1.5 blocks per SM, K2 of the same shape with N/2 blocks */
+static void placement_most_room(const struct placement *pl)
+{
+	int N = pl->N, cap = pl->cap;
+	int *cnt = pl->cnt;
+	int n;
+	const char *oname;
+	struct ck_kernel p3[2] = { pl->big, pl->big };
 	p3[0].tasks = N + N / 2;
 	p3[1].tasks = N / 2;
-	p = place(d, "P3-most-room", p3, 2, f, &n, NULL);
+	struct ck_placed *p = place(pl->d, "P3-most-room", p3, 2, pl->f, &n, NULL);
 	int v3 = ck_most_room_violations(p, n, 0, 1, N, cap);
 	ck_blocks_per_sm(p, n, 0, N, cnt);
 	int on1 = 0, on2 = 0;
 	for (int i = 0; i < n; i++)
 		if (p[i].kernel == 1 && p[i].smid < N)
 			*(cnt[p[i].smid] <= 1 ? &on1 : &on2) += 1;
-	cJSON *j3 = cJSON_AddObjectToObject(pj, "P3_most_room");
+	cJSON *j3 = cJSON_AddObjectToObject(pl->pj, "P3_most_room");
 	cJSON_AddStringToObject(j3, "what", "K1 (3 blocks/SM shape) with 1.5 blocks per SM, then K2 of the same shape with N/2 blocks on another stream; most-room: every K2 block lands on an SM holding one K1 block");
 	cJSON_AddNumberToObject(j3, "k1_grid", p3[0].tasks);
 	cJSON_AddNumberToObject(j3, "k2_grid", p3[1].tasks);
 	cJSON_AddNumberToObject(j3, "k2_blocks_not_on_most_room_sm", v3);
 	cJSON_AddNumberToObject(j3, "k2_blocks_on_sms_with_1_k1_block", on1);
 	cJSON_AddNumberToObject(j3, "k2_blocks_on_sms_with_2plus_k1_blocks", on2);
-	ck_tie_order(p, n, 0, N, order, &oname);
+	ck_tie_order(p, n, 0, N, pl->order, &oname);
 	cJSON_AddStringToObject(j3, "k1_tie_order", oname);
 	/* where K1's second-half blocks (index >= N) went: the tie order among SMs holding one */
 	int extra[CK_MAX_SMS], ne = 0;
@@ -705,43 +724,58 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 				extra[ne++] = p[i].smid;
 	cJSON_AddItemToObject(j3, "k1_blocks_N_and_up_smid", int_array(extra, ne));
 	free(p);
+}
 
-	/* P4-P6: one kernel, grid below a wave, capacity 1, 2 and 3 blocks per SM: where do
-	 * the blocks go (block index -> SM), and do they spread one per SM? */
+/* P4-P6: one kernel, grid below a wave, capacity 1, 2 and 3 blocks per SM: where do
+ * the blocks go (block index -> SM), and do they spread one per SM? */
+static void placement_order_by_capacity(const struct placement *pl)
+{
+	struct ck_dev *d = pl->d;
+	int N = pl->N;
+	int *order = pl->order;
+	int n;
+	const char *oname;
 	static const int smem_kb[3] = { 200, 100, 64 };
 	for (int c = 0; c < 3; c++) {
-		struct ck_kernel q = big;
+		struct ck_kernel q = pl->big;
 		char name[48];
 		q.smem = smem_kb[c] * 1024;
 		q.tasks = c == 2 ? N / 2 : N;
 		snprintf(name, sizeof(name), "P%d-cap%d-grid%d", 4 + c, ck_occupancy(d, CK_CD, q.threads, q.smem), q.tasks);
-		p = place(d, name, &q, 1, f, &n, NULL);
-		cJSON *jq = cJSON_AddObjectToObject(pj, name);
+		struct ck_placed *p = place(d, name, &q, 1, pl->f, &n, NULL);
+		cJSON *jq = cJSON_AddObjectToObject(pl->pj, name);
 		cJSON_AddNumberToObject(jq, "smem", q.smem);
 		cJSON_AddNumberToObject(jq, "blocks_per_sm_capacity", ck_occupancy(d, CK_CD, q.threads, q.smem));
 		cJSON_AddNumberToObject(jq, "grid", q.tasks);
-		distinct = ck_tie_order(p, n, 0, q.tasks < N ? q.tasks : N, order, &oname);
+		int distinct = ck_tie_order(p, n, 0, q.tasks < N ? q.tasks : N, order, &oname);
 		cJSON_AddNumberToObject(jq, "distinct_sms", distinct);
 		cJSON_AddStringToObject(jq, "order_name", oname);
 		cJSON_AddItemToObject(jq, "smid_by_block", int_array(order, q.tasks < N ? q.tasks : N));
 		free(p);
 	}
+}
 
-	/* P7: an SM-bound kernel with a per-SM quota (COMBO's exact BE grids): a grid filling every
-	 * SM to occupancy, SM-bound to [N/3, N), quota 3: each SM of the set keeps exactly 3
-	 * workers, every other block exits, and no block falls back */
-	struct ck_kernel q7 = big;
+/* P7: an SM-bound kernel with a per-SM quota (COMBO's exact BE grids): a grid filling every
+ * SM to occupancy, SM-bound to [N/3, N), quota 3: each SM of the set keeps exactly 3
+ * workers, every other block exits, and no block falls back.  Returns the grid (P8 and P9
+ * start from it) and its occupancy. */
+static struct quota_grid placement_sm_quota(const struct placement *pl)
+{
+	int N = pl->N;
+	int *cnt = pl->cnt;
+	int n;
+	struct ck_kernel q7 = pl->big;
 	q7.variant = CK_SMBOUND;
 	q7.smem = 0;
-	int occ7 = ck_occupancy(d, CK_CD, q7.threads, q7.smem);
+	int occ7 = ck_occupancy(pl->d, CK_CD, q7.threads, q7.smem);
 	q7.workers = occ7 * N;
 	q7.tasks = 4 * N;
-	q7.work = big.work / 8 > 0 ? big.work / 8 : 1;
+	q7.work = pl->big.work / 8 > 0 ? pl->big.work / 8 : 1;
 	q7.sm_quota = 3;
 	ck_mask_clear(&q7);
 	ck_mask_range(&q7, N / 3, N);
 	struct ck_block_rec *rec7;
-	free(place(d, "P7-smbound-quota", &q7, 1, f, &n, &rec7));
+	free(place(pl->d, "P7-smbound-quota", &q7, 1, pl->f, &n, &rec7));
 	int stayed_out = 0, fell_back = 0, in_min = 1 << 30, in_max = 0, tasks7 = 0;
 	memset(cnt, 0, (size_t)N * sizeof(int));
 	for (int b = 0; b < q7.workers; b++) {
@@ -760,7 +794,7 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 		in_max = cnt[sm] > in_max ? cnt[sm] : in_max;
 	}
 	free(rec7);
-	cJSON *j7 = cJSON_AddObjectToObject(pj, "P7_smbound_quota");
+	cJSON *j7 = cJSON_AddObjectToObject(pl->pj, "P7_smbound_quota");
 	cJSON_AddStringToObject(j7, "what", "SM-bound CD kernel (256 threads) on SMs [N/3, N), grid occupancy x N, per-SM quota 3 (placement_blocks.csv rows P7): each SM of the set should keep exactly 3 workers, no worker outside, no fallback, every task run");
 	cJSON_AddNumberToObject(j7, "grid", q7.workers);
 	cJSON_AddNumberToObject(j7, "quota", q7.sm_quota);
@@ -775,24 +809,31 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 			      !fell_back && tasks7 == q7.tasks);
 	fprintf(stderr, "P7 SM-bound quota %d: kept per set SM %d..%d, outside %d, fallbacks %d, tasks %d of %d\n",
 		q7.sm_quota, in_min, in_max, stayed_out, fell_back, tasks7, q7.tasks);
+	return (struct quota_grid){ .k = q7, .occ = occ7 };
+}
 
-	/* P8: two SM-bound kernels as P7's (quota 4 each, the same set), launched back to back on
-	 * two streams, as COMBO-exact's two BE apps launch at a frame's end.  If the H100 places
-	 * each block on the SM with the most room and blocks that exit free their slot at once,
-	 * the second grid meets the first one's exits (every slot outside the set freed, half of
-	 * each set SM's) and lands outside, where it exits, until it is spent: few workers kept
-	 * inside (cuda/README.md, What remains 000).  If not, each SM of the set keeps 4 of each.
-	 * Five repetitions: the race is a matter of microseconds. */
-	cJSON *j8 = cJSON_AddArrayToObject(pj, "P8_two_smbound_back_to_back");
+/* P8: two SM-bound kernels as P7's (quota 4 each, the same set), launched back to back on
+ * two streams, as COMBO-exact's two BE apps launch at a frame's end.  If the H100 places
+ * each block on the SM with the most room and blocks that exit free their slot at once,
+ * the second grid meets the first one's exits (every slot outside the set freed, half of
+ * each set SM's) and lands outside, where it exits, until it is spent: few workers kept
+ * inside (cuda/README.md, What remains 000).  If not, each SM of the set keeps 4 of each.
+ * Five repetitions: the race is a matter of microseconds. */
+static void placement_back_to_back_race(const struct placement *pl, const struct quota_grid *g7)
+{
+	int N = pl->N;
+	int *cnt = pl->cnt;
+	int n;
+	cJSON *j8 = cJSON_AddArrayToObject(pl->pj, "P8_two_smbound_back_to_back");
 	for (int rep = 0; rep < 5; rep++) {
 		struct ck_kernel q8[2];
-		q8[0] = q7;
-		q8[0].sm_quota = occ7 / 2;
+		q8[0] = g7->k;
+		q8[0].sm_quota = g7->occ / 2;
 		q8[1] = q8[0];
 		char name8[32];
 		snprintf(name8, sizeof(name8), "P8-two-smbound-%d", rep);
 		struct ck_block_rec *r8[2];
-		free(place2(d, name8, q8, 2, f, &n, &r8[0], &r8[1]));
+		free(place2(pl->d, name8, q8, 2, pl->f, &n, &r8[0], &r8[1]));
 		cJSON *jr = cJSON_CreateObject();
 		uint64_t first = ~0ull;
 		for (int i = 0; i < 2; i++)
@@ -825,20 +866,26 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 		}
 		cJSON_AddItemToArray(j8, jr);
 	}
+}
 
-	/* P9: P8 with the second grid launched later: a one-block kernel of D us on the second
-	 * grid's stream before it, and a first grid whose kept workers run for about 0.5 ms, so
-	 * the second grid still finds them.  How long after the first grid's landing does the
-	 * second one still get trapped?  (The exited blocks' records end when their exit's atomics
-	 * are done: the exit storm's length.) */
+/* P9: P8 with the second grid launched later: a one-block kernel of D us on the second
+ * grid's stream before it, and a first grid whose kept workers run for about 0.5 ms, so
+ * the second grid still finds them.  How long after the first grid's landing does the
+ * second one still get trapped?  (The exited blocks' records end when their exit's atomics
+ * are done: the exit storm's length.) */
+static void placement_delayed_trap(const struct placement *pl, const struct quota_grid *g7)
+{
+	struct ck_dev *d = pl->d;
+	int N = pl->N;
+	FILE *f = pl->f;
 	static const double p9_delay_us[] = { 10, 20, 50, 100, 200 };
-	cJSON *j9 = cJSON_AddArrayToObject(pj, "P9_two_smbound_delayed");
+	cJSON *j9 = cJSON_AddArrayToObject(pl->pj, "P9_two_smbound_delayed");
 	struct ck_kernel spin = { .cls = CK_CD, .variant = CK_ORIGINAL, .threads = 32, .tasks = 1 };
 	for (size_t di = 0; di < sizeof(p9_delay_us) / sizeof(p9_delay_us[0]); di++) {
-		bench_calibrate(d, cal, &spin, p9_delay_us[di]);
+		bench_calibrate(d, pl->cal, &spin, p9_delay_us[di]);
 		struct ck_kernel k9[3];
-		k9[0] = q7;
-		k9[0].sm_quota = occ7 / 2;
+		k9[0] = g7->k;
+		k9[0].sm_quota = g7->occ / 2;
 		k9[0].tasks = 16 * N;
 		k9[1] = spin;
 		k9[2] = k9[0];
@@ -886,99 +933,119 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 		free(r9[2]);
 		cJSON_AddItemToArray(j9, jr);
 	}
+}
 
-	/* P10: how long a block that exits on landing holds its slot, against what works beside
-	 * it.  One SM-bound grid (occupancy x N, 256 threads) of class CD, TC, MEM or RT (emulated) on SMs
-	 * [N/3, N) with quota q: each SM of the set keeps q workers that run long tasks, and its
-	 * other occupancy - q blocks exit beside them; the SMs outside the set have only exiting
-	 * blocks.  Exit time = from the first block's start to the exit's end (its atomics done). */
-	cJSON *j10 = cJSON_AddArrayToObject(pj, "P10_exit_time");
+/* One P10 run: w (one class's original kernel, calibrated to a full wave of 200 us; occ of its
+ * blocks fit an SM) SM-bound to [N/3, N) with quota q.  Its exited blocks go to the CSV, the
+ * exit times beside the workers and outside the set to j10 and stderr. */
+static void exit_time_run(const struct placement *pl, const struct ck_kernel *w, int occ, int q, cJSON *j10)
+{
+	int N = pl->N;
+	FILE *f = pl->f;
+	struct ck_kernel k10 = *w;
+	k10.variant = CK_SMBOUND;
+	k10.workers = occ * N;
+	k10.sm_quota = q;
+	k10.tasks = 16 * q * (N - N / 3);
+	ck_mask_clear(&k10);
+	ck_mask_range(&k10, N / 3, N);
+	size_t nw = k10.workers > 0 ? (size_t)k10.workers : 1;
+	struct ck_block_rec *r10 = calloc(nw, sizeof(struct ck_block_rec));
+	if (!r10) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+	struct ck_timing t10;
+	ck_run_group(pl->d, &k10, (int[]){ 0 }, 1, &t10, &r10);
+	uint64_t first = ~0ull, work_end = 0;
+	for (int b = 0; b < k10.workers; b++)
+		first = r10[b].start_ns < first ? r10[b].start_ns : first;
+	double *ein = calloc(nw, sizeof(double)), *eout = calloc(nw, sizeof(double));
+	if (!ein || !eout) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+	int nin = 0, nout = 0;
+	for (int b = 0; b < k10.workers; b++) {
+		const struct ck_block_rec *r = &r10[b];
+		double e = (double)(r->end_ns - first) / 1e3;
+		if (r->exited != 1) {
+			work_end = r->end_ns > work_end ? r->end_ns : work_end;
+			continue;
+		}
+		if (r->smid < (uint32_t)N && ck_mask_has(k10.mask, (int)r->smid))
+			ein[nin++] = e;
+		else
+			eout[nout++] = e;
+		fprintf(f, "P10-%s-q%d,0,%s,%d,%u,%llu,%llu,%u,%u\n", ck_class_names[k10.cls], q,
+			ck_class_names[k10.cls], b, r->smid, (unsigned long long)(r->start_ns - first),
+			(unsigned long long)(r->end_ns - first), r->tasks_done, r->exited);
+	}
+	qsort(ein, (size_t)nin, sizeof(double), cmp_double);
+	qsort(eout, (size_t)nout, sizeof(double), cmp_double);
+	cJSON *jr = cJSON_CreateObject();
+	cJSON_AddStringToObject(jr, "class", ck_class_names[k10.cls]);
+	cJSON_AddNumberToObject(jr, "occupancy", occ);
+	cJSON_AddNumberToObject(jr, "quota", q);
+	cJSON_AddNumberToObject(jr, "workers_end_us", (double)(work_end - first) / 1e3);
+	cJSON_AddNumberToObject(jr, "exits_inside", nin);
+	cJSON_AddNumberToObject(jr, "exit_inside_median_us", nin ? ein[nin / 2] : -1);
+	cJSON_AddNumberToObject(jr, "exit_inside_p90_us", nin ? ein[(nin * 9) / 10] : -1);
+	cJSON_AddNumberToObject(jr, "exit_inside_max_us", nin ? ein[nin - 1] : -1);
+	cJSON_AddNumberToObject(jr, "exits_outside", nout);
+	cJSON_AddNumberToObject(jr, "exit_outside_median_us", nout ? eout[nout / 2] : -1);
+	cJSON_AddNumberToObject(jr, "exit_outside_max_us", nout ? eout[nout - 1] : -1);
+	cJSON_AddItemToArray(j10, jr);
+	fprintf(stderr, "P10 %s q %d (occupancy %d): exits beside q workers median %.1f p90 %.1f max %.1f us (%d); outside median %.1f max %.1f us (%d); workers end %.1f us\n",
+		ck_class_names[k10.cls], q, occ, nin ? ein[nin / 2] : -1, nin ? ein[(nin * 9) / 10] : -1,
+		nin ? ein[nin - 1] : -1, nin, nout ? eout[nout / 2] : -1, nout ? eout[nout - 1] : -1, nout,
+		(double)(work_end - first) / 1e3);
+	free(ein);
+	free(eout);
+	free(r10);
+}
+
+/* P10: how long a block that exits on landing holds its slot, against what works beside
+ * it.  One SM-bound grid (occupancy x N, 256 threads) of class CD, TC, MEM or RT (emulated) on SMs
+ * [N/3, N) with quota q: each SM of the set keeps q workers that run long tasks, and its
+ * other occupancy - q blocks exit beside them; the SMs outside the set have only exiting
+ * blocks.  Exit time = from the first block's start to the exit's end (its atomics done). */
+static void placement_exit_time(const struct placement *pl)
+{
+	int N = pl->N;
+	cJSON *j10 = cJSON_AddArrayToObject(pl->pj, "P10_exit_time");
 	static const int p10_cls[] = { CK_CD, CK_TC, CK_MEM, CK_RT };
 	static const int p10_q[] = { 1, 2, 3, 4, 5, 6 };
 	for (size_t ci = 0; ci < sizeof(p10_cls) / sizeof(p10_cls[0]); ci++) {
 		struct ck_kernel w = { .cls = p10_cls[ci], .variant = CK_ORIGINAL, .threads = 256 };
-		int occ = ck_occupancy(d, w.cls, w.threads, 0);
+		int occ = ck_occupancy(pl->d, w.cls, w.threads, 0);
 		w.tasks = occ * N;
-		bench_calibrate(d, cal, &w, 200);            /* one full wave of 200 us */
+		bench_calibrate(pl->d, pl->cal, &w, 200);    /* one full wave of 200 us */
 		for (size_t qi = 0; qi < sizeof(p10_q) / sizeof(p10_q[0]); qi++) {
 			int q = p10_q[qi];
 			if (q >= occ)
 				continue;
-			struct ck_kernel k10 = w;
-			k10.variant = CK_SMBOUND;
-			k10.workers = occ * N;
-			k10.sm_quota = q;
-			k10.tasks = 16 * q * (N - N / 3);
-			ck_mask_clear(&k10);
-			ck_mask_range(&k10, N / 3, N);
-			size_t nw = k10.workers > 0 ? (size_t)k10.workers : 1;
-			struct ck_block_rec *r10 = calloc(nw, sizeof(struct ck_block_rec));
-			if (!r10) {
-				fprintf(stderr, "combosim-cuda: out of memory\n");
-				exit(1);
-			}
-			struct ck_timing t10;
-			ck_run_group(d, &k10, (int[]){ 0 }, 1, &t10, &r10);
-			uint64_t first = ~0ull, work_end = 0;
-			for (int b = 0; b < k10.workers; b++)
-				first = r10[b].start_ns < first ? r10[b].start_ns : first;
-			double *ein = calloc(nw, sizeof(double)), *eout = calloc(nw, sizeof(double));
-			if (!ein || !eout) {
-				fprintf(stderr, "combosim-cuda: out of memory\n");
-				exit(1);
-			}
-			int nin = 0, nout = 0;
-			for (int b = 0; b < k10.workers; b++) {
-				const struct ck_block_rec *r = &r10[b];
-				double e = (double)(r->end_ns - first) / 1e3;
-				if (r->exited != 1) {
-					work_end = r->end_ns > work_end ? r->end_ns : work_end;
-					continue;
-				}
-				if (r->smid < (uint32_t)N && ck_mask_has(k10.mask, (int)r->smid))
-					ein[nin++] = e;
-				else
-					eout[nout++] = e;
-				fprintf(f, "P10-%s-q%d,0,%s,%d,%u,%llu,%llu,%u,%u\n", ck_class_names[k10.cls], q,
-					ck_class_names[k10.cls], b, r->smid, (unsigned long long)(r->start_ns - first),
-					(unsigned long long)(r->end_ns - first), r->tasks_done, r->exited);
-			}
-			qsort(ein, (size_t)nin, sizeof(double), cmp_double);
-			qsort(eout, (size_t)nout, sizeof(double), cmp_double);
-			cJSON *jr = cJSON_CreateObject();
-			cJSON_AddStringToObject(jr, "class", ck_class_names[k10.cls]);
-			cJSON_AddNumberToObject(jr, "occupancy", occ);
-			cJSON_AddNumberToObject(jr, "quota", q);
-			cJSON_AddNumberToObject(jr, "workers_end_us", (double)(work_end - first) / 1e3);
-			cJSON_AddNumberToObject(jr, "exits_inside", nin);
-			cJSON_AddNumberToObject(jr, "exit_inside_median_us", nin ? ein[nin / 2] : -1);
-			cJSON_AddNumberToObject(jr, "exit_inside_p90_us", nin ? ein[(nin * 9) / 10] : -1);
-			cJSON_AddNumberToObject(jr, "exit_inside_max_us", nin ? ein[nin - 1] : -1);
-			cJSON_AddNumberToObject(jr, "exits_outside", nout);
-			cJSON_AddNumberToObject(jr, "exit_outside_median_us", nout ? eout[nout / 2] : -1);
-			cJSON_AddNumberToObject(jr, "exit_outside_max_us", nout ? eout[nout - 1] : -1);
-			cJSON_AddItemToArray(j10, jr);
-			fprintf(stderr, "P10 %s q %d (occupancy %d): exits beside q workers median %.1f p90 %.1f max %.1f us (%d); outside median %.1f max %.1f us (%d); workers end %.1f us\n",
-				ck_class_names[k10.cls], q, occ, nin ? ein[nin / 2] : -1, nin ? ein[(nin * 9) / 10] : -1,
-				nin ? ein[nin - 1] : -1, nin, nout ? eout[nout / 2] : -1, nout ? eout[nout - 1] : -1, nout,
-				(double)(work_end - first) / 1e3);
-			free(ein);
-			free(eout);
-			free(r10);
+			exit_time_run(pl, &w, occ, q, j10);
 		}
 	}
+}
 
-	/* P11: the tail of a persistent kernel.  One SM-bound grid per class (occupancy x N
-	 * workers of 256 threads, SMs [N/3, N), no quota: every worker inside stays) with 16
-	 * tasks per worker: when do its workers leave, against its first and last block?  (The
-	 * simulator's pool lets all leave together: cuda/README.md, What remains 1.) */
-	cJSON *j11 = cJSON_AddArrayToObject(pj, "P11_worker_tail");
+/* P11: the tail of a persistent kernel.  One SM-bound grid per class (occupancy x N
+ * workers of 256 threads, SMs [N/3, N), no quota: every worker inside stays) with 16
+ * tasks per worker: when do its workers leave, against its first and last block?  (The
+ * simulator's pool lets all leave together: cuda/README.md, What remains 1.) */
+static void placement_worker_tail(const struct placement *pl)
+{
+	struct ck_dev *d = pl->d;
+	int N = pl->N;
+	FILE *f = pl->f;
+	cJSON *j11 = cJSON_AddArrayToObject(pl->pj, "P11_worker_tail");
 	static const int p11_cls[] = { CK_CD, CK_TC, CK_MEM, CK_RT };
 	for (size_t ci = 0; ci < sizeof(p11_cls) / sizeof(p11_cls[0]); ci++) {
 		struct ck_kernel w = { .cls = p11_cls[ci], .variant = CK_ORIGINAL, .threads = 256 };
 		int occ = ck_occupancy(d, w.cls, w.threads, 0);
 		w.tasks = occ * N;
-		bench_calibrate(d, cal, &w, 200);            /* one full wave of 200 us */
+		bench_calibrate(d, pl->cal, &w, 200);        /* one full wave of 200 us */
 		struct ck_kernel k11 = w;
 		k11.variant = CK_SMBOUND;
 		k11.workers = occ * N;
@@ -1026,13 +1093,53 @@ static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct
 		free(ends);
 		free(r11);
 	}
+}
 
-	cJSON_AddItemToObject(sum, "placement", cJSON_Duplicate(pj, 1));
-	write_json(o, "placement.json", pj);
-	cJSON_Delete(pj);
-	free(order);
-	free(cnt);
-	out_close(f, "placement_blocks.csv");
+/* The placement experiments P1-P11 (cuda/README.md), in order, on one CSV and one JSON */
+static void bench_placement(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)
+{
+	struct placement pl = { .d = d, .cal = cal };
+	pl.N = ck_sm_count(d);
+	int N = pl.N;
+	pl.f = out_file(o, "placement_blocks.csv");
+	fputs("experiment,kernel,class,block,smid,start_ns,end_ns,tasks_done,exited\n", pl.f);
+	pl.pj = cJSON_CreateObject();
+	pl.order = calloc((size_t)N, sizeof(int));
+	pl.cnt = calloc((size_t)N, sizeof(int));
+	if (!pl.order || !pl.cnt) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+
+	/* big blocks: 256 threads, 64 KB shared memory -> 3 per SM */
+	struct ck_kernel big = { .cls = CK_CD, .variant = CK_ORIGINAL, .threads = 256, .smem = 64 * 1024 };
+	big.tasks = 3 * N;
+	big.workers = big.tasks;
+	bench_calibrate(d, cal, &big, 500);                  /* one wave of 500 us */
+	int cap = ck_occupancy(d, CK_CD, big.threads, big.smem);
+	cJSON_AddNumberToObject(pl.pj, "big_block_threads", big.threads);
+	cJSON_AddNumberToObject(pl.pj, "big_block_smem", big.smem);
+	cJSON_AddNumberToObject(pl.pj, "big_blocks_per_sm", cap);
+	cJSON_AddNumberToObject(pl.pj, "big_block_work", (double)big.work);
+	pl.big = big;
+	pl.cap = cap;
+
+	placement_tie_order(&pl);                            /* P1 */
+	placement_leftover_rule(&pl);                        /* P2 */
+	placement_most_room(&pl);                            /* P3 */
+	placement_order_by_capacity(&pl);                    /* P4-P6 */
+	struct quota_grid g7 = placement_sm_quota(&pl);      /* P7 */
+	placement_back_to_back_race(&pl, &g7);               /* P8 */
+	placement_delayed_trap(&pl, &g7);                    /* P9 */
+	placement_exit_time(&pl);                            /* P10 */
+	placement_worker_tail(&pl);                          /* P11 */
+
+	cJSON_AddItemToObject(sum, "placement", cJSON_Duplicate(pl.pj, 1));
+	write_json(o, "placement.json", pl.pj);
+	cJSON_Delete(pl.pj);
+	free(pl.order);
+	free(pl.cnt);
+	out_close(pl.f, "placement_blocks.csv");
 }
 
 /* ---------------------------------------------------------------- entry */

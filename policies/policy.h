@@ -66,7 +66,7 @@ struct frame_info {
 	int game;
 	long number;
 	sim_time released, deadline;
-	sim_time started;        /* its first kernel's start (frame_finished only; 0 before) */
+	sim_time started;        /* its first kernel's start (frame_finished only; -1 before) */
 	int kernels;
 	struct frame_features features;
 };

@@ -507,7 +507,9 @@ static void load_baseline(struct experiment *e, const struct cfg *c)
 {
 	const char *label = NULL;
 	e->baseline = -1;
-	if (c->diag->failed || !cfg_str(c, "baseline", NULL, NULL, &label) || !label)
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->node, "baseline");
+	/* null: no comparison (a sweep that leaves the baseline policy out says so) */
+	if (c->diag->failed || !v || cJSON_IsNull(v) || !cfg_str(c, "baseline", NULL, NULL, &label))
 		return;
 	for (int i = 0; i < e->n_policies; i++)
 		if (!strcmp(e->policies[i].name, label)) {

@@ -326,8 +326,10 @@ static void frame_release(struct sim *s, int gi)
 		return;
 	}
 	gm->released++;
-	if (!gs->closed)
-		frame_schedule(s, gm, gs->start_ns + (sim_time)llround((double)gm->released * (double)gs->period_ns));
+	if (!gs->closed) {
+		sim_time next = gs->start_ns + (sim_time)llround((double)gm->released * (double)gs->period_ns);
+		frame_schedule(s, gm, next);
+	}
 	f->kernels_left = f->kernels.n;
 	if (gs->cv > 0) {
 		/* render-time variation of the frame, clipped to keep it physical */

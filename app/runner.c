@@ -326,6 +326,7 @@ static int corun_once(const struct experiment *e, const struct default_launch *l
 		apps[i].kernels = &kid[i];
 		apps[i].n_kernels = 1;
 		apps[i].repeat = 1;
+		apps[i].depth = 1;
 		apps[i].launch = *launch;
 	}
 	if (n == 2 && ids[0] == ids[1])

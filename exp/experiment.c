@@ -29,13 +29,15 @@ static const char *const top_keys[] = {
 };
 static const char *const game_keys[] = {
 	"name", "fps", "qos_ms", "frame", "trace", "profile", "priority", "cv", "max_queued",
-	"frames", "start_ms", "variant", "workers", "note", NULL
+	"frames", "start_ms", "variant", "workers", "loop", "cpu_ms", "cpu_cv", "note", NULL
 };
 static const char *const app_keys[] = {
-	"name", "kernels", "queue", "priority", "repeat", "start_ms", "variant", "workers", "only_class", "note", NULL
+	"name", "kernels", "queue", "priority", "repeat", "start_ms", "variant", "workers", "only_class", "depth",
+	"note", NULL
 };
 static const char *const types[] = { "run", "corun", NULL };
 static const char *const variants[] = { "original", "ptb", NULL };
+static const char *const loops[] = { "open", "closed", NULL };
 
 static bool file_exists(const char *p)
 {
@@ -226,7 +228,7 @@ static void load_queue(struct experiment *e, const struct cfg *c, struct app_spe
 {
 	static const char *const queue_keys[] = {
 		"format", "version", "name", "description", "source", "sources", "notes",
-		"assumptions", "captured", "generator", "totals", "kernels", NULL
+		"assumptions", "captured", "generator", "totals", "kernels", "depth", NULL
 	};
 	const char *queue = NULL, *fmt = NULL;
 	char path[PATH_MAX];
@@ -259,6 +261,9 @@ static void load_queue(struct experiment *e, const struct cfg *c, struct app_spe
 			if (cfg_str(&q, "format", NULL, CFG_REQUIRED, &fmt) && strcmp(fmt, "combosim be-queue") != 0)
 				cfg_fail_key(&q, "format", "expected \"combosim be-queue\", got \"%.60s\"", fmt);
 			cfg_int(&q, "version", 1, 1, CFG_REQUIRED, &v);
+			/* the streams the captured job ran its kernels on (the app's "depth" wins) */
+			if (cfg_int(&q, "depth", 1, APP_DEPTH_MAX, &(int64_t){ 1 }, &v))
+				a->depth = (int)v;
 			if (cfg_arr(&q, "kernels", true, &arr, &n) && n < 1)
 				cfg_fail_key(&q, "kernels", "expected at least one kernel");
 		}
@@ -290,6 +295,24 @@ static void load_queue(struct experiment *e, const struct cfg *c, struct app_spe
 		fail_from(c, "queue", qd.msg);
 }
 
+/* How a game releases its frames: on a clock ("open"), or each when the previous one is
+ * presented, after its CPU phase ("closed", vGASA's frame loop). */
+static void load_loop(const struct cfg *c, struct game_spec *g)
+{
+	double d;
+	g->closed = cfg_enum(c, "loop", loops, "open") == 1;
+	if (!g->closed) {
+		for (const char *const *k = (const char *const[]){ "cpu_ms", "cpu_cv", NULL }; *k; k++)
+			if (cfg_has(c, *k))
+				cfg_fail_key(c, *k, "expected no CPU phase on an open-loop game (frames released every 1/fps); give \"loop\": \"closed\" to release each frame after the previous one is presented");
+		return;
+	}
+	if (cfg_num(c, "cpu_ms", 0, 1e6, &(double){ 0 }, &d))
+		g->cpu_ns = ms_to_ns(d);
+	if (cfg_num(c, "cpu_cv", 0, 1, &(double){ 0 }, &d))
+		g->cpu_cv = d;
+}
+
 static void load_game(struct experiment *e, const struct cfg *c, struct game_spec *g)
 {
 	double d;
@@ -316,6 +339,7 @@ static void load_game(struct experiment *e, const struct cfg *c, struct game_spe
 		g->frames = (long)v;
 	if (cfg_num(c, "start_ms", 0, 1e9, &(double){ 0 }, &d))
 		g->start_ns = ms_to_ns(d);
+	load_loop(c, g);
 	load_launch(c, &g->launch);
 }
 
@@ -325,6 +349,7 @@ static void load_app(struct experiment *e, const struct cfg *c, struct app_spec 
 	int64_t v;
 	cfg_only(c, app_keys);
 	read_name(c, a->name);
+	a->depth = 1;
 	if (cfg_has(c, "queue"))
 		load_queue(e, c, a);
 	else
@@ -351,6 +376,8 @@ static void load_app(struct experiment *e, const struct cfg *c, struct app_spec 
 		a->repeat = (long)v;
 	if (cfg_num(c, "start_ms", 0, 1e9, &(double){ 0 }, &d))
 		a->start_ns = ms_to_ns(d);
+	if (cfg_int(c, "depth", 1, APP_DEPTH_MAX, &(int64_t){ a->depth }, &v))
+		a->depth = (int)v;
 	load_launch(c, &a->launch);
 }
 
@@ -516,7 +543,7 @@ static void load_baseline(struct experiment *e, const struct cfg *c)
 			e->baseline = i;
 			return;
 		}
-	cfg_fail_key(c, "baseline", "expected the label of one of the experiment's policies, got \"%.60s\"", label);
+	cfg_fail_key(c, "baseline", "expected the label of one of the experiment's policies or null, got \"%.60s\"", label);
 }
 
 static void load(struct experiment *e, const struct cfg *c)

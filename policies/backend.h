@@ -27,13 +27,14 @@ struct frame_info;
 struct progress {
 	long kernels_done;       /* kernels finished in the epoch */
 	double tasks_done;       /* original blocks (PTB tasks) finished in the epoch */
-	/* work done in the epoch, as ns of the whole GPU alone (solo time x fraction of tasks) */
+	/* work done in the epoch, as ns of the whole GPU alone (solo time x fraction of tasks,
+	 * kernels in flight included; a kernel killed by a reset counts what it did) */
 	double work_ns;
 	/* work_ns / epoch length: an IPC-like rate, 1 = as fast as alone on the whole GPU */
 	double rate;
-	int sms;                 /* SMs holding its blocks now */
+	int sms;                 /* SMs holding its working blocks now (not those exiting on landing) */
 	struct smset on;         /* which */
-	long kernel;             /* its kernel in flight (id), or -1 */
+	long kernel;             /* its oldest kernel in flight (id; launched, maybe not started), or -1 */
 	double kernel_progress;  /* fraction of that kernel's tasks done so far; 0 when none */
 };
 

@@ -11,7 +11,8 @@
  *
  * Defaults when a callback is NULL:
  *   frame_released: launch the frame's kernels, the game's default variant, on its stream;
- *   be_ready:       launch the app's next kernel, its default variant, on its stream;
+ *   be_ready:       launch the app's next kernels, its default variant, until its depth is
+ *                   in flight (one per stream of the app);
  *   others:         nothing.
  *
  * Version 2 (POLICY_OPS_VERSION) added: the backend handle, kernel ids, the periodic epoch with
@@ -82,10 +83,13 @@ struct policy_ops {
 	void (*frame_released)(void *self, struct backend *b, const struct frame_info *f);
 	void (*frame_finished)(void *self, struct backend *b, const struct frame_info *f, sim_time finished);
 	void (*kernel_finished)(void *self, struct backend *b, const struct kernel_done *k);
-	/* An app can launch (its previous kernel finished, or it started, or it was restored). */
+	/* An app can launch (a kernel of it finished, or it started, or it was restored): once
+	 * per such event, however many of its depth are free; launch until bk_app_launch
+	 * returns -1 to fill it. */
 	void (*be_ready)(void *self, struct backend *b, int app);
 	void (*timer)(void *self, struct backend *b, long cookie);
-	/* Every epoch period set by bk_epoch_every, numbered from 1; progress since the last. */
+	/* Every epoch period set by bk_epoch_every, numbered from 1 over the run, once every
+	 * other event of its instant is handled; bk_*_progress then read the epoch just ended. */
 	void (*epoch)(void *self, struct backend *b, long number);
 	/* Adds policy-specific results to the run's summary object (its own key). */
 	void (*finish)(void *self, struct backend *b, cJSON *summary);
@@ -108,13 +112,14 @@ int bk_game_stream(const struct backend *b, int game);
 int bk_app_stream(const struct backend *b, int app);
 /* The next kernel the app would launch (it runs its queue in order). */
 const struct kernel_spec *bk_app_next(const struct backend *b, int app);
-/* Kernels the app has launched and not yet finished, and how many it may have at once (1, or
- * the streams its queue asks for). */
+/* Kernels the app has launched and not yet finished, and how many it may have at once (its
+ * `depth`: the experiment's app key, else its queue file's, else 1). */
 int bk_app_in_flight(const struct backend *b, int app);
 int bk_app_depth(const struct backend *b, int app);
 /* Whether the app has a kernel launched and not yet finished. */
 bool bk_app_busy(const struct backend *b, int app);
-/* What the runtime counted of a workload since the last epoch (see struct progress). */
+/* What the runtime counted of a workload since the last epoch boundary: the last epoch, the
+ * last bk_epoch_every call, or the run's start (see struct progress). */
 void bk_app_progress(const struct backend *b, int app, struct progress *out);
 void bk_game_progress(const struct backend *b, int game, struct progress *out);
 /* Whether the backend can do what `cap` names; bk_require records a parameter error (the
@@ -128,16 +133,20 @@ int bk_stream_new(struct backend *b, int priority);
 /* Launches all of a released frame's kernels in order (o NULL: the game's default). */
 void bk_frame_launch(struct backend *b, const struct frame_info *f, const struct launch_opts *o);
 /* Launches the app's next kernel; returns its id, or -1 when the app cannot launch now (as many
- * in flight as its depth, finished, or restoring). */
+ * in flight as its depth, every kernel of its repeats launched, finished, or restoring).  With
+ * the owner's stream (o->stream -1) a kernel goes to the first of the app's `depth` streams
+ * that holds none of its kernels, so kernels in flight run side by side in queue order. */
 long bk_app_launch(struct backend *b, int app, const struct launch_opts *o);
 /* Calls the policy's timer callback with `cookie` at time `at` (>= now). */
 void bk_timer(struct backend *b, sim_time at, long cookie);
 /* Notes a word on a frame in flight (its `note` column in frames.csv), e.g. the scheme it ran
  * under; at most 31 characters, commas and quotes become '_'. */
 void bk_frame_note(struct backend *b, const struct frame_info *f, const char *note);
-/* Marks the app's progress as saved (a training checkpoint). */
+/* Marks the app's progress as saved (a training checkpoint): every kernel before its first
+ * one still in flight.  Kernels after that one that already finished (depth > 1) are not
+ * saved: a reset runs them again and takes their solo time off. */
 void bk_app_checkpoint(struct backend *b, int app);
-/* Tears the app's GPU context down (Pilotfish's straggler preemption; BK_CAP_RESET): its
+/* Tears the app's GPU context down (Pilotfish's straggler preemption; BK_CAP_RESET): all its
  * kernels in flight are killed, its progress rolls back to the last checkpoint (the solo time
  * of the kernels it finished since is taken off its throughput), and it can launch again after
  * `cost` ns of reset and restore, when be_ready is called. */
@@ -145,7 +154,9 @@ void bk_app_reset(struct backend *b, int app, sim_time cost);
 /* Leaves the games or the BE apps out of this run (exclusive baselines), at init only. */
 void bk_exclude_games(struct backend *b);
 void bk_exclude_apps(struct backend *b);
-/* Calls the policy's epoch callback every `period` ns from now on (BK_CAP_EPOCH); 0 stops. */
+/* Calls the policy's epoch callback every `period` ns from now on (BK_CAP_EPOCH); 0 stops.
+ * Now becomes an epoch boundary.  Epochs never keep a run alive: once nothing else is pending
+ * (no frame to come, no kernel in flight, no timer) the run ends without its next epoch. */
 void bk_epoch_every(struct backend *b, sim_time period);
 /* Resizes a running persistent (PTB / SM-bound) kernel (BK_CAP_RESIZE): its SM set becomes
  * `sms`; workers on SMs that left the set leave at their next task boundary, SMs that joined
@@ -163,7 +174,10 @@ bool bk_kernel_yield(struct backend *b, long kernel, const struct smset *sms, in
  * power model of models/power.h); an empty set ungates all. */
 void bk_sms_gate(struct backend *b, const struct smset *gated);
 /* Closed-loop games (BK_CAP_CLOSED_LOOP): the game's next frame starts `ns` later than its
- * loop would start it (vGASA's sleep inserted in the hooked frame loop); set per frame. */
+ * loop would start it (vGASA's sleep inserted in the hooked frame loop).  It applies once, to
+ * the first frame whose release is not yet fixed: called from frame_finished, the frame after
+ * the one just presented (its release: presented + CPU phase + ns); a later call before that
+ * replaces it.  The deadline stays release + QoS target.  On an open-loop game the run fails. */
 void bk_game_sleep(struct backend *b, int game, sim_time ns);
 
 #endif

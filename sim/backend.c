@@ -28,8 +28,43 @@ static int sb_apps(void *self)
 static sim_time sb_game_period(void *self, int game) { return ((struct sim *)self)->e->games[game].period_ns; }
 static int sb_game_stream(void *self, int game) { return ((struct sim *)self)->games[game].stream; }
 static int sb_app_stream(void *self, int app) { return ((struct sim *)self)->apps[app].stream; }
-static int sb_app_in_flight(void *self, int app) { return ((struct sim *)self)->apps[app].in_flight ? 1 : 0; }
-static int sb_app_depth(void *self, int app) { return 1; }
+static int sb_app_in_flight(void *self, int app) { return ((struct sim *)self)->apps[app].in_flight; }
+static int sb_app_depth(void *self, int app) { return ((struct sim *)self)->apps[app].depth; }
+
+static void sb_app_progress(void *self, int app, struct progress *out)
+{
+	struct sim *s = self;
+	if (app < 0 || app >= s->e->n_apps)
+		sim_fail(s, "policy asked for the progress of app %d, which does not exist", app);
+	else
+		progress_read(s, -1, app, out);
+}
+
+static void sb_game_progress(void *self, int game, struct progress *out)
+{
+	struct sim *s = self;
+	if (game < 0 || game >= s->e->n_games)
+		sim_fail(s, "policy asked for the progress of game %d, which does not exist", game);
+	else
+		progress_read(s, game, -1, out);
+}
+
+static void sb_epoch_every(void *self, sim_time period) { epoch_every(self, period); }
+
+static void sb_game_sleep(void *self, int game, sim_time ns)
+{
+	struct sim *s = self;
+	if (game < 0 || game >= s->e->n_games) {
+		sim_fail(s, "policy put game %d to sleep, which does not exist", game);
+		return;
+	}
+	if (!s->e->games[game].closed) {
+		sim_fail(s, "policy put game \"%s\" to sleep, but its frames are released on a clock; give it \"loop\": \"closed\"",
+			 s->e->games[game].name);
+		return;
+	}
+	s->games[game].sleep_ns = ns > 0 ? ns : 0;
+}
 
 static const struct kernel_spec *sb_app_next(void *self, int app)
 {
@@ -88,24 +123,46 @@ static void sb_frame_launch(void *self, const struct frame_info *fi, const struc
 	s->need_dispatch = true;
 }
 
+/* Whether one of the app's kernels waits or runs on stream `id`. */
+static bool stream_has_app(struct sim *s, int id, int app)
+{
+	for (const struct kinst *k = stream_of(s, id)->head; k; k = k->q_next)
+		if (k->app == app)
+			return true;
+	return false;
+}
+
+/* The app's own stream for its next kernel: the first of its streams without one of its
+ * kernels, so that `depth` kernels run side by side, in queue order. */
+static int app_free_stream(struct sim *s, int app)
+{
+	const struct app_rt *a = &s->apps[app];
+	for (int i = 0; i < a->depth; i++)
+		if (!stream_has_app(s, a->streams[i], app))
+			return a->streams[i];
+	return a->stream;    /* the policy put its kernels on the app's streams itself */
+}
+
 static long sb_app_launch(void *self, int app, const struct launch_opts *o)
 {
 	struct sim *s = self;
 	struct app_rt *a = &s->apps[app];
-	if (a->in_flight || a->done || s->now < a->blocked_until)
+	const struct app_spec *as = a->spec;
+	if (a->in_flight >= a->depth || a->done || s->now < a->blocked_until ||
+	    (as->repeat && a->next >= as->repeat * as->n_kernels))
 		return -1;
-	struct launch_opts d = owner_default(&a->spec->launch);
+	struct launch_opts d = owner_default(&as->launch);
 	if (!o)
 		o = &d;
 	if (!launch_ok(s, o))
 		return -1;
-	int stream = o->stream >= 0 ? o->stream : a->stream;
+	int stream = o->stream >= 0 ? o->stream : a->depth > 1 ? app_free_stream(s, app) : a->stream;
 	struct kinst *k = kinst_new(s, sb_app_next(s, app), o, stream);
 	if (!k)
 		return -1;
 	k->app = app;
-	a->in_flight = true;
-	a->kernel = k;
+	k->seq = a->next++;
+	a->in_flight++;
 	stream_push(s, k);
 	s->need_dispatch = true;
 	return k->id;
@@ -119,21 +176,51 @@ static void sb_timer(void *self, sim_time at, long cookie)
 	evq_push(s->q, at, EV_TIMER, (void *)(intptr_t)cookie);
 }
 
+/* The app's kernels in flight, in stream order (at most its depth, APP_DEPTH_MAX). */
+static int app_kernels(struct sim *s, int app, struct kinst **out)
+{
+	int n = 0;
+	for (int i = 0; i < s->n_streams; i++)
+		for (struct kinst *k = s->streams[i].head; k; k = k->q_next)
+			if (k->app == app && n < APP_DEPTH_MAX)
+				out[n++] = k;
+	return n;
+}
+
+/* What a reset keeps: the kernels before the first one still in flight.  Kernels after it
+ * that already finished (an app with depth > 1 runs ahead on its other streams) are run again
+ * after a reset, so their solo time counts as not yet saved. */
 static void sb_app_checkpoint(void *self, int app)
 {
-	struct app_rt *a = &((struct sim *)self)->apps[app];
-	a->checkpoint = a->next;
+	struct sim *s = self;
+	struct app_rt *a = &s->apps[app];
+	struct kinst *fly[APP_DEPTH_MAX];
+	int n = app_kernels(s, app, fly);
+	long first = a->next;
+	for (int i = 0; i < n; i++)
+		first = fly[i]->seq < first ? fly[i]->seq : first;
+	a->checkpoint = first;
 	memset(a->since_checkpoint, 0, sizeof(a->since_checkpoint));
+	for (long q = first; q < a->next; q++) {
+		bool flying = false;
+		for (int i = 0; i < n; i++)
+			flying |= fly[i]->seq == q;
+		if (!flying) {
+			const struct kernel_spec *k = &s->e->kernels[a->spec->kernels[q % a->spec->n_kernels]];
+			a->since_checkpoint[k->cls] += (double)k->solo_ns;
+		}
+	}
 }
 
 static void sb_app_reset(void *self, int app, sim_time cost)
 {
 	struct sim *s = self;
 	struct app_rt *a = &s->apps[app];
-	if (a->kernel)
-		kernel_kill(s, a->kernel);
-	a->kernel = NULL;
-	a->in_flight = false;
+	struct kinst *fly[APP_DEPTH_MAX];
+	/* the last of each stream first: a killed head starts the next, which should not be ours */
+	for (int i = app_kernels(s, app, fly); i-- > 0;)
+		kernel_kill(s, fly[i]);
+	a->in_flight = 0;
 	metrics_be_lost(s->m, a->since_checkpoint);
 	memset(a->since_checkpoint, 0, sizeof(a->since_checkpoint));
 	a->next = a->checkpoint;
@@ -166,7 +253,7 @@ static void sb_fail(void *self, const char *msg)
 const struct backend_ops sim_backend_ops = {
 	.version = BACKEND_OPS_VERSION,
 	.name = "sim",
-	.caps = BK_CAP_MASK | BK_CAP_RESET,
+	.caps = BK_CAP_MASK | BK_CAP_RESET | BK_CAP_EPOCH | BK_CAP_CLOSED_LOOP,
 	.now = sb_now,
 	.gpu = sb_gpu,
 	.games = sb_games,
@@ -177,6 +264,8 @@ const struct backend_ops sim_backend_ops = {
 	.app_next = sb_app_next,
 	.app_in_flight = sb_app_in_flight,
 	.app_depth = sb_app_depth,
+	.app_progress = sb_app_progress,
+	.game_progress = sb_game_progress,
 	.stream_new = sb_stream_new,
 	.frame_launch = sb_frame_launch,
 	.app_launch = sb_app_launch,
@@ -186,5 +275,7 @@ const struct backend_ops sim_backend_ops = {
 	.app_reset = sb_app_reset,
 	.exclude_games = sb_exclude_games,
 	.exclude_apps = sb_exclude_apps,
+	.epoch_every = sb_epoch_every,
+	.game_sleep = sb_game_sleep,
 	.fail = sb_fail,
 };

@@ -195,6 +195,7 @@ static void kernel_done(struct sim *s, struct kinst *k)
 		st->tail = NULL;
 	st->running = false;
 	metrics_kernel(s->m, k->spec, k->app >= 0, k->started >= 0 ? k->started : k->launched, s->now);
+	progress_kernel_done(s, k);
 	write_kernel_row(s, k);
 
 	struct kernel_done kd = {
@@ -280,6 +281,30 @@ static void frame_free(struct frame *f)
 	free(f);
 }
 
+/* The game's next frame release at `at`, unless its frames or the run are over. */
+static void frame_schedule(struct sim *s, struct game_rt *gm, sim_time at)
+{
+	const struct game_spec *gs = gm->spec;
+	if ((!gs->frames || gm->released < gs->frames) && at < s->end)
+		evq_push(s->q, at, EV_FRAME_RELEASE, gm);
+}
+
+/* A closed-loop game presented a frame now: its loop runs the next frame's CPU phase (varied
+ * per frame when cpu_cv > 0, clipped as render times are), sleeps as long as the policy asked
+ * (bk_game_sleep: once), and releases the frame. */
+static void closed_loop_next(struct sim *s, struct game_rt *gm)
+{
+	const struct game_spec *gs = gm->spec;
+	sim_time cpu = gs->cpu_ns;
+	if (gs->cpu_cv > 0) {
+		double scale = fmin(2.0, fmax(0.5, 1 + gsl_ran_gaussian(gm->rng, gs->cpu_cv)));
+		cpu = (sim_time)llround((double)cpu * scale);
+	}
+	sim_time at = s->now + cpu + gm->sleep_ns;
+	gm->sleep_ns = 0;
+	frame_schedule(s, gm, at);
+}
+
 static void frame_release(struct sim *s, int gi)
 {
 	struct game_rt *gm = &s->games[gi];
@@ -301,9 +326,10 @@ static void frame_release(struct sim *s, int gi)
 		return;
 	}
 	gm->released++;
-	sim_time next = gs->start_ns + (sim_time)llround((double)gm->released * (double)gs->period_ns);
-	if ((!gs->frames || gm->released < gs->frames) && next < s->end)
-		evq_push(s->q, next, EV_FRAME_RELEASE, &s->games[gi]);
+	if (!gs->closed) {
+		sim_time next = gs->start_ns + (sim_time)llround((double)gm->released * (double)gs->period_ns);
+		frame_schedule(s, gm, next);
+	}
 	f->kernels_left = f->kernels.n;
 	if (gs->cv > 0) {
 		/* render-time variation of the frame, clipped to keep it physical */
@@ -318,6 +344,8 @@ static void frame_release(struct sim *s, int gi)
 		metrics_frame_dropped(s->m, gi, f->release);
 		frame_write(s, f, true);
 		frame_free(f);
+		if (gs->closed)
+			closed_loop_next(s, gm);     /* nothing to present: the loop goes on */
 		return;
 	}
 	gm->in_flight++;
@@ -366,28 +394,35 @@ static void frame_kernel_done(struct sim *s, struct kinst *k)
 	struct frame_info fi = frame_info_of(s, f);
 	if (s->pol && s->pol->frame_finished)
 		s->pol->frame_finished(s->pol_self, &s->bk, &fi, f->finish);
+	if (gm->spec->closed)
+		closed_loop_next(s, gm);     /* after the policy: its sleep applies to this next frame */
 	frame_free(f);
+}
+
+/* Whether the app has launched every kernel of its `repeat` passes. */
+static bool app_launched_all(const struct app_rt *a)
+{
+	return a->spec->repeat && a->next >= a->spec->repeat * a->spec->n_kernels;
 }
 
 static void app_ready(struct sim *s, int ai)
 {
 	struct app_rt *a = &s->apps[ai];
-	if (a->done || a->in_flight || s->now < a->blocked_until)
+	if (a->done || a->in_flight >= a->depth || app_launched_all(a) || s->now < a->blocked_until)
 		return;
 	if (s->pol && s->pol->be_ready)
 		s->pol->be_ready(s->pol_self, &s->bk, ai);
-	else
-		s->bk.ops->app_launch(s, ai, NULL);
+	else    /* the default fills the app's depth */
+		while (s->bk.ops->app_launch(s, ai, NULL) >= 0)
+			;
 }
 
 static void app_kernel_done(struct sim *s, struct kinst *k)
 {
 	struct app_rt *a = &s->apps[k->app];
-	a->in_flight = false;
-	a->kernel = NULL;
+	a->in_flight--;
 	a->since_checkpoint[k->spec->cls] += (double)k->spec->solo_ns;
-	a->next++;
-	if (a->spec->repeat && a->next >= a->spec->repeat * a->spec->n_kernels)
+	if (app_launched_all(a) && a->in_flight == 0)
 		a->done = true;
 	app_ready(s, k->app);
 }
@@ -395,6 +430,7 @@ static void app_kernel_done(struct sim *s, struct kinst *k)
 /* Takes a kernel out of the GPU and its queues as if its context were torn down. */
 void kernel_kill(struct sim *s, struct kinst *k)
 {
+	progress_kernel_killed(s, k);
 	while (k->groups)
 		group_remove(s, k->groups);
 	if (k->pool_ev)
@@ -508,8 +544,15 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 	}
 	for (int i = 0; i < e->n_apps; i++) {
 		s->apps[i].spec = &e->apps[i];
-		s->apps[i].stream = stream_new(s, e->apps[i].priority);
+		s->apps[i].stream = s->apps[i].streams[0] = stream_new(s, e->apps[i].priority);
+		int depth = e->apps[i].depth;
+		s->apps[i].depth = depth < 1 ? 1 : depth > APP_DEPTH_MAX ? APP_DEPTH_MAX : depth;
 	}
+	/* an app's further streams after every owner's first, so that the first streams' ids do
+	 * not depend on depths */
+	for (int i = 0; i < e->n_apps; i++)
+		for (int j = 1; j < s->apps[i].depth; j++)
+			s->apps[i].streams[j] = stream_new(s, e->apps[i].priority);
 	s->m = metrics_new(e);
 	if (p && p->ops) {
 		s->pol = p->ops;
@@ -545,6 +588,19 @@ static void sim_start(struct sim *s)
 				evq_push(s->q, e->apps[i].start_ns, EV_APP_START, &s->apps[i]);
 }
 
+/* Every event of the instant is handled: blocks are dispatched once, then a due epoch sees
+ * the instant's state whole (and what it launches is dispatched in the same instant). */
+static void instant_end(struct sim *s)
+{
+	if (s->need_dispatch)
+		dispatch(s);
+	if (!s->epoch_due)
+		return;
+	epoch_fire(s);
+	if (s->need_dispatch && evq_peek_time(s->q) > s->now)
+		dispatch(s);
+}
+
 int sim_run_until(struct sim *s, sim_time until)
 {
 	struct event ev;
@@ -552,7 +608,7 @@ int sim_run_until(struct sim *s, sim_time until)
 		sim_start(s);
 	if (until > s->end)
 		until = s->end;
-	while (!s->failed && evq_peek_time(s->q) <= until && evq_pop(s->q, &ev)) {
+	while (!s->failed && evq_peek_time(s->q) <= until && !epoch_alone(s) && evq_pop(s->q, &ev)) {
 		if (ev.time == s->now) {
 			/* a livelock guard: no sane workload has this many events at one instant */
 			if (++s->same_instant > 50000000) {
@@ -581,9 +637,12 @@ int sim_run_until(struct sim *s, sim_time until)
 			if (s->pol && s->pol->timer)
 				s->pol->timer(s->pol_self, &s->bk, (long)(intptr_t)ev.obj);
 			break;
+		case EV_EPOCH:
+			epoch_popped(s);
+			break;
 		}
-		if (s->need_dispatch && evq_peek_time(s->q) > s->now)
-			dispatch(s);
+		if (evq_peek_time(s->q) > s->now)
+			instant_end(s);
 		if (s->out.progress && (s->events & 0xffff) == 0)
 			s->out.progress(s->out.progress_ctx, s->now, s->end);
 	}
@@ -663,6 +722,7 @@ double sim_sm_kernel_speed(const struct sim *s, int smi, const char *kernel)
 const char *sim_error(const struct sim *s) { return s->err; }
 sim_time sim_last_finish(const struct sim *s) { return s->last_finish; }
 uint64_t sim_events(const struct sim *s) { return s->events; }
+void *sim_policy_state(const struct sim *s) { return s->pol_self; }
 
 bool sim_colocated(const struct sim *s)
 {

@@ -63,5 +63,7 @@ int sim_active_kernels(const struct sim *sim);
 sim_time sim_last_finish(const struct sim *sim);
 /* Number of events the run processed. */
 uint64_t sim_events(const struct sim *sim);
+/* The policy's state (what its init returned), for tests of example policies. */
+void *sim_policy_state(const struct sim *sim);
 
 #endif

@@ -1,8 +1,10 @@
-/* engine_impl — the engine's private structures, shared by its three files:
- *   engine.c     the event loop, streams and kernels, frames, BE apps, the policy actions;
+/* engine_impl — the engine's private structures, shared by its files:
+ *   engine.c     the event loop, streams and kernels, frames, BE apps;
+ *   backend.c    the policy actions and observations (policies/backend.h);
+ *   progress.c   per-workload progress counters and the periodic epoch;
  *   residency.c  SM classes, block groups, speeds and completion times;
  *   dispatch.c   the hardware block dispatcher.
- * Nothing outside sim/engine*.c, sim/residency.c and sim/dispatch.c includes this.
+ * Nothing outside these files includes this.
  *
  * SM classes.  SMs whose residency is identical evolve identically, so the engine keeps
  * classes of identical SMs with a multiplicity: a block group (blocks of one kernel placed at
@@ -29,7 +31,7 @@
 #define TL_STREAM_TID 100000
 #define RATE_CACHE 8            /* kernels per SM whose speeds a class remembers */
 
-enum ev_kind { EV_GROUP_DONE = 1, EV_POOL_DONE, EV_FRAME_RELEASE, EV_APP_START, EV_TIMER };
+enum ev_kind { EV_GROUP_DONE = 1, EV_POOL_DONE, EV_FRAME_RELEASE, EV_APP_START, EV_TIMER, EV_EPOCH };
 
 struct kinst;
 struct smclass;
@@ -102,6 +104,7 @@ struct kinst {
 	ev_handle pool_ev;
 	sim_time launched, started, finished;
 	int game, app;
+	long seq;                /* a BE app's kernel: its index in the app's whole sequence */
 	struct frame *frame;
 	struct group *groups;
 	struct group *newest;    /* a group of the latest start (its ring holds the others) */
@@ -117,6 +120,20 @@ struct stream {
 	bool named;
 };
 
+/* What a workload has done, as a runtime counts it (progress.c): kernels, tasks (original
+ * blocks) and work (ns of the whole GPU alone). */
+struct progress_count {
+	long kernels;
+	double tasks, work;
+};
+
+/* A workload's counters: `done` accumulates finished kernels (and the part a context reset
+ * killed); `base` is done plus the partial progress of its kernels in flight at the last
+ * epoch boundary, so that the epoch's progress is (done + in flight now) - base. */
+struct progress_acc {
+	struct progress_count done, base;
+};
+
 struct game_rt {
 	const struct game_spec *spec;
 	struct frame_source src;
@@ -124,18 +141,24 @@ struct game_rt {
 	long released, in_flight;
 	struct frame *first, *last;
 	gsl_rng *rng;
+	sim_time sleep_ns;           /* closed loop: the policy's sleep before the next frame */
+	struct progress_acc prog;
 };
 
 struct app_rt {
 	const struct app_spec *spec;
-	int stream;
-	long next;                   /* index of the next kernel in the whole sequence */
-	bool in_flight, done;
-	struct kinst *kernel;        /* the one in flight */
-	long checkpoint;             /* `next` at the last checkpoint */
-	double since_checkpoint[KC_COUNT];   /* solo time finished since then, per class */
+	int stream;                  /* streams[0] */
+	int depth;                   /* spec->depth; 1 where a caller built the spec without one */
+	int streams[APP_DEPTH_MAX];  /* one per kernel it may have in flight */
+	long next;                   /* index of the next kernel to launch in the whole sequence */
+	int in_flight;               /* kernels launched and not finished (at most depth) */
+	bool done;
+	long checkpoint;             /* the first kernel not finished at the last checkpoint */
+	/* solo time of kernels finished at or after `checkpoint`, per class: lost on a reset */
+	double since_checkpoint[KC_COUNT];
 	sim_time blocked_until;      /* restoring after a context reset */
 	long resets;
+	struct progress_acc prog;
 };
 
 struct sim {
@@ -154,6 +177,12 @@ struct sim {
 	bool failed;
 	char err[512];
 	bool exclude_games, exclude_apps;
+	/* the epoch (progress.c): period (0: none), pending event, the last boundary, count; due:
+	 * its event popped, the callback runs once every event of the instant is handled */
+	sim_time epoch_period, epoch_start;
+	ev_handle epoch_ev;
+	long epochs;
+	bool epoch_due;
 	/* Dispatch and re-rating wait until every event of the current instant is handled:
 	 * a wave's blocks finish on all SMs at once, and are refilled in one pass. */
 	bool need_dispatch;
@@ -199,7 +228,7 @@ static inline bool persistent(const struct kinst *k)
 	return k->variant != VAR_ORIGINAL;
 }
 
-/* engine.c, for backend.c */
+/* engine.c, for backend.c and progress.c */
 extern const struct backend_ops sim_backend_ops;
 struct stream *stream_of(struct sim *s, int id);
 int stream_new(struct sim *s, int priority);
@@ -208,6 +237,30 @@ struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, const str
 /* Takes a kernel out of the GPU and its queues as if its context were torn down. */
 void kernel_kill(struct sim *s, struct kinst *k);
 struct frame *frame_find(struct sim *s, int game, long number);
+/* Whether a kernel in flight belongs to the game / app (-1: any) given. */
+static inline bool kinst_owned(const struct kinst *k, int game, int app)
+{
+	return (game >= 0 && k->game == game) || (app >= 0 && k->app == app);
+}
+
+/* progress.c */
+/* Tasks (original blocks, PTB tasks) of a kernel in flight done by now, fractional: read from
+ * its block groups' remaining work or its pool at `now`, the engine's state untouched. */
+double kinst_tasks_done(const struct sim *s, const struct kinst *k);
+void progress_kernel_done(struct sim *s, const struct kinst *k);
+/* Before a kernel is killed: what it did counts as done (the GPU did it; throughput's
+ * rollback is the metrics' business). */
+void progress_kernel_killed(struct sim *s, const struct kinst *k);
+/* What a workload did since the last epoch boundary (game or app, the other -1). */
+void progress_read(const struct sim *s, int game, int app, struct progress *out);
+/* Calls the policy's epoch callback every `period` ns from now (0: stop); a boundary now. */
+void epoch_every(struct sim *s, sim_time period);
+/* The epoch event popped / every event of its instant is handled. */
+void epoch_popped(struct sim *s);
+void epoch_fire(struct sim *s);
+/* Drops the next epoch when it is the only pending event (the run has no work left) and
+ * returns true; epochs never keep a run alive. */
+bool epoch_alone(struct sim *s);
 
 /* residency.c */
 void residency_init(struct sim *s);

@@ -54,6 +54,23 @@ if [ $? -eq 0 ] && diff -r "$T/a" "$T/b" >/dev/null; then ok "two runs give iden
 "$C" run experiments/default.json --set duration_ms=300 --set seed=2 --set outputs.timeline=true --out "$T/c" -q
 if ! cmp -s "$T/a/frames.csv" "$T/c/frames.csv"; then ok "another seed gives other frames"; else bad "seed has no effect"; fi
 
+# ---- policy.h v2 workloads: a closed-loop game (varied CPU phase) beside an open 60 fps one, a
+# BE app two kernels deep: identical bytes twice, and each closed-loop frame released 0.5-2 ms
+# (cpu_ms 1 x the clipped variation) after the previous one was presented
+hooks() {
+	"$C" run experiments/default.json --set duration_ms=300 --set games[0].loop=closed --set games[0].cpu_ms=1 \
+		--set games[0].cpu_cv=0.2 --set 'games[1]={"name":"g2","fps":60,"frame":["game_shade"]}' --set apps[0].depth=2 \
+		--set 'policies=[{"name":"static","game_share":0.75},{"name":"combo"}]' --set baseline=null --out "$1" -q
+}
+if hooks "$T/h1" && hooks "$T/h2" && diff -r "$T/h1" "$T/h2" >/dev/null; then ok "closed loop, two games, depth 2: identical bytes"; else bad "closed loop, two games, depth 2: runs differ or failed"; fi
+if awk -F, '$2 == "game" && $10 == 0 { if (($1 in fin) && ($4 - fin[$1] < 500000 || $4 - fin[$1] > 2000000)) bad++; fin[$1] = $6; n++ }
+	$2 == "g2" && $4 != sprintf("%.0f", $3 * 16666667) { bad++ }
+	END { exit !(n > 20 && !bad) }' "$T/h1/frames.csv"; then
+	ok "closed-loop frames released after their CPU phase, the open game on its clock"
+else
+	bad "closed-loop or open-loop release times wrong"
+fi
+
 # ---- outputs are what they say
 for f in summary.json frames.csv kernels.csv timeline.json; do
 	[ -s "$T/a/$f" ] && ok "writes $f" || bad "missing $f"

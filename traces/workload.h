@@ -1,6 +1,7 @@
 /* workload — what an experiment runs, as its file describes it: games (frames of kernels
- * released at an FPS, with a QoS target) and best-effort apps (kernel queues replayed in order),
- * each with the kernel variant it launches by default.  Kernels are named by their index into
+ * released at an FPS or, closed-loop, when the previous frame is presented, with a QoS target)
+ * and best-effort apps (kernel queues replayed in order, up to `depth` kernels in flight), each
+ * with the kernel variant it launches by default.  Kernels are named by their index into
  * the experiment's kernel table.  Loading and validating them is exp/experiment.c's job.
  */
 #ifndef COMBOSIM_WORKLOAD_H
@@ -11,6 +12,8 @@
 #include "models/kernel.h"
 
 #define NAME_MAX_LEN 64
+/* An app's kernels in flight at once, each on its own stream: at most the hardware's queues. */
+#define APP_DEPTH_MAX 32
 
 /* What the host knows of a frame before rendering it (COMBO Eq. 4's inputs), when its trace
  * says; `known` is false otherwise. */
@@ -43,6 +46,12 @@ struct game_spec {
 	double cv;               /* per-frame render-time variation (coefficient of variation) */
 	int max_queued;          /* frames in flight before a release is dropped */
 	long frames;             /* 0: until the end of the run */
+	/* Closed loop (vGASA's frame loop): the next frame is released when this one is
+	 * presented, plus its CPU phase (cpu_ns, varied by cpu_cv) and any sleep the policy
+	 * inserted.  Open loop: released every period_ns.  Either way fps sets qos_ns's default. */
+	bool closed;
+	sim_time cpu_ns;
+	double cpu_cv;
 	struct default_launch launch;
 };
 
@@ -54,6 +63,7 @@ struct app_spec {
 	int priority;
 	long repeat;             /* passes over the queue; 0: until the end of the run */
 	sim_time start_ns;
+	int depth;               /* kernels in flight at once, in queue order, one stream each */
 	struct default_launch launch;
 };
 

@@ -58,6 +58,11 @@ struct ck_dev {
 	unsigned int *actr;            /* their per-SM quota counters, CK_MAX_SMS per slot */
 	cudaEvent_t *aev;
 	int an;
+	/* pinned: each slot's SM set as last launched (the source of its copy to the device,
+	 * which must stay put until the copy ran: the slot is reused only after its launch
+	 * finished), and one blank slot (the source of ck_slots_take's resets) */
+	uint32_t (*amask)[CK_MASK_WORDS];
+	struct ck_slot *blank;
 	unsigned long long *dnow;
 	cudaStream_t rstream;          /* ck_slots_read's copies */
 	struct ck_slot *rbuf;          /* pinned, rcap slots */
@@ -448,6 +453,10 @@ void ck_close(struct ck_dev *d)
 		if (d->aev[i])
 			CUDA_CHECK(cudaEventDestroy(d->aev[i]));
 	free(d->aev);
+	if (d->amask)
+		CUDA_CHECK(cudaFreeHost(d->amask));
+	if (d->blank)
+		CUDA_CHECK(cudaFreeHost(d->blank));
 	if (d->dnow)
 		CUDA_CHECK(cudaFree(d->dnow));
 	if (d->rbuf)
@@ -650,7 +659,29 @@ static void ck_fill_args(struct ck_dev *d, const struct ck_kernel *ki, int slot,
 	a->sink = d->sink;
 }
 
-void ck_async_begin(struct ck_dev *d, int n, const uint32_t (*masks)[CK_MASK_WORDS])
+static void ck_rbuf(struct ck_dev *d, int n)
+{
+	if (!d->rstream)
+		CUDA_CHECK(cudaStreamCreateWithFlags(&d->rstream, cudaStreamNonBlocking));
+	if (n > d->rcap) {
+		if (d->rbuf)
+			CUDA_CHECK(cudaFreeHost(d->rbuf));
+		CUDA_CHECK(cudaMallocHost(&d->rbuf, (size_t)n * sizeof(*d->rbuf)));
+		d->rcap = n;
+	}
+}
+
+static void ck_timing_of(const struct ck_slot *s, struct ck_timing *t)
+{
+	t->first_ns = s->first;
+	t->last_ns = s->last;
+	t->event_ms = 0;
+	t->tasks_taken = s->counter;
+	t->exited = s->exited - s->fallback;
+	t->fallback = s->fallback;
+}
+
+void ck_async_begin(struct ck_dev *d, int n)
 {
 	if (n < 1) {
 		fprintf(stderr, "combosim-cuda: ck_async_begin: no slots\n");
@@ -662,8 +693,11 @@ void ck_async_begin(struct ck_dev *d, int n, const uint32_t (*masks)[CK_MASK_WOR
 			CUDA_CHECK(cudaFree(d->aslots));
 		if (d->actr)
 			CUDA_CHECK(cudaFree(d->actr));
+		if (d->amask)
+			CUDA_CHECK(cudaFreeHost(d->amask));
 		CUDA_CHECK(cudaMalloc(&d->aslots, (size_t)n * sizeof(struct ck_slot)));
 		CUDA_CHECK(cudaMalloc(&d->actr, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));
+		CUDA_CHECK(cudaMallocHost(&d->amask, (size_t)n * sizeof(*d->amask)));
 		cudaEvent_t *ev = (cudaEvent_t *)realloc(d->aev, (size_t)n * sizeof(cudaEvent_t));
 		if (!ev) {
 			fprintf(stderr, "combosim-cuda: out of memory\n");
@@ -674,16 +708,18 @@ void ck_async_begin(struct ck_dev *d, int n, const uint32_t (*masks)[CK_MASK_WOR
 			CUDA_CHECK(cudaEventCreateWithFlags(&d->aev[i], cudaEventDisableTiming));
 		d->an = n;
 	}
+	if (!d->blank) {
+		CUDA_CHECK(cudaMallocHost(&d->blank, sizeof(*d->blank)));
+		memset(d->blank, 0, sizeof(*d->blank));
+		d->blank->first = ~0ULL;
+	}
 	struct ck_slot *hs = (struct ck_slot *)calloc((size_t)n, sizeof(*hs));
 	if (!hs) {
 		fprintf(stderr, "combosim-cuda: out of memory\n");
 		exit(1);
 	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		hs[i].first = ~0ULL;
-		if (masks)
-			memcpy(hs[i].mask, masks[i], sizeof(hs[i].mask));
-	}
 	CUDA_CHECK(cudaMemcpy(d->aslots, hs, (size_t)n * sizeof(*hs), cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMemset(d->actr, 0, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));
 	free(hs);
@@ -701,6 +737,13 @@ void ck_launch_async(struct ck_dev *d, const struct ck_kernel *ki, int s, int sl
 	}
 	ck_args a;
 	ck_fill_args(d, ki, slot, &a);
+	if (ki->variant == CK_SMBOUND && ki->sm_hi <= 0) {
+		/* a set that is no range: the kernel reads it from the slot, written on the
+		 * launch's own stream so that it lands before the kernel starts */
+		memcpy(d->amask[slot], ki->mask, sizeof(d->amask[slot]));
+		CUDA_CHECK(cudaMemcpyAsync(d->aslots[slot].mask, d->amask[slot], sizeof(d->amask[slot]),
+					   cudaMemcpyHostToDevice, d->streams[s]));
+	}
 	kernel_of(ki->cls)<<<ck_grid(ki), ki->threads, (size_t)ki->smem, d->streams[s]>>>(a);
 	CUDA_CHECK_LAUNCH();
 	CUDA_CHECK(cudaEventRecord(d->aev[slot], d->streams[s]));
@@ -728,14 +771,8 @@ void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t)
 		exit(1);
 	}
 	CUDA_CHECK(cudaMemcpy(hs, d->aslots, (size_t)n * sizeof(*hs), cudaMemcpyDeviceToHost));
-	for (int i = 0; i < n; i++) {
-		t[i].first_ns = hs[i].first;
-		t[i].last_ns = hs[i].last;
-		t[i].event_ms = 0;
-		t[i].tasks_taken = hs[i].counter;
-		t[i].exited = hs[i].exited - hs[i].fallback;
-		t[i].fallback = hs[i].fallback;
-	}
+	for (int i = 0; i < n; i++)
+		ck_timing_of(&hs[i], &t[i]);
 	free(hs);
 }
 
@@ -745,25 +782,55 @@ void ck_slots_read(struct ck_dev *d, int first, int n, struct ck_timing *t)
 		fprintf(stderr, "combosim-cuda: ck_slots_read: slots [%d, %d) outside [0, %d)\n", first, first + n, d->an);
 		exit(1);
 	}
-	if (!d->rstream)
-		CUDA_CHECK(cudaStreamCreateWithFlags(&d->rstream, cudaStreamNonBlocking));
-	if (n > d->rcap) {
-		if (d->rbuf)
-			CUDA_CHECK(cudaFreeHost(d->rbuf));
-		CUDA_CHECK(cudaMallocHost(&d->rbuf, (size_t)n * sizeof(*d->rbuf)));
-		d->rcap = n;
-	}
+	ck_rbuf(d, n);
 	CUDA_CHECK(cudaMemcpyAsync(d->rbuf, d->aslots + first, (size_t)n * sizeof(*d->rbuf), cudaMemcpyDeviceToHost,
 				   d->rstream));
 	CUDA_CHECK(cudaStreamSynchronize(d->rstream));
+	for (int i = 0; i < n; i++)
+		ck_timing_of(&d->rbuf[i], &t[i]);
+}
+
+void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *t)
+{
+	if (n < 1)
+		return;
+	for (int i = 0; i < n; i++)
+		if (slots[i] < 0 || slots[i] >= d->an) {
+			fprintf(stderr, "combosim-cuda: ck_slots_take: slot %d outside [0, %d)\n", slots[i], d->an);
+			exit(1);
+		}
+	ck_rbuf(d, n);
+	/* one copy per slot into the pinned buffer, then the resets, all on the copy stream
+	 * (ordered: each slot is read before it is blanked), and one wait */
+	for (int i = 0; i < n; i++)
+		CUDA_CHECK(cudaMemcpyAsync(d->rbuf + i, d->aslots + slots[i], sizeof(*d->rbuf), cudaMemcpyDeviceToHost,
+					   d->rstream));
 	for (int i = 0; i < n; i++) {
-		t[i].first_ns = d->rbuf[i].first;
-		t[i].last_ns = d->rbuf[i].last;
-		t[i].event_ms = 0;
-		t[i].tasks_taken = d->rbuf[i].counter;
-		t[i].exited = d->rbuf[i].exited - d->rbuf[i].fallback;
-		t[i].fallback = d->rbuf[i].fallback;
+		CUDA_CHECK(cudaMemcpyAsync(d->aslots + slots[i], d->blank, sizeof(*d->blank), cudaMemcpyHostToDevice,
+					   d->rstream));
+		CUDA_CHECK(cudaMemsetAsync(d->actr + (size_t)slots[i] * CK_MAX_SMS, 0, CK_MAX_SMS * sizeof(unsigned int),
+					   d->rstream));
 	}
+	CUDA_CHECK(cudaStreamSynchronize(d->rstream));
+	for (int i = 0; i < n; i++)
+		ck_timing_of(&d->rbuf[i], &t[i]);
+}
+
+int ck_stream_add(struct ck_dev *d, int prio)
+{
+	cudaStream_t *st = (cudaStream_t *)realloc(d->streams, (size_t)(d->nstreams + 1) * sizeof(cudaStream_t));
+	if (!st) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+	d->streams = st;
+	int p = d->prio_least - prio;
+	if (p < d->prio_greatest)
+		p = d->prio_greatest;
+	if (p > d->prio_least)
+		p = d->prio_least;
+	CUDA_CHECK(cudaStreamCreateWithPriority(&d->streams[d->nstreams], cudaStreamNonBlocking, p));
+	return d->nstreams++;
 }
 
 uint64_t ck_gpu_now(struct ck_dev *d)

@@ -119,8 +119,9 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
  * slot's event after it, without waiting; an SM-bound kernel's set is [sm_lo, sm_hi) when
  * sm_hi > 0, else k->mask, copied into the slot on the same stream before the kernel.
  * ck_slot_done is 1 when that launch has finished (0 not yet).  ck_slots_take reads the
- * listed slots (their launches must have finished) and blanks them for reuse, in one round trip
- * on a stream of its own (it waits for nothing else); a slot is free again after it.
+ * listed slots (their launches must have finished) on a stream of its own (it waits for
+ * nothing else) and blanks them for reuse: a slot is free again after it (a launch into it
+ * waits on the GPU for the blanking, which the host does not wait for).
  * ck_async_end waits for everything and reads slots [0, n) (n 0: only waits).  Any CUDA error
  * exits 1 with a message. */
 void ck_async_begin(struct ck_dev *d, int n);
@@ -128,9 +129,6 @@ void ck_launch_async(struct ck_dev *d, const struct ck_kernel *k, int stream, in
 int ck_slot_done(struct ck_dev *d, int slot);
 void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *t);
 void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t);
-/* Reads the records of slots [first, first + n) while the run goes on, without blanking them:
- * those launches must have finished (ck_slot_done).  Fills t like ck_async_end. */
-void ck_slots_read(struct ck_dev *d, int first, int n, struct ck_timing *t);
 /* A new stream of priority prio (as ck_open's: 0 = lowest, higher runs first; clamped to the
  * device's range); returns its index. */
 int ck_stream_add(struct ck_dev *d, int prio);

@@ -63,8 +63,10 @@ struct ck_dev {
 	 * finished), and one blank slot (the source of ck_slots_take's resets) */
 	uint32_t (*amask)[CK_MASK_WORDS];
 	struct ck_slot *blank;
+	unsigned char *aquota;         /* per slot: its launch had a per-SM quota (counters to blank) */
+	cudaEvent_t rread, rblank;     /* ck_slots_take: its reads done; its blanking done */
 	unsigned long long *dnow;
-	cudaStream_t rstream;          /* ck_slots_read's copies */
+	cudaStream_t rstream;          /* ck_slots_take's copies */
 	struct ck_slot *rbuf;          /* pinned, rcap slots */
 	int rcap;
 };
@@ -457,6 +459,11 @@ void ck_close(struct ck_dev *d)
 		CUDA_CHECK(cudaFreeHost(d->amask));
 	if (d->blank)
 		CUDA_CHECK(cudaFreeHost(d->blank));
+	free(d->aquota);
+	if (d->rread)
+		CUDA_CHECK(cudaEventDestroy(d->rread));
+	if (d->rblank)
+		CUDA_CHECK(cudaEventDestroy(d->rblank));
 	if (d->dnow)
 		CUDA_CHECK(cudaFree(d->dnow));
 	if (d->rbuf)
@@ -698,12 +705,18 @@ void ck_async_begin(struct ck_dev *d, int n)
 		CUDA_CHECK(cudaMalloc(&d->aslots, (size_t)n * sizeof(struct ck_slot)));
 		CUDA_CHECK(cudaMalloc(&d->actr, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));
 		CUDA_CHECK(cudaMallocHost(&d->amask, (size_t)n * sizeof(*d->amask)));
+		free(d->aquota);
+		d->aquota = (unsigned char *)calloc((size_t)n, 1);
 		cudaEvent_t *ev = (cudaEvent_t *)realloc(d->aev, (size_t)n * sizeof(cudaEvent_t));
 		if (!ev) {
 			fprintf(stderr, "combosim-cuda: out of memory\n");
 			exit(1);
 		}
 		d->aev = ev;
+		if (!d->aquota) {
+			fprintf(stderr, "combosim-cuda: out of memory\n");
+			exit(1);
+		}
 		for (int i = d->an; i < n; i++)
 			CUDA_CHECK(cudaEventCreateWithFlags(&d->aev[i], cudaEventDisableTiming));
 		d->an = n;
@@ -712,7 +725,10 @@ void ck_async_begin(struct ck_dev *d, int n)
 		CUDA_CHECK(cudaMallocHost(&d->blank, sizeof(*d->blank)));
 		memset(d->blank, 0, sizeof(*d->blank));
 		d->blank->first = ~0ULL;
+		CUDA_CHECK(cudaEventCreateWithFlags(&d->rread, cudaEventDisableTiming));
+		CUDA_CHECK(cudaEventCreateWithFlags(&d->rblank, cudaEventDisableTiming));
 	}
+	memset(d->aquota, 0, (size_t)d->an);
 	struct ck_slot *hs = (struct ck_slot *)calloc((size_t)n, sizeof(*hs));
 	if (!hs) {
 		fprintf(stderr, "combosim-cuda: out of memory\n");
@@ -737,6 +753,11 @@ void ck_launch_async(struct ck_dev *d, const struct ck_kernel *ki, int s, int sl
 	}
 	ck_args a;
 	ck_fill_args(d, ki, slot, &a);
+	/* a slot ck_slots_take blanked: its blanking runs on the copy stream, not waited for
+	 * there; the launch's stream waits for it on the GPU (a no-op once it is done) */
+	if (d->rblank)
+		CUDA_CHECK(cudaStreamWaitEvent(d->streams[s], d->rblank, 0));
+	d->aquota[slot] = a.sm_quota > 0;
 	if (ki->variant == CK_SMBOUND && ki->sm_hi <= 0) {
 		/* a set that is no range: the kernel reads it from the slot, written on the
 		 * launch's own stream so that it lands before the kernel starts */
@@ -776,20 +797,6 @@ void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t)
 	free(hs);
 }
 
-void ck_slots_read(struct ck_dev *d, int first, int n, struct ck_timing *t)
-{
-	if (first < 0 || n < 1 || first + n > d->an) {
-		fprintf(stderr, "combosim-cuda: ck_slots_read: slots [%d, %d) outside [0, %d)\n", first, first + n, d->an);
-		exit(1);
-	}
-	ck_rbuf(d, n);
-	CUDA_CHECK(cudaMemcpyAsync(d->rbuf, d->aslots + first, (size_t)n * sizeof(*d->rbuf), cudaMemcpyDeviceToHost,
-				   d->rstream));
-	CUDA_CHECK(cudaStreamSynchronize(d->rstream));
-	for (int i = 0; i < n; i++)
-		ck_timing_of(&d->rbuf[i], &t[i]);
-}
-
 void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *t)
 {
 	if (n < 1)
@@ -800,18 +807,22 @@ void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *
 			exit(1);
 		}
 	ck_rbuf(d, n);
-	/* one copy per slot into the pinned buffer, then the resets, all on the copy stream
-	 * (ordered: each slot is read before it is blanked), and one wait */
+	/* the reads into the pinned buffer, waited for; then the blanking, not waited for here
+	 * (the next launch's stream waits for it, ck_launch_async), all on the copy stream */
 	for (int i = 0; i < n; i++)
 		CUDA_CHECK(cudaMemcpyAsync(d->rbuf + i, d->aslots + slots[i], sizeof(*d->rbuf), cudaMemcpyDeviceToHost,
 					   d->rstream));
+	CUDA_CHECK(cudaEventRecord(d->rread, d->rstream));
 	for (int i = 0; i < n; i++) {
 		CUDA_CHECK(cudaMemcpyAsync(d->aslots + slots[i], d->blank, sizeof(*d->blank), cudaMemcpyHostToDevice,
 					   d->rstream));
-		CUDA_CHECK(cudaMemsetAsync(d->actr + (size_t)slots[i] * CK_MAX_SMS, 0, CK_MAX_SMS * sizeof(unsigned int),
-					   d->rstream));
+		if (d->aquota[slots[i]])
+			CUDA_CHECK(cudaMemsetAsync(d->actr + (size_t)slots[i] * CK_MAX_SMS, 0,
+						   CK_MAX_SMS * sizeof(unsigned int), d->rstream));
+		d->aquota[slots[i]] = 0;
 	}
-	CUDA_CHECK(cudaStreamSynchronize(d->rstream));
+	CUDA_CHECK(cudaEventRecord(d->rblank, d->rstream));
+	CUDA_CHECK(cudaEventSynchronize(d->rread));
 	for (int i = 0; i < n; i++)
 		ck_timing_of(&d->rbuf[i], &t[i]);
 }

@@ -11,6 +11,7 @@
 #include "cuda/fakegpu.h"
 #include "cuda/launch.h"
 #include "cuda/report.h"
+#include "traces/timeline.h"
 
 void hostloop_tests(CU_pSuite s);
 
@@ -366,20 +367,28 @@ static void test_loop_order(void)
 
 /* The outputs of a finished run, in memory. */
 struct outputs {
-	char *k, *f, *t;
-	size_t nk, nf, nt;
+	char *k, *f, *t, *tl;
+	size_t nk, nf, nt, ntl;
 	cJSON *sum;
 };
 
-static void report(struct harness *h, struct outputs *o)
+static void report(struct harness *h, struct outputs *o, bool timeline)
 {
 	memset(o, 0, sizeof(*o));
 	struct hl_out out = { open_memstream(&o->k, &o->nk), open_memstream(&o->f, &o->nf), open_memstream(&o->t, &o->nt),
 			      NULL };
+	FILE *tf = timeline ? open_memstream(&o->tl, &o->ntl) : NULL;
+	out.tl = tf ? timeline_open(tf) : NULL;
+	if (out.tl)
+		timeline_process(out.tl, 0, "policy x");
 	o->sum = hl_report_run(&h->r, 0, &out);
 	fclose(out.kernels);
 	fclose(out.frames);
 	fclose(out.tasks);
+	if (tf) {
+		CU_ASSERT_EQUAL(timeline_close(out.tl), 0);
+		fclose(tf);
+	}
 }
 
 static void outputs_free(struct outputs *o)
@@ -387,6 +396,7 @@ static void outputs_free(struct outputs *o)
 	free(o->k);
 	free(o->f);
 	free(o->t);
+	free(o->tl);
 	cJSON_Delete(o->sum);
 }
 
@@ -429,7 +439,7 @@ static void test_loop_fail(void)
 	check_drained(&h);
 	/* what was measured is written, the error with it */
 	struct outputs o;
-	report(&h, &o);
+	report(&h, &o, false);
 	const cJSON *err = cJSON_GetObjectItemCaseSensitive(o.sum, "error");
 	CU_ASSERT_TRUE(cJSON_IsString(err) && strstr(err->valuestring, "empty SM set"));
 	CU_ASSERT_EQUAL(lines(o.k), h.r.n_kernels);
@@ -509,7 +519,7 @@ static void test_loop_combo_exact(void)
 	}
 	CU_ASSERT(bound > 20);
 	struct outputs o;
-	report(&h, &o);
+	report(&h, &o, false);
 	CU_ASSERT(num(o.sum, "combo.frames_exact") >= 14);
 	CU_ASSERT_EQUAL(num(o.sum, "combo.render_sms_last"), 40);
 	CU_ASSERT(num(o.sum, "be_quota_kernels") > 0);
@@ -529,7 +539,7 @@ static void test_loop_combo_merge(void)
 	CU_ASSERT(h.r.timers_fired >= 5);
 	CU_ASSERT_STRING_EQUAL(h.r.frames[0][13].note, "relaxed-merged");
 	struct outputs o;
-	report(&h, &o);
+	report(&h, &o, false);
 	CU_ASSERT(num(o.sum, "combo.merged_frames") >= 5);
 	CU_ASSERT_EQUAL(num(o.sum, "timers_fired"), h.r.timers_fired);
 	outputs_free(&o);
@@ -556,7 +566,7 @@ static void test_loop_pilotfish(void)
 	}
 	CU_ASSERT(n > 10);
 	struct outputs o;
-	report(&h, &o);
+	report(&h, &o, false);
 	const cJSON *pf = cJSON_GetObjectItemCaseSensitive(o.sum, "pilotfish");
 	CU_ASSERT_STRING_EQUAL(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(pf, "straggler")), "wait");
 	CU_ASSERT(num(o.sum, "pilotfish.be_kernels_launched") == n);
@@ -596,7 +606,17 @@ static void test_loop_exclusive_report(void)
 	if (!run_policy(&h, "cuda/experiments/h100_exclusive.json", sets, 1, 1))
 		return;
 	struct outputs o;
-	report(&h, &o);
+	report(&h, &o, true);
+	/* timeline.json: a complete slice per kernel written */
+	cJSON *tl = cJSON_Parse(o.tl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tl);
+	long slices = 0;
+	const cJSON *ev;
+	cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(tl, "traceEvents"))
+		slices += !strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "ph")), "X");
+	CU_ASSERT_EQUAL(slices, num(o.sum, "kernels_written"));
+	CU_ASSERT_EQUAL(num(o.sum, "timeline.kernel_slices"), slices);
+	cJSON_Delete(tl);
 	CU_ASSERT_EQUAL(num(o.sum, "frames_released"), 0);
 	CU_ASSERT(num(o.sum, "be_kernels_launched") > 50);
 	CU_ASSERT_EQUAL(num(o.sum, "kernels_written") + num(o.sum, "kernels_after_duration"),
@@ -634,5 +654,5 @@ void hostloop_tests(CU_pSuite s)
 	CU_add_test(s, "host loop: combo-intra with headroom merging (timers)", test_loop_combo_merge);
 	CU_add_test(s, "host loop: pilotfish waiting for stragglers", test_loop_pilotfish);
 	CU_add_test(s, "host loop: static with SM-bound kernels", test_loop_static);
-	CU_add_test(s, "host loop: exclusive be-alone, kernels.csv rows", test_loop_exclusive_report);
+	CU_add_test(s, "host loop: exclusive be-alone, kernels.csv rows, timeline slices", test_loop_exclusive_report);
 }

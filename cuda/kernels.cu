@@ -729,6 +729,9 @@ void ck_async_begin(struct ck_dev *d, int n)
 		CUDA_CHECK(cudaEventCreateWithFlags(&d->rblank, cudaEventDisableTiming));
 	}
 	memset(d->aquota, 0, (size_t)d->an);
+	/* the read-back buffer and stream for up to every slot at once, now while the device is
+	 * idle: a pinned allocation during the run could wait for the device */
+	ck_rbuf(d, d->an);
 	struct ck_slot *hs = (struct ck_slot *)calloc((size_t)n, sizeof(*hs));
 	if (!hs) {
 		fprintf(stderr, "combosim-cuda: out of memory\n");

@@ -230,6 +230,14 @@ static cJSON *summary_new(const struct runner_opts *o, const struct experiment *
 				"release_ns: scheduled release");
 	cJSON_AddStringToObject(sum, "not_replayed", "render-time variation (cv); actions the CUDA backend has no "
 				"capability for (SM masks, context reset, resize, yield, gating, epochs, closed-loop games)");
+	for (int g = 0; g < e->n_games; g++)
+		if (e->games[g].cv > 0) {
+			fprintf(stderr, "combosim-cuda: game '%s' has cv %.3g: the simulator varies its render times, this run "
+				"does not\n", e->games[g].name, e->games[g].cv);
+			cJSON_AddStringToObject(sum, "cv_warning", "a game has cv > 0: the simulator varies render times, "
+						"this run does not");
+			break;
+		}
 	cJSON_AddItemToObject(sum, "device", ck_props_json(r->d));
 	cJSON_AddItemToObject(sum, "calibration", r->calib_log);
 	if (tl) {

@@ -45,11 +45,10 @@ int hl_workload_open(struct hl_workload *w, const struct experiment *e, char *er
 	w->e = e;
 	w->frames = hl_alloc((size_t)e->n_games, sizeof(*w->frames));
 	w->n_frames = hl_alloc((size_t)e->n_games, sizeof(*w->n_frames));
-	for (int g = 0; g < e->n_games; g++)
-		w->prio_min = g == 0 || e->games[g].priority < w->prio_min ? e->games[g].priority : w->prio_min;
-	for (int a = 0; a < e->n_apps; a++)
-		w->prio_min = (e->n_games == 0 && a == 0) || e->apps[a].priority < w->prio_min ? e->apps[a].priority
-											       : w->prio_min;
+	for (int i = 0; i < e->n_games + e->n_apps; i++) {
+		int p = i < e->n_games ? e->games[i].priority : e->apps[i - e->n_games].priority;
+		w->prio_min = i == 0 || p < w->prio_min ? p : w->prio_min;
+	}
 	for (int g = 0; g < e->n_games; g++) {
 		/* the releases the simulator makes in the duration (sim/engine.c frame_release) */
 		const struct game_spec *gs = &e->games[g];

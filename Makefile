@@ -54,7 +54,7 @@ $(BUILD)/%.o: %.c $(foreach d,$(LAYERS),$(wildcard $(d)/*.h)) | deps
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # the version string is rebuilt whenever `git describe` changes, not only when runner.c does
-$(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/cuda/test_ck.o: | deps-test
+$(TEST_SRC:%.c=$(BUILD)/%.o) $(CUDA_TEST_OBJ): | deps-test
 $(BUILD)/version.h: FORCE
 	@mkdir -p $(BUILD)
 	@echo '#define COMBOSIM_VERSION "$(VERSION)"' >$@.tmp
@@ -188,21 +188,25 @@ clean:
 # no CUDA and always run under `make test`.  Debug builds skip the nvcc-linked program.
 NVCC          ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
 CUDA_ARCH     := -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=compute_80
-CUDA_CPU_OBJ  := $(patsubst %.c,$(BUILD)/%.o,cuda/ck.c cuda/bvh.c cuda/calib.c cuda/placement.c cuda/combo.c cuda/timeline_out.c traces/timeline.c)
-CUDA_HOST_OBJ := $(CUDA_CPU_OBJ) $(BUILD)/cuda/bench.o $(BUILD)/cuda/runner.o $(BUILD)/cuda/main.o
+# CPU-side parts (no CUDA runtime): tested by bin/combosim-cuda-tests, the host loop on a fake device
+CUDA_CPU_OBJ  := $(patsubst %.c,$(BUILD)/%.o,cuda/ck.c cuda/bvh.c cuda/calib.c cuda/placement.c cuda/timeline_out.c \
+		 cuda/launch.c cuda/backend.c cuda/hostrun.c cuda/hostloop.c cuda/report.c)
+CUDA_HOST_OBJ := $(CUDA_CPU_OBJ) $(BUILD)/cuda/bench.o $(BUILD)/cuda/hostdev.o $(BUILD)/cuda/runner.o $(BUILD)/cuda/main.o
+CUDA_TEST_OBJ := $(BUILD)/cuda/test_ck.o $(BUILD)/cuda/test_hostloop.o $(BUILD)/cuda/fakegpu.o
+CUDA_HDR      := $(wildcard cuda/*.h)
 CUDA_PROG     := $(if $(and $(NVCC),$(filter release,$(MODE))),bin/combosim-cuda)
 .PHONY: cuda cuda-test cuda-validation
 all: $(CUDA_PROG)
 test: cuda-test
 cuda: $(CUDA_PROG)
-$(CUDA_HOST_OBJ) $(BUILD)/cuda/test_ck.o: cuda/ck.h cuda/bench.h cuda/runner.h
+$(CUDA_HOST_OBJ) $(CUDA_TEST_OBJ): $(CUDA_HDR)
 $(BUILD)/cuda/kernels.o: cuda/kernels.cu cuda/ck.h cuda/check.h | deps
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -O3 -I. $(CUDA_ARCH) -c $< -o $@
 bin/combosim-cuda: $(CUDA_HOST_OBJ) $(BUILD)/cuda/kernels.o $(BUILD)/libcombosim.a
 	@mkdir -p bin
 	$(NVCC) -o $@ $^ $(PKG_LIBS) -lm
-$(BIN)/combosim-cuda-tests: $(BUILD)/cuda/test_ck.o $(CUDA_CPU_OBJ)
+$(BIN)/combosim-cuda-tests: $(CUDA_TEST_OBJ) $(CUDA_CPU_OBJ) $(BUILD)/libcombosim.a
 	@mkdir -p $(BIN)
 	$(CC) $(LDSAN) -o $@ $^ -lcunit $(LDLIBS)
 cuda-test: deps-test $(BIN)/combosim-cuda-tests $(CUDA_PROG)

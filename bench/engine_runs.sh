@@ -26,9 +26,9 @@ run() {
 		'BEGIN { w=b-a; printf "%-30s %7.3f %10d %12.0f  %s\n", n, w, e, e/w, c }' >>"$out"
 }
 run default-5-policies-2s experiments/default.json
-run pilotfish-10k-frames experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"pilotfish"}]'
-run combo-10k-frames experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"combo"}]'
-run game-alone-10k-frames experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"exclusive"}]'
+run pilotfish-10k-frames experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"pilotfish"}]' --set baseline=null
+run combo-10k-frames experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"combo"}]' --set baseline=null
+run game-alone-10k-frames experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"exclusive"}]' --set baseline=null
 # cost against length: the same experiment at 10^3 .. 10^6 frames (120 fps); wall time per
 # frame should stay flat (linear cost), peak memory too (/usr/bin/time, when present)
 {
@@ -51,7 +51,7 @@ scale() {
 		'BEGIN { printf "%-10d %8.3f %12.2f %11d  %s\n", f, w, w * 1e6 / f, r, c }' >>"$out"
 }
 for f in 1000 10000 100000; do
-	scale $f experiments/default.json --set 'policies=[{"name":"pilotfish"}]'
+	scale $f experiments/default.json --set 'policies=[{"name":"pilotfish"}]' --set baseline=null
 done
 "$bin" trace gen game --game quake2 --mode dynamic --frames 1000000 --seed 1 >"$tmp/q2.csv"
 for f in 1000 10000 100000 1000000; do

@@ -46,8 +46,8 @@ check() {
 	rm -rf "$tmp/a" "$tmp/b"
 }
 check default experiments/default.json
-check combo-10k experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"combo"}]'
-check pilotfish-10k experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"pilotfish"}]'
+check combo-10k experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"combo"}]' --set baseline=null
+check pilotfish-10k experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"pilotfish"}]' --set baseline=null
 check table6 experiments/combo/table6.json
 check fig18 experiments/combo/fig18.json
 check fig15 experiments/combo/fig15.json
@@ -58,7 +58,7 @@ check fig13-steel-sgemm experiments/combo/fig13.json --set games[0].trace=../../
 check fig2 experiments/combo/fig2.json
 check fig4-fig7 experiments/combo/fig4_fig7.json
 for p in combo-exact combo-intra combo-nm pilotfish static exclusive; do
-	check "default-$p-8k" experiments/default.json --set duration_ms=8333 --set "policies=[{\"name\":\"$p\"$(test $p = static && echo ,\"game_share\":0.75)}]"
+	check "default-$p-8k" experiments/default.json --set duration_ms=8333 --set "policies=[{\"name\":\"$p\"$(test $p = static && echo ,\"game_share\":0.75)}]" --set baseline=null
 done
 check default-seed7 experiments/default.json --set seed=7 --set duration_ms=4000
 echo "$n runs compared"

@@ -112,20 +112,26 @@ int ck_occupancy(const struct ck_dev *d, int cls, int threads, int smem);
 void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *streams, int n,
 		  struct ck_timing *t, struct ck_block_rec *const *recs);
 
-/* Asynchronous launches (the experiment runner): `n` launch slots, each used once.  Slot i's
- * SM set (SM-bound kernels) is masks[i] (NULL: none).  ck_async_begin waits for the device to
- * be idle and resets the slots (and their per-SM quota counters); ck_launch_async enqueues k on stream `stream` using slot `slot`
- * and records an event after it, without waiting; ck_slot_done is 1 when that launch has
- * finished (0 not yet); ck_async_end waits for everything and fills t[0..n) (event_ms unused).
- * Any CUDA error exits 1 with a message. */
-void ck_async_begin(struct ck_dev *d, int n, const uint32_t (*masks)[CK_MASK_WORDS]);
+/* Asynchronous launches (the experiment runner's host loop): a pool of `n` launch slots, each
+ * holding one launch's device counters and the event recorded after it.  ck_async_begin waits
+ * for the device to be idle and blanks every slot (times, task counter, exits, per-SM quota
+ * counters).  ck_launch_async enqueues k on stream `stream` using slot `slot` and records the
+ * slot's event after it, without waiting; an SM-bound kernel's set is [sm_lo, sm_hi) when
+ * sm_hi > 0, else k->mask, copied into the slot on the same stream before the kernel.
+ * ck_slot_done is 1 when that launch has finished (0 not yet).  ck_slots_take reads the
+ * listed slots (their launches must have finished) on a stream of its own (it waits for
+ * nothing else) and blanks them for reuse: a slot is free again after it (a launch into it
+ * waits on the GPU for the blanking, which the host does not wait for).
+ * ck_async_end waits for everything and reads slots [0, n) (n 0: only waits).  Any CUDA error
+ * exits 1 with a message. */
+void ck_async_begin(struct ck_dev *d, int n);
 void ck_launch_async(struct ck_dev *d, const struct ck_kernel *k, int stream, int slot);
 int ck_slot_done(struct ck_dev *d, int slot);
+void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *t);
 void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t);
-/* Reads the records of slots [first, first + n) while the run goes on (a closed-loop policy
- * measuring a finished frame): those launches must have finished (ck_slot_done); copies on a
- * stream of its own, so it waits for nothing else.  Fills t like ck_async_end. */
-void ck_slots_read(struct ck_dev *d, int first, int n, struct ck_timing *t);
+/* A new stream of priority prio (as ck_open's: 0 = lowest, higher runs first; clamped to the
+ * device's range); returns its index. */
+int ck_stream_add(struct ck_dev *d, int prio);
 /* %globaltimer now, read by a one-thread kernel (waits for it). */
 uint64_t ck_gpu_now(struct ck_dev *d);
 
@@ -191,117 +197,6 @@ int ck_leftover_violations(const struct ck_placed *p, int n, int earlier, int la
 int ck_most_room_violations(const struct ck_placed *p, int n, int earlier, int later, int n_sms, int cap);
 /* Per-SM block counts of one kernel (counts has n_sms entries). */
 void ck_blocks_per_sm(const struct ck_placed *p, int n, int kernel, int n_sms, int *counts);
-
-/* ---- COMBO's host-side decisions (combo.c) ---- */
-/* policies/combo.c's exact integrated and relaxed intra-SM schemes as the runner replays them,
- * for games whose frames carry no Eq. 4 features (the last measured render time, scaled to the
- * whole GPU, predicts the next frame's; the last measured RT kernel time its RT part).  Times
- * in ns. */
-enum ck_combo_scheme { CK_COMBO_RELAXED, CK_COMBO_EXACT };
-struct ck_combo {
-	int sm_count;
-	bool exact;                        /* combo-exact: exact after profiling; else relaxed only */
-	int profile_frames, sm_margin;
-	double slow[CK_NCLASS][CK_NCLASS]; /* predicted slowdowns of co-run pairs (2(1 - r); 2 when
-					    * the GPU description gives none, same-class pairs) */
-
-	double render_full;                /* last measured render time on the whole GPU; 0: none */
-	double last_rt;                    /* last measured RT kernel time on the whole GPU (frames
-					    * no BE kernel shared); 0: none */
-	long released;
-	int scheme, partition;             /* partition: render SMs of the last exact frame, 0: none */
-	int last_sms;
-	bool started, corun_ok;            /* corun_ok: a BE CD kernel may co-run with the frame */
-	int in_flight;
-	long long window_end;              /* end of the BE headroom after a frame (relaxed); 0: none */
-	/* the frame started last: its predicted RT part (Eq. 4's time_rt), whether its RT phase is
-	 * still on (no RT kernel finished since it started) and the phase's predicted end, slowed
-	 * by the RT+CD co-run */
-	double rt_pred;
-	bool rt_phase;
-	long long rt_end;
-
-	long frames[2], switches, partition_changes, original_frames;
-	long finished;                     /* frames finished: BE work waits for profile_frames */
-	int original_exact_in_flight;      /* exact frames with original kernels rendering: no new BE */
-	long held_seq;                     /* exact: the last hold's sequence number */
-	long held_backs;                   /* exact: times an app was held back for room */
-};
-/* A released frame's launch: the scheme, its render SMs [0, sms), whether its kernels run
- * original (unbound: the whole GPU) rather than SM-bound to them, and whether BE kernels share
- * it from its start (original kernels, or BE kernels in flight beside a whole-GPU frame). */
-struct ck_combo_frame {
-	int scheme;
-	int sms;
-	bool original;
-	bool shared;
-};
-/* slow: the predicted slowdown of each class pair (slow[a][b] == slow[b][a]). */
-void ck_combo_init(struct ck_combo *c, int sm_count, bool exact, int profile_frames, int sm_margin,
-		   const double slow[CK_NCLASS][CK_NCLASS]);
-/* A frame is released (not dropped) and started at now_ns with this QoS target; be_busy: the
- * classes of the BE kernels in flight, a bit (1 << class) each. */
-struct ck_combo_frame ck_combo_release(struct ck_combo *c, long long qos_ns, long long now_ns, unsigned be_busy);
-/* A frame's RT kernel finished after running rt_ns (first block entry to last block exit) on
- * `ran_on` SMs; shared: BE kernels shared its frame (its time is then not the game's alone). */
-void ck_combo_rt_finished(struct ck_combo *c, long long rt_ns, int ran_on, bool shared);
-/* A frame finished: its render time (last kernel end - first kernel start) on `ran_on` SMs,
- * launched with original kernels or not. */
-void ck_combo_finished(struct ck_combo *c, long long render_ns, int ran_on, bool original, long long release_ns,
-		       long long period_ns);
-/* Profiling (policies/combo.c's launch_be): until profile_frames frames have finished the game
- * runs alone, no BE kernel in either scheme. */
-bool ck_combo_profiling(const struct ck_combo *c);
-/* Relaxed scheme: may an idle BE app launch its next kernel (class cls, solo time solo_ns) now,
- * with BE kernels of the classes in be_busy (a bit each) in flight?  While a frame is in flight
- * only a CD kernel, none other CD in flight, a single frame in flight whose RT phase is on and
- * predicted to meet QoS slowed by RT+CD, ending (slowed by RT+CD) within the RT phase; between
- * frames any kernel predicted to end (slowed by the worst pair with those in flight) within
- * the headroom. */
-bool ck_combo_relaxed_ok(const struct ck_combo *c, int cls, long long now_ns, long long solo_ns, unsigned be_busy);
-/* (false while profiling) */
-/* The PTB / SM-bound grid of a BE kernel shared by `apps` BE apps, over `sms` SMs (exact: all
- * of them, blocks outside the BE group exit, Fig. 8; relaxed: the whole GPU): each kernel
- * takes at most 1/apps of the blocks that fit an SM alone (occupancy), so the apps' kernels
- * all fit an SM at once; at least one worker per SM. */
-int ck_combo_be_workers(int occupancy, int apps, int be_sms);
-/* A BE kernel's workers per SM: 1/apps of the blocks that fit an SM alone, at least one (the
- * exact scheme's per-SM quota; its grid fills every SM to occupancy). */
-int ck_combo_be_per_sm(int occupancy, int apps);
-
-/* The exact scheme's BE launches (policies/combo.c launch_exact_all): a BE kernel launches
- * only when the BE group's SMs have room for its per-SM quota beside the BE kernels in flight
- * (an SM-bound kernel launched into a full group would lose every worker and fall back to one
- * SM); apps held back for room go first, longest held first, and none past one still held
- * back, so kernels that cannot share an SM take turns.  Footprints are per block after
- * allocation granularity (models/kernel.c kernel_fit), the capacity one SM's in compute mode. */
-struct ck_combo_use {
-	int threads, regs, smem;           /* per block */
-	int per_sm;                        /* blocks on each SM */
-};
-struct ck_combo_sm {
-	int threads, regs, smem, blocks;
-};
-struct ck_combo_app {
-	bool busy;                         /* a kernel in flight (the caller clears it at its end) */
-	bool ready;                        /* has a next kernel it may launch now */
-	struct ck_combo_use next;          /* that kernel's footprint, per_sm its quota */
-	int next_tasks;                    /* and its tasks (the original grid) */
-	struct ck_combo_use on_sm;         /* busy: what its kernel in flight holds of each SM */
-	long held;                         /* held back for room since (a sequence number), 0: not */
-};
-/* Would `u` fit one SM beside the busy apps' kernels? */
-bool ck_combo_room(const struct ck_combo_app *apps, int n_apps, const struct ck_combo_sm *sm,
-		   const struct ck_combo_use *u);
-/* Marks app busy with its next kernel launched over a group of group_sms SMs: it holds
- * per_sm blocks of each, fewer when its tasks are fewer (a worker per task at most). */
-void ck_combo_be_record(struct ck_combo_app *app, int group_sms);
-/* Which apps launch their next kernel now, in order, into launch[] (n_apps entries); returns
- * how many.  Each one is recorded busy; those without room are held back.  None while
- * profiling, outside the exact scheme, with no BE group, or while an exact frame renders
- * with original kernels. */
-int ck_combo_exact_launch(struct ck_combo *c, struct ck_combo_app *apps, int n_apps, const struct ck_combo_sm *sm,
-			  int *launch);
 
 /* ---- timeline.json (timeline_out.c): the runner's kernels as Chrome trace events ---- */
 /* The simulator's stream tracks: thread id TL_STREAM_TID + stream (sim/engine_impl.h, which

@@ -58,8 +58,15 @@ struct ck_dev {
 	unsigned int *actr;            /* their per-SM quota counters, CK_MAX_SMS per slot */
 	cudaEvent_t *aev;
 	int an;
+	/* pinned: each slot's SM set as last launched (the source of its copy to the device,
+	 * which must stay put until the copy ran: the slot is reused only after its launch
+	 * finished), and one blank slot (the source of ck_slots_take's resets) */
+	uint32_t (*amask)[CK_MASK_WORDS];
+	struct ck_slot *blank;
+	unsigned char *aquota;         /* per slot: its launch had a per-SM quota (counters to blank) */
+	cudaEvent_t rread, rblank;     /* ck_slots_take: its reads done; its blanking done */
 	unsigned long long *dnow;
-	cudaStream_t rstream;          /* ck_slots_read's copies */
+	cudaStream_t rstream;          /* ck_slots_take's copies */
 	struct ck_slot *rbuf;          /* pinned, rcap slots */
 	int rcap;
 };
@@ -448,6 +455,15 @@ void ck_close(struct ck_dev *d)
 		if (d->aev[i])
 			CUDA_CHECK(cudaEventDestroy(d->aev[i]));
 	free(d->aev);
+	if (d->amask)
+		CUDA_CHECK(cudaFreeHost(d->amask));
+	if (d->blank)
+		CUDA_CHECK(cudaFreeHost(d->blank));
+	free(d->aquota);
+	if (d->rread)
+		CUDA_CHECK(cudaEventDestroy(d->rread));
+	if (d->rblank)
+		CUDA_CHECK(cudaEventDestroy(d->rblank));
 	if (d->dnow)
 		CUDA_CHECK(cudaFree(d->dnow));
 	if (d->rbuf)
@@ -650,7 +666,29 @@ static void ck_fill_args(struct ck_dev *d, const struct ck_kernel *ki, int slot,
 	a->sink = d->sink;
 }
 
-void ck_async_begin(struct ck_dev *d, int n, const uint32_t (*masks)[CK_MASK_WORDS])
+static void ck_rbuf(struct ck_dev *d, int n)
+{
+	if (!d->rstream)
+		CUDA_CHECK(cudaStreamCreateWithFlags(&d->rstream, cudaStreamNonBlocking));
+	if (n > d->rcap) {
+		if (d->rbuf)
+			CUDA_CHECK(cudaFreeHost(d->rbuf));
+		CUDA_CHECK(cudaMallocHost(&d->rbuf, (size_t)n * sizeof(*d->rbuf)));
+		d->rcap = n;
+	}
+}
+
+static void ck_timing_of(const struct ck_slot *s, struct ck_timing *t)
+{
+	t->first_ns = s->first;
+	t->last_ns = s->last;
+	t->event_ms = 0;
+	t->tasks_taken = s->counter;
+	t->exited = s->exited - s->fallback;
+	t->fallback = s->fallback;
+}
+
+void ck_async_begin(struct ck_dev *d, int n)
 {
 	if (n < 1) {
 		fprintf(stderr, "combosim-cuda: ck_async_begin: no slots\n");
@@ -662,28 +700,45 @@ void ck_async_begin(struct ck_dev *d, int n, const uint32_t (*masks)[CK_MASK_WOR
 			CUDA_CHECK(cudaFree(d->aslots));
 		if (d->actr)
 			CUDA_CHECK(cudaFree(d->actr));
+		if (d->amask)
+			CUDA_CHECK(cudaFreeHost(d->amask));
 		CUDA_CHECK(cudaMalloc(&d->aslots, (size_t)n * sizeof(struct ck_slot)));
 		CUDA_CHECK(cudaMalloc(&d->actr, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));
+		CUDA_CHECK(cudaMallocHost(&d->amask, (size_t)n * sizeof(*d->amask)));
+		free(d->aquota);
+		d->aquota = (unsigned char *)calloc((size_t)n, 1);
 		cudaEvent_t *ev = (cudaEvent_t *)realloc(d->aev, (size_t)n * sizeof(cudaEvent_t));
 		if (!ev) {
 			fprintf(stderr, "combosim-cuda: out of memory\n");
 			exit(1);
 		}
 		d->aev = ev;
+		if (!d->aquota) {
+			fprintf(stderr, "combosim-cuda: out of memory\n");
+			exit(1);
+		}
 		for (int i = d->an; i < n; i++)
 			CUDA_CHECK(cudaEventCreateWithFlags(&d->aev[i], cudaEventDisableTiming));
 		d->an = n;
 	}
+	if (!d->blank) {
+		CUDA_CHECK(cudaMallocHost(&d->blank, sizeof(*d->blank)));
+		memset(d->blank, 0, sizeof(*d->blank));
+		d->blank->first = ~0ULL;
+		CUDA_CHECK(cudaEventCreateWithFlags(&d->rread, cudaEventDisableTiming));
+		CUDA_CHECK(cudaEventCreateWithFlags(&d->rblank, cudaEventDisableTiming));
+	}
+	memset(d->aquota, 0, (size_t)d->an);
+	/* the read-back buffer and stream for up to every slot at once, now while the device is
+	 * idle: a pinned allocation during the run could wait for the device */
+	ck_rbuf(d, d->an);
 	struct ck_slot *hs = (struct ck_slot *)calloc((size_t)n, sizeof(*hs));
 	if (!hs) {
 		fprintf(stderr, "combosim-cuda: out of memory\n");
 		exit(1);
 	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		hs[i].first = ~0ULL;
-		if (masks)
-			memcpy(hs[i].mask, masks[i], sizeof(hs[i].mask));
-	}
 	CUDA_CHECK(cudaMemcpy(d->aslots, hs, (size_t)n * sizeof(*hs), cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMemset(d->actr, 0, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));
 	free(hs);
@@ -701,6 +756,18 @@ void ck_launch_async(struct ck_dev *d, const struct ck_kernel *ki, int s, int sl
 	}
 	ck_args a;
 	ck_fill_args(d, ki, slot, &a);
+	/* a slot ck_slots_take blanked: its blanking runs on the copy stream, not waited for
+	 * there; the launch's stream waits for it on the GPU (a no-op once it is done) */
+	if (d->rblank)
+		CUDA_CHECK(cudaStreamWaitEvent(d->streams[s], d->rblank, 0));
+	d->aquota[slot] = a.sm_quota > 0;
+	if (ki->variant == CK_SMBOUND && ki->sm_hi <= 0) {
+		/* a set that is no range: the kernel reads it from the slot, written on the
+		 * launch's own stream so that it lands before the kernel starts */
+		memcpy(d->amask[slot], ki->mask, sizeof(d->amask[slot]));
+		CUDA_CHECK(cudaMemcpyAsync(d->aslots[slot].mask, d->amask[slot], sizeof(d->amask[slot]),
+					   cudaMemcpyHostToDevice, d->streams[s]));
+	}
 	kernel_of(ki->cls)<<<ck_grid(ki), ki->threads, (size_t)ki->smem, d->streams[s]>>>(a);
 	CUDA_CHECK_LAUNCH();
 	CUDA_CHECK(cudaEventRecord(d->aev[slot], d->streams[s]));
@@ -728,42 +795,56 @@ void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t)
 		exit(1);
 	}
 	CUDA_CHECK(cudaMemcpy(hs, d->aslots, (size_t)n * sizeof(*hs), cudaMemcpyDeviceToHost));
-	for (int i = 0; i < n; i++) {
-		t[i].first_ns = hs[i].first;
-		t[i].last_ns = hs[i].last;
-		t[i].event_ms = 0;
-		t[i].tasks_taken = hs[i].counter;
-		t[i].exited = hs[i].exited - hs[i].fallback;
-		t[i].fallback = hs[i].fallback;
-	}
+	for (int i = 0; i < n; i++)
+		ck_timing_of(&hs[i], &t[i]);
 	free(hs);
 }
 
-void ck_slots_read(struct ck_dev *d, int first, int n, struct ck_timing *t)
+void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *t)
 {
-	if (first < 0 || n < 1 || first + n > d->an) {
-		fprintf(stderr, "combosim-cuda: ck_slots_read: slots [%d, %d) outside [0, %d)\n", first, first + n, d->an);
+	if (n < 1)
+		return;
+	for (int i = 0; i < n; i++)
+		if (slots[i] < 0 || slots[i] >= d->an) {
+			fprintf(stderr, "combosim-cuda: ck_slots_take: slot %d outside [0, %d)\n", slots[i], d->an);
+			exit(1);
+		}
+	ck_rbuf(d, n);
+	/* the reads into the pinned buffer, waited for; then the blanking, not waited for here
+	 * (the next launch's stream waits for it, ck_launch_async), all on the copy stream */
+	for (int i = 0; i < n; i++)
+		CUDA_CHECK(cudaMemcpyAsync(d->rbuf + i, d->aslots + slots[i], sizeof(*d->rbuf), cudaMemcpyDeviceToHost,
+					   d->rstream));
+	CUDA_CHECK(cudaEventRecord(d->rread, d->rstream));
+	for (int i = 0; i < n; i++) {
+		CUDA_CHECK(cudaMemcpyAsync(d->aslots + slots[i], d->blank, sizeof(*d->blank), cudaMemcpyHostToDevice,
+					   d->rstream));
+		if (d->aquota[slots[i]])
+			CUDA_CHECK(cudaMemsetAsync(d->actr + (size_t)slots[i] * CK_MAX_SMS, 0,
+						   CK_MAX_SMS * sizeof(unsigned int), d->rstream));
+		d->aquota[slots[i]] = 0;
+	}
+	CUDA_CHECK(cudaEventRecord(d->rblank, d->rstream));
+	CUDA_CHECK(cudaEventSynchronize(d->rread));
+	for (int i = 0; i < n; i++)
+		ck_timing_of(&d->rbuf[i], &t[i]);
+}
+
+int ck_stream_add(struct ck_dev *d, int prio)
+{
+	cudaStream_t *st = (cudaStream_t *)realloc(d->streams, (size_t)(d->nstreams + 1) * sizeof(cudaStream_t));
+	if (!st) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
 		exit(1);
 	}
-	if (!d->rstream)
-		CUDA_CHECK(cudaStreamCreateWithFlags(&d->rstream, cudaStreamNonBlocking));
-	if (n > d->rcap) {
-		if (d->rbuf)
-			CUDA_CHECK(cudaFreeHost(d->rbuf));
-		CUDA_CHECK(cudaMallocHost(&d->rbuf, (size_t)n * sizeof(*d->rbuf)));
-		d->rcap = n;
-	}
-	CUDA_CHECK(cudaMemcpyAsync(d->rbuf, d->aslots + first, (size_t)n * sizeof(*d->rbuf), cudaMemcpyDeviceToHost,
-				   d->rstream));
-	CUDA_CHECK(cudaStreamSynchronize(d->rstream));
-	for (int i = 0; i < n; i++) {
-		t[i].first_ns = d->rbuf[i].first;
-		t[i].last_ns = d->rbuf[i].last;
-		t[i].event_ms = 0;
-		t[i].tasks_taken = d->rbuf[i].counter;
-		t[i].exited = d->rbuf[i].exited - d->rbuf[i].fallback;
-		t[i].fallback = d->rbuf[i].fallback;
-	}
+	d->streams = st;
+	int p = d->prio_least - prio;
+	if (p < d->prio_greatest)
+		p = d->prio_greatest;
+	if (p > d->prio_least)
+		p = d->prio_least;
+	CUDA_CHECK(cudaStreamCreateWithPriority(&d->streams[d->nstreams], cudaStreamNonBlocking, p));
+	return d->nstreams++;
 }
 
 uint64_t ck_gpu_now(struct ck_dev *d)

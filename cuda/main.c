@@ -3,7 +3,7 @@
  *   combosim-cuda info [--device N]
  *   combosim-cuda bench all|scaling|corun|placement|saturation [--out DIR] [--calib FILE] [--reps N]
  *                       [--target-us US] [--device N]
- *   combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE] [--device N]
+ *   combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE] [--device N] [--check]
  *
  * Exit codes as combosim: 0 ok, 1 the run failed (any CUDA error), 2 bad usage or input.
  */
@@ -20,11 +20,13 @@ static void usage(FILE *f)
 	      "       combosim-cuda bench all|scaling|corun|placement|saturation [--out DIR] [--calib FILE]\n"
 	      "                     [--reps N] [--target-us US] [--device N]\n"
 	      "       combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE]\n"
-	      "                     [--device N]\n"
-	      "run replays the experiment's game frames and BE apps on the GPU under its exclusive,\n"
-	      "static, pilotfish, combo-exact and combo-intra (no merging) policies (others are\n"
-	      "skipped) and writes DIR (default cuda-run): kernels.csv and frames.csv in the\n"
-	      "simulator's columns, tasks.csv, summary.json, and timeline.json when outputs.timeline.\n"
+	      "                     [--device N] [--check]\n"
+	      "run replays the experiment's game frames and BE apps on the GPU under each of its\n"
+	      "policies (the policies of combosim, unchanged, on the CUDA backend) and writes DIR\n"
+	      "(default cuda-run): kernels.csv and frames.csv in the simulator's columns, tasks.csv,\n"
+	      "summary.json, and timeline.json when outputs.timeline.  A policy that needs what the\n"
+	      "GPU backend cannot do (an SM mask, a context reset, ...) is refused at init (exit 2);\n"
+	      "--check stops there, without a GPU.\n"
 	      "info prints the device's properties as JSON.  bench runs the micro-benchmarks and\n"
 	      "writes DIR (default cuda-bench): device.json, summary.json, scaling.csv, corun.csv,\n"
 	      "corun_reps.csv, kernels.csv, partition.csv, placement_blocks.csv, placement.json,\n"
@@ -74,6 +76,10 @@ int main(int argc, char **argv)
 			return 1;
 		for (i = 3; i < argc; i++) {
 			const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+			if (!strcmp(a, "--check")) {
+				ro.check_only = true;
+				continue;
+			}
 			if (!v) {
 				fprintf(stderr, "combosim-cuda: %s needs a value\n", a);
 				return 2;

@@ -1,6 +1,9 @@
-/* runner — `combosim-cuda run EXPERIMENT`: replays an experiment on the GPU (cuda/runner.c). */
+/* runner — `combosim-cuda run EXPERIMENT`: replays an experiment on the GPU under each of its
+ * policies (cuda/runner.c). */
 #ifndef COMBOSIM_CUDA_RUNNER_H
 #define COMBOSIM_CUDA_RUNNER_H
+
+#include <stdbool.h>
 
 struct runner_opts {
 	const char *experiment;
@@ -10,6 +13,8 @@ struct runner_opts {
 	const char *calib_path;
 	const char *command;       /* recorded in summary.json */
 	int device;
+	/* only load the experiment and initialise every policy on the CUDA backend (no GPU) */
+	bool check_only;
 };
 
 /* Exit code: 0 ok, 1 the run failed, 2 bad input. */

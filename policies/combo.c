@@ -165,6 +165,8 @@ static void *combo_init_mode(struct backend *b, const struct cfg *p, enum mode m
 	cfg_bool(p, "measure_overhead", &(bool){ false }, &overhead);
 	if (p->diag->failed || sc < 0 || bl < 0)
 		return NULL;
+	if (bl == 1 && !bk_require(b, p, BK_CAP_MASK, "be_launch \"masked\"; use \"be_launch\": \"smbound\""))
+		return NULL;
 	struct combo *c = calloc(1, sizeof(*c));
 	int napps = bk_apps(b);
 	size_t na = (size_t)(napps ? napps : 1);

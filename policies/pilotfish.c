@@ -12,7 +12,9 @@
  * turns), so that the solo-time predictions hold.
  *
  * Parameters: checkpoint_frames (240, Pilotfish), reset_ms (assumption: 5 ms; Pilotfish gives no
- * figure we can use), predict_scale (1: predictions are the solo times as profiled).
+ * figure we can use), predict_scale (1: predictions are the solo times as profiled), straggler
+ * ("reset", Pilotfish; "wait": a straggler is counted and left to finish beside the frame, for
+ * a backend that cannot reset a context, e.g. a real GPU from inside one process).
  */
 #include <stdlib.h>
 #include "policies/policy.h"
@@ -26,17 +28,25 @@ struct pilotfish {
 	sim_time window_end;         /* end of the current idle budget (0: none) */
 	long launched, stragglers;
 	int next_app;                /* round robin among BE apps */
+	bool wait;                   /* stragglers finish instead of being reset */
 };
+
+static const char *const straggler_modes[] = { "reset", "wait", NULL };
 
 static void *pilotfish_init(struct backend *b, const struct cfg *p)
 {
 	int64_t ck = 240;
 	double reset_ms = 5, scale = 1;
-	cfg_only(p, (const char *const[]){ "name", "label", "checkpoint_frames", "reset_ms", "predict_scale", NULL });
+	cfg_only(p, (const char *const[]){ "name", "label", "checkpoint_frames", "reset_ms", "predict_scale", "straggler",
+					   NULL });
 	cfg_int(p, "checkpoint_frames", 1, INT64_C(1) << 40, &(int64_t){ 240 }, &ck);
 	cfg_num(p, "reset_ms", 0, 1e6, &(double){ 5 }, &reset_ms);
 	cfg_num(p, "predict_scale", 0.01, 100, &(double){ 1 }, &scale);
-	if (p->diag->failed)
+	int mode = cfg_enum(p, "straggler", straggler_modes, "reset");
+	if (p->diag->failed || mode < 0)
+		return NULL;
+	/* a reset needs the backend's context reset; "wait" needs nothing */
+	if (mode == 0 && !bk_require(b, p, BK_CAP_RESET, "pilotfish resets stragglers; \"straggler\": \"wait\" lets them finish"))
 		return NULL;
 	struct pilotfish *pf = calloc(1, sizeof(*pf));
 	if (!pf)
@@ -44,7 +54,7 @@ static void *pilotfish_init(struct backend *b, const struct cfg *p)
 	pf->checkpoint_frames = ck;
 	pf->reset_ns = (sim_time)(reset_ms * 1e6);
 	pf->predict_scale = scale;
-	(void)b;
+	pf->wait = mode == 1;
 	return pf;
 }
 
@@ -86,10 +96,11 @@ static void pilotfish_frame_released(void *self, struct backend *b, const struct
 	if (pf->frames_released++ % pf->checkpoint_frames == 0)
 		for (int a = 0; a < bk_apps(b); a++)
 			bk_app_checkpoint(b, a);
-	/* stragglers: the game needs the GPU now */
+	/* stragglers: the game needs the GPU now (or, waiting, shares it until they finish) */
 	for (int a = 0; a < bk_apps(b); a++)
 		if (bk_app_busy(b, a)) {
-			bk_app_reset(b, a, pf->reset_ns);
+			if (!pf->wait)
+				bk_app_reset(b, a, pf->reset_ns);
 			pf->stragglers++;
 		}
 	bk_frame_launch(b, f, NULL);
@@ -117,8 +128,13 @@ static void pilotfish_finish(void *self, struct backend *b, cJSON *out)
 	struct pilotfish *pf = self;
 	cJSON *o = cJSON_AddObjectToObject(out, "pilotfish");
 	cJSON_AddNumberToObject(o, "be_kernels_launched", (double)pf->launched);
-	cJSON_AddNumberToObject(o, "stragglers_reset", (double)pf->stragglers);
-	cJSON_AddNumberToObject(o, "reset_ms", (double)pf->reset_ns / 1e6);
+	if (pf->wait) {
+		cJSON_AddStringToObject(o, "straggler", "wait");
+		cJSON_AddNumberToObject(o, "stragglers_waited", (double)pf->stragglers);
+	} else {
+		cJSON_AddNumberToObject(o, "stragglers_reset", (double)pf->stragglers);
+		cJSON_AddNumberToObject(o, "reset_ms", (double)pf->reset_ns / 1e6);
+	}
 	cJSON_AddNumberToObject(o, "checkpoint_frames", (double)pf->checkpoint_frames);
 	(void)b;
 }
@@ -126,7 +142,7 @@ static void pilotfish_finish(void *self, struct backend *b, cJSON *out)
 const struct policy_ops policy_pilotfish = {
 	.version = POLICY_OPS_VERSION,
 	.name = "pilotfish",
-	.summary = "temporal sharing: whole BE kernels in each frame's idle budget, stragglers reset",
+	.summary = "temporal sharing: whole BE kernels in each frame's idle budget, stragglers reset (or waited for)",
 	.init = pilotfish_init,
 	.destroy = pilotfish_destroy,
 	.frame_released = pilotfish_frame_released,

@@ -24,6 +24,8 @@ static void *static_init(struct backend *b, const struct cfg *p)
 	int mech = cfg_enum(p, "mechanism", mechanisms, "mask");
 	if (mech < 0)
 		return NULL;
+	if (mech == 0 && !bk_require(b, p, BK_CAP_MASK, "static's mechanism \"mask\"; use \"mechanism\": \"smbound\""))
+		return NULL;
 	if (cfg_has(p, "game_sms") == cfg_has(p, "game_share")) {
 		cfg_fail(p, "expected exactly one of \"game_sms\" (an SM count) or \"game_share\" (a fraction of the GPU)");
 		return NULL;

@@ -1,0 +1,160 @@
+/* fakegpu — a scripted device for the host loop's tests (cuda/fakegpu.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/fakegpu.h"
+
+static void fake_abort(const char *what, int slot)
+{
+	fprintf(stderr, "fakegpu: the host loop %s (slot %d)\n", what, slot);
+	abort();
+}
+
+static long long fk_clock(void *self)
+{
+	struct fake_gpu *f = self;
+	f->now += f->step;
+	return f->now;
+}
+
+static int fk_stream_new(void *self, int prio)
+{
+	struct fake_gpu *f = self;
+	if (f->n_streams >= FAKE_STREAMS)
+		fake_abort("opened too many streams", -1);
+	f->busy[f->n_streams] = 0;
+	return f->n_streams++;
+}
+
+static void fk_begin(void *self, int slots)
+{
+	struct fake_gpu *f = self;
+	if (slots > HL_SLOTS)
+		fake_abort("asked for more slots than the fake has", slots);
+	for (int i = 0; i < HL_SLOTS; i++)
+		f->slot_launch[i] = -1;
+}
+
+static long long default_duration(const struct fake_gpu *f, const struct ck_kernel *k)
+{
+	long long t = k->work;
+	if (k->variant == CK_SMBOUND) {
+		int n = 0;
+		for (int sm = 0; sm < f->sm_count; sm++)
+			n += k->sm_hi > 0 ? sm >= k->sm_lo && sm < k->sm_hi : ck_mask_has(k->mask, sm);
+		t = t * f->sm_count / (n > 0 ? n : 1);
+	}
+	return t;
+}
+
+static void fk_launch(void *self, const struct ck_kernel *k, int stream, int slot)
+{
+	struct fake_gpu *f = self;
+	if (slot < 0 || slot >= HL_SLOTS || f->slot_launch[slot] >= 0)
+		fake_abort("launched into a slot in use", slot);
+	if (stream < 0 || stream >= f->n_streams)
+		fake_abort("launched on a stream that is not open", stream);
+	if (f->n_log == f->cap_log) {
+		f->cap_log = f->cap_log ? 2 * f->cap_log : 256;
+		f->log = realloc(f->log, (size_t)f->cap_log * sizeof(*f->log));
+		if (!f->log)
+			abort();
+	}
+	struct fake_launch *l = &f->log[f->n_log];
+	l->k = *k;
+	l->stream = stream;
+	l->slot = slot;
+	l->enqueued = f->now;
+	l->start = f->now + f->launch_lat > f->busy[stream] ? f->now + f->launch_lat : f->busy[stream];
+	l->end = l->start + (f->duration ? f->duration(f->ctx, k) : default_duration(f, k));
+	f->busy[stream] = l->end;
+	f->slot_launch[slot] = f->n_log++;
+	f->slot_polled[slot] = false;
+}
+
+static int fk_done(void *self, int slot)
+{
+	struct fake_gpu *f = self;
+	if (slot < 0 || slot >= HL_SLOTS || f->slot_launch[slot] < 0)
+		fake_abort("polled a slot with no launch", slot);
+	f->polls++;
+	bool done = f->now >= f->log[f->slot_launch[slot]].end + f->done_lat;
+	if (done && f->flaky && !f->slot_polled[slot] && f->slot_launch[slot] % 2 == 0) {
+		f->slot_polled[slot] = true;
+		return 0;
+	}
+	return done;
+}
+
+static void fk_take(void *self, const int *slots, int n, struct ck_timing *t)
+{
+	struct fake_gpu *f = self;
+	for (int i = 0; i < n; i++) {
+		int s = slots[i];
+		if (s < 0 || s >= HL_SLOTS || f->slot_launch[s] < 0)
+			fake_abort("read a slot with no launch", s);
+		const struct fake_launch *l = &f->log[f->slot_launch[s]];
+		if (f->now < l->end)
+			fake_abort("read a launch that has not finished", s);
+		t[i] = (struct ck_timing){
+			.first_ns = (unsigned long long)(l->start + f->gpu_offset),
+			.last_ns = (unsigned long long)(l->end + f->gpu_offset),
+			.tasks_taken = (uint32_t)l->k.tasks,
+		};
+		f->slot_launch[s] = -1;
+		f->takes++;
+	}
+}
+
+static void fk_wait(void *self)
+{
+	struct fake_gpu *f = self;
+	for (int i = 0; i < f->n_streams; i++)
+		if (f->busy[i] + f->done_lat > f->now)
+			f->now = f->busy[i] + f->done_lat;
+}
+
+static long long fk_offset(void *self, long long *rt, long long *at)
+{
+	struct fake_gpu *f = self;
+	*rt = 1000;
+	*at = f->now;
+	return f->gpu_offset;
+}
+
+static const struct hl_dev_ops fake_ops = {
+	.clock_ns = fk_clock,
+	.stream_new = fk_stream_new,
+	.begin = fk_begin,
+	.launch = fk_launch,
+	.done = fk_done,
+	.take = fk_take,
+	.wait = fk_wait,
+	.offset = fk_offset,
+};
+
+void fake_init(struct fake_gpu *f, int sm_count, int streams)
+{
+	memset(f, 0, sizeof(*f));
+	f->now = 1000000000LL;
+	f->step = 1000;
+	f->gpu_offset = 123456789012LL;
+	f->launch_lat = 5000;
+	f->done_lat = 3000;
+	f->sm_count = sm_count;
+	f->n_streams = streams;
+	for (int i = 0; i < HL_SLOTS; i++)
+		f->slot_launch[i] = -1;
+}
+
+void fake_free(struct fake_gpu *f)
+{
+	free(f->log);
+	f->log = NULL;
+}
+
+struct hl_dev fake_device(struct fake_gpu *f)
+{
+	return (struct hl_dev){ .ops = &fake_ops, .self = f, .sm_count = f->sm_count };
+}

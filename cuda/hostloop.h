@@ -1,0 +1,180 @@
+/* hostloop — one policy's run of an experiment on a GPU, driven by the host the way a runtime
+ * drives it: frames released on the host clock, kernels launched asynchronously into launch
+ * slots, completions polled and delivered to the policy with the times the GPU measured, timers
+ * fired when due.  The policy's callbacks (policies/policy.h) are the only source of decisions;
+ * it acts through cuda_backend_ops (cuda/backend.c), which records into the run state below.
+ *
+ * The device is an ops table (struct hl_dev) so that the loop runs on the real GPU
+ * (cuda/hostdev.c: cuda/ck.h's asynchronous launches and CLOCK_MONOTONIC) or, in the tests, on a
+ * scripted fake with a fake clock (cuda/fakegpu.c).  Nothing here calls the CUDA runtime.
+ *
+ * Order of delivery, as the simulator's (sim/engine.c): within one poll, events in time order
+ * (completions at the GPU's end time, app starts, timers, frame releases at their scheduled
+ * times); a kernel is delivered only after every kernel launched before it on its stream;
+ * kernel_finished comes before frame_finished for a frame's last kernel and before be_ready
+ * for an app's kernel.  Times given to the policy are ns since the run start: the host clock
+ * for now, releases and launches; %globaltimer minus the offset measured before the run for
+ * kernel starts and ends (the outputs use the offset interpolated between the measurements
+ * before and after the run, cuda/report.c).
+ */
+#ifndef COMBOSIM_CUDA_HOSTLOOP_H
+#define COMBOSIM_CUDA_HOSTLOOP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "cuda/ck.h"
+#include "exp/experiment.h"
+#include "policies/policy.h"
+#include "traces/source.h"
+
+/* Launch slots in the pool: a slot is taken at a launch and free again once its completion
+ * was read, so this bounds the kernels in flight at once, not the kernels of a run. */
+#define HL_SLOTS 4096
+
+/* The device: launches into slots on streams, completion polls, reads, and the host clock. */
+struct hl_dev_ops {
+	long long (*clock_ns)(void *self);                 /* host CLOCK_MONOTONIC */
+	int (*stream_new)(void *self, int prio);           /* prio 0 = lowest; returns its index */
+	void (*begin)(void *self, int slots);              /* idle device, blank slots */
+	void (*launch)(void *self, const struct ck_kernel *k, int stream, int slot);
+	int (*done)(void *self, int slot);
+	void (*take)(void *self, const int *slots, int n, struct ck_timing *t);
+	void (*wait)(void *self);                          /* every launch finished */
+	/* %globaltimer - host clock now, its round trip and the host instant it stands for */
+	long long (*offset)(void *self, long long *roundtrip, long long *at);
+};
+struct hl_dev {
+	const struct hl_dev_ops *ops;
+	void *self;
+	int sm_count;
+};
+
+/* What every run of an experiment shares: each game's frames for the duration (pulled from its
+ * frame source up front, so no trace is read during a run) and the calibrated kernels. */
+struct hl_workload {
+	const struct experiment *e;
+	struct frame_kernels **frames;     /* per game */
+	long *n_frames;
+	int prio_min;                      /* the lowest priority of the games and apps: CUDA's lowest */
+	/* The calibrated kernel of a spec: original variant, `work` set for its solo time, `workers`
+	 * = the device's occupancy x SMs; NULL when it was not calibrated. */
+	const struct ck_kernel *(*base)(void *ctx, const struct kernel_spec *s);
+	void *base_ctx;
+};
+/* Returns 0, or -1 with a message in err (a frame source that cannot be read). */
+int hl_workload_open(struct hl_workload *w, const struct experiment *e, char *err, size_t n);
+void hl_workload_close(struct hl_workload *w);
+
+struct hl_kernel {                         /* one launch; its index is its id */
+	const struct kernel_spec *spec;
+	enum variant variant;
+	int game, app;                     /* owner, -1 for the other */
+	long frame;                        /* frame number, -1 */
+	int stream;                        /* the backend's stream id */
+	int slot;                          /* while in flight; -1 after */
+	int blocks, tasks;
+	int quota, set_sms;                /* SM-bound: per-SM quota (0: none), SMs of its set */
+	long long launched;                /* host ns since the run start */
+	long long delivered;               /* when the loop delivered its completion; -1: never */
+	bool done;                         /* t is read */
+	struct ck_timing t;
+};
+
+struct hl_frame {
+	bool released, dropped, launched, finished;
+	long long release, deadline;
+	long first;                        /* its first kernel, the others follow it; -1 */
+	int left;                          /* its kernels not yet finished */
+	long long started, finish;         /* as delivered to the policy */
+	char note[32];
+};
+
+struct hl_app {
+	long launched, finished;
+	int in_flight;
+	bool started, done;
+	long checkpoints;                  /* recorded only: no effect on the GPU */
+};
+
+struct hl_stream {
+	int dev;                           /* the device's stream index; -1 without a device */
+	int priority;                      /* as the policy or the experiment gave it */
+};
+
+struct hl_timer {
+	long long at;
+	long cookie, seq;
+};
+
+struct hl_event {                          /* one thing to deliver in a poll */
+	long long t;
+	int kind;                          /* enum in hostloop.c: delivery order at equal times */
+	long seq, ix;
+};
+
+struct hl_run {
+	const struct hl_workload *w;
+	const struct experiment *e;
+	const struct policy_spec *ps;
+	const struct hl_dev *dev;          /* NULL: the policy is only initialised (a check) */
+	struct backend bk;
+	void *pol;                         /* the policy's state */
+	bool excl_games, excl_apps;
+
+	bool running;                      /* callbacks are delivered */
+	long long h0;                      /* host clock at the run start */
+	long long stop;                    /* now, frozen when the run stopped */
+	long long off0, at0, rt0, off1, at1, rt1;   /* clock offsets before and after */
+
+	struct hl_stream *streams;
+	int n_streams;
+	long cap_streams;
+	struct hl_frame **frames;          /* per game, by frame number */
+	long *released;                    /* per game: frames released */
+	int *game_in_flight;
+	struct hl_app *apps;
+	struct hl_kernel *kernels;
+	long n_kernels, cap_kernels;
+	struct hl_timer *timers;
+	int n_timers;
+	long cap_timers;
+	long timer_seq, timers_fired;
+
+	int *free_slots, n_free;
+	long *in_flight;                   /* kernels in flight, in launch order */
+	int n_in_flight;
+	struct hl_event *ev;               /* one poll's events */
+	long cap_ev;
+	unsigned char *blocked;            /* per stream, in a poll: a kernel on it not done */
+	int *take_slot;                    /* one poll's finished launches: their slots, */
+	long *take_ix;                     /* kernels */
+	struct ck_timing *take_t;          /* and times */
+
+	bool failed;
+	char err[512];
+};
+
+/* Sets the run up and initialises the policy on the CUDA backend (dev NULL: a check that needs
+ * no GPU).  Returns 0, or 2 with the policy's or the backend's complaint in diag. */
+int hl_run_init(struct hl_run *r, const struct hl_workload *w, const struct policy_spec *ps, const struct hl_dev *dev,
+		struct cfg_diag *diag);
+/* Runs for the experiment's duration, then waits for the GPU and reads every launch.  Returns 0,
+ * or 1 when the run stopped early on an action the backend cannot realise (r->err). */
+int hl_run_exec(struct hl_run *r);
+void hl_run_free(struct hl_run *r);
+
+/* ---- what cuda/backend.c's ops use ---- */
+long long hl_now(const struct hl_run *r);
+void hl_fail(struct hl_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int hl_stream_new(struct hl_run *r, int priority);
+/* Launches one kernel of an owner (game and frame, or app) on backend stream `stream`; returns
+ * its id, or -1 after failing the run (an option the GPU cannot realise, no free slot). */
+long hl_launch(struct hl_run *r, const struct kernel_spec *s, const struct launch_opts *o, int stream, int game,
+	       int app, long frame);
+void hl_timer_add(struct hl_run *r, long long at, long cookie);
+struct hl_frame *hl_frame_of(struct hl_run *r, int game, long number);
+struct launch_opts hl_owner_default(const struct default_launch *d);
+/* How many kernels app may have in flight (1 unless its spec asks for more). */
+int hl_app_depth(const struct hl_run *r, int app);
+
+#endif

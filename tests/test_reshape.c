@@ -168,12 +168,14 @@ static void *tp_init(struct backend *b, const struct cfg *params)
 static void tp_destroy(void *self) { free(self); }
 
 /* App 0 runs P persistent: PTB filling every SM, or SM-bound to "from" (with "quota");
- * app 1 its kernel as launched by default. */
+ * the others their kernels as launched by default (app 1's is the latency-critical one). */
 static void tp_be_ready(void *self, struct backend *b, int app)
 {
 	struct tp *t = self;
-	if (app == 1) {
-		t->lc = bk_app_launch(b, app, NULL);
+	if (app != 0) {
+		long id = bk_app_launch(b, app, NULL);
+		if (app == 1)
+			t->lc = id;
 		return;
 	}
 	struct launch_opts o = launch_ptb();
@@ -361,6 +363,86 @@ static void test_resize_quota_move(void)
 	CU_ASSERT_DOUBLE_EQUAL(sim_kernel_rate(r.s, 0), 20, 1e-9);
 	CU_ASSERT_EQUAL(sim_run(r.s), 0);
 	CU_ASSERT(llabs(kernel_end(&r, "P") - (150000 + (long long)ceil((POOL - 10 * 1e5 - 25 * 5e4) / 20))) <= 1);
+	run_close(&r);
+}
+
+static void test_resize_leaving_speed(void)
+{
+	/* Leaving workers finish their task at their speed as it changes.  P has 4 workers per
+	 * SM (ptb_workers 328) beside Q's 2 blocks (CD too: the CUDA cores' load 4/6 + 2/2 slows
+	 * both to 0.6).  At 100 us P moves to SMs 0-40; its leaving workers on 41-81 have 50 us of
+	 * work left, 83.3 us at 0.6.  Q ends at 120 us (72 us of work at 0.6): from then the
+	 * leaving workers run alone at 1 and leave at 120 + 38 = 158 us, not 183 us. */
+	static const char json[] = "{\"gpu\": \"rtx3090\", " POL "\"kernels\": ["
+		"{\"name\":\"P\",\"class\":\"CD\",\"grid\":4920,\"threads\":256,\"solo_us\":1000,\"sat_blocks\":6,\"ptb_workers\":328},"
+		"{\"name\":\"Q\",\"class\":\"CD\",\"grid\":164,\"threads\":256,\"solo_us\":72}],"
+		"\"apps\": [{\"name\":\"a\",\"kernels\":[\"P\"],\"repeat\":1},{\"name\":\"q\",\"kernels\":[\"Q\"],\"repeat\":1}]}";
+	struct run r;
+	CU_ASSERT_FATAL(run_open(&r, json, &swap_policy, "{\"at_us\": 100, \"to\": [0, 41]}"));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 100000), 0);
+	CU_ASSERT(each_holds(&r, 0, 81, "P", 4));
+	CU_ASSERT(each_holds(&r, 0, 81, "Q", 2));
+	CU_ASSERT_DOUBLE_EQUAL(sim_sm_kernel_speed(r.s, 50, "P"), 0.6, 1e-12);
+	CU_ASSERT_EQUAL(blocks_on(&r, 41, 81, "P", true), 41 * 4);
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 157990), 0);
+	CU_ASSERT(llabs(kernel_end(&r, "Q") - 120000) <= 1);
+	CU_ASSERT_EQUAL(blocks_on(&r, 41, 81, "P", true), 41 * 4);
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 158010), 0);
+	CU_ASSERT(each_holds(&r, 41, 81, "P", 0));
+	CU_ASSERT(each_holds(&r, 0, 40, "P", 4));
+	run_close(&r);
+}
+
+static void test_resize_tasks_left(void)
+{
+	/* A worker beyond the tasks left would find none: P (SM-bound to SMs 0-40, 246 workers)
+	 * is resized to all SMs at 1880 us, when 29.52 ms of block time is left: 296 tasks, 246
+	 * of them held, so 50 new workers (not 246): 1 on each of SMs 41-81, 2 on the first 9 in
+	 * tie order.  The rest drains at 296: P ends at 1880 + 29.52 / 0.296 us. */
+	struct run r;
+	CU_ASSERT_FATAL(run_open(&r, ONE_APP, &swap_policy, "{\"from\": [0, 41], \"at_us\": 1880, \"to\": [0, 82]}"));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 1880000), 0);
+	CU_ASSERT_EQUAL(blocks_on(&r, 41, 81, "P", false), 50);
+	CU_ASSERT(each_holds(&r, 0, 40, "P", 6));
+	CU_ASSERT_DOUBLE_EQUAL(sim_kernel_rate(r.s, 0), 296, 1e-9);
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	CU_ASSERT(llabs(kernel_end(&r, "P") - (1880000 + (long long)ceil((POOL - 246 * 1880000.0) / 296))) <= 1);
+	run_close(&r);
+}
+
+static void test_topup_holds_nobody(void)
+{
+	/* Top-up workers waiting for room do not hold later kernels back (the leftover rule is
+	 * for grids in the hardware queue).  P: SM-bound to SMs 0-40, 4 per SM (quota 4); A: one
+	 * 1024-thread block on each of SMs 41-81.  At 100 us P grows to all SMs: 2 workers fit
+	 * beside A on 41-81, 2 more wait there.  L (launched at 150 us, later than P) takes the
+	 * room left on SMs 0-40 at once; when A ends, P's waiting workers land. */
+	static const char json[] = "{\"gpu\": \"rtx3090\", " POL "\"kernels\": [" P_KERNEL ","
+		"{\"name\":\"A\",\"class\":\"CD\",\"grid\":41,\"threads\":1024,\"solo_us\":500},"
+		"{\"name\":\"L\",\"class\":\"CD\",\"grid\":82,\"threads\":256,\"solo_us\":50}],"
+		"\"apps\": [{\"name\":\"a\",\"kernels\":[\"P\"],\"repeat\":1},{\"name\":\"b\",\"kernels\":[\"A\"],\"repeat\":1},"
+		"{\"name\":\"l\",\"kernels\":[\"L\"],\"repeat\":1,\"start_ms\":0.15}]}";
+	struct run r;
+	CU_ASSERT_FATAL(run_open(&r, json, &swap_policy, "{\"from\": [0, 41], \"quota\": 4, \"at_us\": 100, \"to\": [0, 82]}"));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	CU_ASSERT(each_holds(&r, 0, 40, "P", 4));
+	CU_ASSERT(each_holds(&r, 41, 81, "A", 1));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 100000), 0);
+	CU_ASSERT(each_holds(&r, 41, 81, "P", 2));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 150000), 0);
+	CU_ASSERT(each_holds(&r, 0, 40, "L", 2));
+	CU_ASSERT(each_holds(&r, 41, 81, "P", 2));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 1000000), 0);
+	long long a_end = kernel_end(&r, "A");
+	CU_ASSERT_FATAL(a_end > 150000 && a_end < 1000000);
+	run_close(&r);
+	/* again, stopping at A's end: P's waiting workers land then */
+	CU_ASSERT_FATAL(run_open(&r, json, &swap_policy, "{\"from\": [0, 41], \"quota\": 4, \"at_us\": 100, \"to\": [0, 82]}"));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, a_end - 1), 0);
+	CU_ASSERT(each_holds(&r, 41, 81, "P", 2));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, a_end), 0);
+	CU_ASSERT(each_holds(&r, 41, 81, "P", 4));
+	CU_ASSERT(each_holds(&r, 41, 81, "A", 0));
 	run_close(&r);
 }
 
@@ -628,6 +710,9 @@ void register_reshape_tests(void)
 	CU_add_test(s, "resize shrink: workers leave at their task boundary, work conserved", test_resize_shrink);
 	CU_add_test(s, "resize grow: workers appear on the new SMs", test_resize_grow);
 	CU_add_test(s, "resize with a per-SM quota moves one worker per SM", test_resize_quota_move);
+	CU_add_test(s, "resize: leaving workers finish their task at their changing speed", test_resize_leaving_speed);
+	CU_add_test(s, "resize: no more new workers than tasks left", test_resize_tasks_left);
+	CU_add_test(s, "resize: waiting top-up workers hold no later kernel back", test_topup_holds_nobody);
 	CU_add_test(s, "resize and yield refuse original, finished and unknown kernels", test_resize_refused);
 	CU_add_test(s, "yield: a latency-critical kernel takes the freed slots, yield 0 refills", test_yield_lc_takes_slots);
 	CU_add_test(s, "yield: exactly k slots per SM, work conserved", test_yield_conserves_work);

@@ -845,7 +845,7 @@ void residency_check(const struct sim *s)
 		const struct smclass *c = &s->classes[i];
 		if (!c->alive)
 			continue;
-		int threads = 0, regs = 0, smem = 0, blocks = 0, rt = 0;
+		int threads = 0, regs = 0, smem = 0, blocks = 0, rt = 0, dram = 0;
 		for (const struct group *gr = c->groups; gr; gr = gr->c_next) {
 			assert(gr->c == c && gr->n > 0 && gr->speed >= 0 && gr->remaining >= 0);
 			threads += gr->n * gr->k->fit.threads;
@@ -853,8 +853,10 @@ void residency_check(const struct sim *s)
 			smem += gr->n * gr->k->fit.smem;
 			blocks += gr->n;
 			rt += gr->k->fit.graphics ? gr->n : 0;
+			dram += !gr->exiting && gr->k->fit.dram_delta > 0;
 		}
 		assert(threads == c->threads && regs == c->regs && smem == c->smem && blocks == c->blocks);
+		assert(dram == c->dram_groups);   /* working groups that use DRAM */
 		assert(rt == c->rt_blocks && c->graphics == (rt > 0));
 		assert(threads <= g->max_threads && regs <= g->regs && blocks <= g->max_blocks);
 		assert(smem <= gpu_smem_capacity(g, c->graphics));

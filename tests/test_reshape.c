@@ -533,6 +533,35 @@ static void test_yield_conserves_work(void)
 	run_close(&r);
 }
 
+static void test_yield_dram_kernel(void)
+{
+	/* A DRAM-bound kernel (MEM, twice the bandwidth alone, so its blocks run at 0.5 and a task
+	 * is 50 us of work) yields 3 of its 6 workers on SMs 0-40 at 100 us (they leave at 150 us)
+	 * and takes them back at 300 us.  Its workers split into a staying and a leaving group,
+	 * both DRAM users (the debug build checks the count).  With a quarter of the workers gone
+	 * DRAM demand is 1.5: the rest run at 1/1.5 and the kernel's rate stays 246, so it ends
+	 * at 1 ms as alone: DRAM-bound work loses nothing to the yield. */
+	static const char json[] = "{\"gpu\": \"rtx3090\", " POL "\"kernels\": ["
+		"{\"name\":\"M\",\"class\":\"MEM\",\"grid\":4920,\"threads\":256,\"solo_us\":1000,\"sat_blocks\":6,\"dram\":2}],"
+		"\"apps\": [{\"name\":\"a\",\"kernels\":[\"M\"],\"repeat\":1}]}";
+	struct run r;
+	CU_ASSERT_FATAL(run_open(&r, json, &gspace_policy, "{\"on\": [0, 41], \"k\": 3, \"at_us\": 100, \"then_us\": 300}"));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 100000), 0);
+	CU_ASSERT_EQUAL(blocks_on(&r, 0, 40, "M", true), 41 * 3);
+	CU_ASSERT_DOUBLE_EQUAL(sim_kernel_rate(r.s, 0), 246, 1e-9);
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 149999), 0);
+	CU_ASSERT_EQUAL(blocks_on(&r, 0, 40, "M", true), 41 * 3);
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 299999), 0);
+	CU_ASSERT(each_holds(&r, 0, 40, "M", 3));
+	CU_ASSERT_DOUBLE_EQUAL(sim_kernel_rate(r.s, 0), 246, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(sim_sm_kernel_speed(r.s, 0, "M"), 1 / 1.5, 1e-12);
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 300000), 0);
+	CU_ASSERT(each_holds(&r, 0, 81, "M", 6));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	CU_ASSERT(llabs(kernel_end(&r, "M") - 1000000) <= 1);
+	run_close(&r);
+}
+
 /* ------------------------------------------------------------ gating */
 
 static void test_gate(void)
@@ -716,6 +745,7 @@ void register_reshape_tests(void)
 	CU_add_test(s, "resize and yield refuse original, finished and unknown kernels", test_resize_refused);
 	CU_add_test(s, "yield: a latency-critical kernel takes the freed slots, yield 0 refills", test_yield_lc_takes_slots);
 	CU_add_test(s, "yield: exactly k slots per SM, work conserved", test_yield_conserves_work);
+	CU_add_test(s, "yield: a DRAM-bound kernel's split workers", test_yield_dram_kernel);
 	CU_add_test(s, "gating: no blocks on gated SMs, gated SM-time, no idle merge", test_gate);
 	CU_add_test(s, "gating: SM-bound workers never land on gated SMs", test_gate_smbound);
 	CU_add_test(s, "gating: a resize onto gated SMs waits for their ungating", test_gate_then_resize);

@@ -160,14 +160,17 @@ void bk_exclude_apps(struct backend *b);
 void bk_epoch_every(struct backend *b, sim_time period);
 /* Resizes a running persistent (PTB / SM-bound) kernel (BK_CAP_RESIZE): its SM set becomes
  * `sms`; workers on SMs that left the set leave at their next task boundary, SMs that joined
- * get workers as room allows (up to its per-SM quota, else occupancy).  As RH-SMQoS and
- * G-Space: the kernel's workers poll a per-SM word between tasks.  False when `kernel` is not
- * a running persistent kernel. */
+ * get workers as room allows (up to its per-SM quota, else its launch's per-SM share of
+ * workers, at most occupancy), never more in all than the tasks it has left.  As RH-SMQoS and
+ * G-Space: the kernel's workers poll a per-SM word between tasks.  An empty set parks the
+ * kernel (no workers) until resized again.  False when `kernel` is not a running persistent
+ * kernel (in the hardware queues). */
 bool bk_kernel_resize(struct backend *b, long kernel, const struct smset *sms);
 /* Yields `blocks` of a running persistent kernel's workers on each SM of `sms` to others
  * (BK_CAP_YIELD; G-Space's num_blks): they leave at their next task boundary and the kernel
- * keeps that many fewer on those SMs until yield is called again on them (blocks 0: take them
- * back).  False when `kernel` is not a running persistent kernel. */
+ * keeps that many fewer than its per-SM count (as for resize) on those SMs until yield is
+ * called again on them; a level, not a step (blocks 0: take them back, as room allows).
+ * False when `kernel` is not a running persistent kernel. */
 bool bk_kernel_yield(struct backend *b, long kernel, const struct smset *sms, int blocks);
 /* Power-gates exactly the SMs of `gated` (BK_CAP_GATE): a gated SM runs nothing (the
  * dispatcher skips it; its resident blocks finish first) and saves its static power (the

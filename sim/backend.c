@@ -250,10 +250,27 @@ static void sb_fail(void *self, const char *msg)
 	sim_fail(self, "%s", msg);
 }
 
+/* Resize, yield (sim/reshape.c) and gating (sim/gate.c). */
+static bool sb_kernel_resize(void *self, long kernel, const struct smset *sms)
+{
+	return reshape_resize(self, kernel, sms);
+}
+
+static bool sb_kernel_yield(void *self, long kernel, const struct smset *sms, int blocks)
+{
+	return reshape_yield(self, kernel, sms, blocks);
+}
+
+static void sb_sms_gate(void *self, const struct smset *gated)
+{
+	gate_set(self, gated);
+}
+
 const struct backend_ops sim_backend_ops = {
 	.version = BACKEND_OPS_VERSION,
 	.name = "sim",
-	.caps = BK_CAP_MASK | BK_CAP_RESET | BK_CAP_EPOCH | BK_CAP_CLOSED_LOOP,
+	.caps = BK_CAP_MASK | BK_CAP_RESET | BK_CAP_EPOCH | BK_CAP_CLOSED_LOOP | BK_CAP_RESIZE | BK_CAP_YIELD |
+		BK_CAP_GATE,
 	.now = sb_now,
 	.gpu = sb_gpu,
 	.games = sb_games,
@@ -277,5 +294,8 @@ const struct backend_ops sim_backend_ops = {
 	.exclude_apps = sb_exclude_apps,
 	.epoch_every = sb_epoch_every,
 	.game_sleep = sb_game_sleep,
+	.kernel_resize = sb_kernel_resize,
+	.kernel_yield = sb_kernel_yield,
+	.sms_gate = sb_sms_gate,
 	.fail = sb_fail,
 };

@@ -13,7 +13,10 @@
  *  - SM-bound workers that land outside their set exit at once, except the last of a grid
  *    none of whose workers landed inside: it stays (smbound_fallback); inside, those beyond
  *    the launch's per-SM quota exit too.  An exiting block holds its slot for the GPU's
- *    exit time (gpu_desc.exit_hold_ns; group_add_exiting), or frees it at once.
+ *    exit time (gpu_desc.exit_hold_ns; group_add_exiting), or frees it at once;
+ *  - nothing lands on a power-gated SM (sim/gate.c): its blocks go elsewhere or wait;
+ *  - a resized or yielded persistent kernel (sim/reshape.c) gets workers only on SMs of its
+ *    set below their per-SM cap, as room allows, and its waiting workers hold nobody up.
  */
 #include <string.h>
 
@@ -23,6 +26,23 @@ static void smset_minus(struct smset *a, const struct smset *b)
 {
 	for (size_t w = 0; w < sizeof(a->w) / sizeof(a->w[0]); w++)
 		a->w[w] &= ~b->w[w];
+}
+
+/* Whether k's workers follow the SM-bound launch rules (exits outside the set and beyond the
+ * quota); a reshaped kernel's follow its caps instead. */
+static inline bool smbound_rule(const struct kinst *k)
+{
+	return k->variant == VAR_SMBOUND && !k->shape;
+}
+
+/* The SMs k's blocks may land on: its hardware mask, its reshaped set, or all; never a gated
+ * one. */
+static struct smset landing_sms(const struct sim *s, const struct kinst *k)
+{
+	struct smset a = k->masked || k->shape ? k->sms : s->all;
+	if (s->n_gated)
+		smset_minus(&a, &s->gated);
+	return a;
 }
 
 /* After the SM-bound split a class lies wholly inside or wholly outside the set. */
@@ -122,7 +142,7 @@ static void smbound_inside(struct sim *s, struct kinst *k, struct smclass *c, in
  * members the rule treats differently is split first. */
 static void place(struct sim *s, struct kinst *k, const struct smset *blocked, bool only_freed)
 {
-	struct smset allowed = k->masked ? k->sms : s->all;
+	struct smset allowed = landing_sms(s, k);
 	if (blocked) {
 		smset_minus(&allowed, blocked);
 		uint64_t any = 0;
@@ -132,7 +152,7 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 			return;      /* every SM it may use is held up by an earlier kernel */
 	}
 	int ncand = 0, maxroom = 0;
-	long total = 0;
+	long total;
 	/* the classes as they are now: splits below make new ones, possibly with recycled ids */
 	int nsnap = 0;
 	if (only_freed) {
@@ -157,6 +177,10 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 		c = class_split(s, c, &allowed);
 		if (!c)
 			continue;
+		if (k->shape) {
+			ncand = reshape_candidates(s, k, c, room, ncand);
+			continue;
+		}
 		if (k->variant == VAR_SMBOUND) {
 			/* workers inside and outside the set fare differently */
 			struct smclass *in = class_split(s, c, &k->sms);
@@ -167,16 +191,17 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 		}
 		s->room[c->id] = room;
 		s->cand[ncand++] = c;
-		total += (long)room * c->nsm;
-		if (room > maxroom)
-			maxroom = room;
 	}
-	if (total == 0)
+	if (ncand == 0)
 		return;
-	/* the SM-bound split may have moved members: recount */
+	/* after the splits: what each candidate part can take */
 	total = 0;
-	for (int j = 0; j < ncand; j++)
-		total += (long)s->room[s->cand[j]->id] * s->cand[j]->nsm;
+	for (int j = 0; j < ncand; j++) {
+		int r = s->room[s->cand[j]->id];
+		total += (long)r * s->cand[j]->nsm;
+		if (r > maxroom)
+			maxroom = r;
+	}
 	long want = k->unplaced;
 	int level = 0;             /* smallest level L with sum(max(0, room - L)) <= want */
 	if (total > want) {
@@ -234,7 +259,7 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 		}
 	}
 	struct smclass *keep = NULL;
-	if (k->variant == VAR_SMBOUND && placed == want)
+	if (smbound_rule(k) && placed == want)
 		keep = smbound_fallback(s, k, &ncand);
 	for (int j = 0; j < ncand; j++) {
 		struct smclass *c = s->cand[j];
@@ -244,9 +269,9 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 		if (c == keep) {
 			group_add(s, k, c, 1);
 			group_add_exiting(s, k, c, take - 1);
-		} else if (k->variant == VAR_SMBOUND && class_outside(s, c, &k->sms)) {
+		} else if (smbound_rule(k) && class_outside(s, c, &k->sms)) {
 			group_add_exiting(s, k, c, take);   /* lands, reads %smid, returns */
-		} else if (k->variant == VAR_SMBOUND) {
+		} else if (smbound_rule(k)) {
 			smbound_inside(s, k, c, take);
 		} else {
 			group_add(s, k, c, take);
@@ -263,6 +288,8 @@ void dispatch(struct sim *s)
 	s->need_dispatch = false;
 	for (int i = 0; i < s->n_active; i++) {
 		struct kinst *k = s->active[i];
+		if (k->shape)
+			reshape_clamp(s, k);
 		if (!k->unplaced)
 			continue;
 		if (stop) {
@@ -276,7 +303,7 @@ void dispatch(struct sim *s)
 		 * their slots at once on a GPU with no exit time, and the rest of the grid lands in
 		 * their place: look again while the pass still places blocks.  (With an exit time
 		 * their slots stay held, and the rest waits for them.) */
-		while (k->variant == VAR_SMBOUND && k->unplaced > 0) {
+		while (smbound_rule(k) && k->unplaced > 0) {
 			int before = k->unplaced;
 			place(s, k, any_blocked ? &blocked : NULL, false);
 			if (k->unplaced == before)
@@ -285,6 +312,8 @@ void dispatch(struct sim *s)
 		k->settled = !any_blocked;
 		if (!k->unplaced)
 			continue;
+		if (k->shape)
+			continue;    /* top-up workers take room as it comes (sim/reshape.c) */
 		if (!k->masked) {
 			stop = true;
 			continue;

@@ -102,6 +102,7 @@ struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, const str
 		s->free_k = k->q_next;
 	else
 		k = xcalloc(1, sizeof(*k));
+	reshape_free(k);
 	memset(k, 0, sizeof(*k));
 	char err[256];
 	if (!kernel_fit(spec, s->g, &k->fit, err, sizeof(err))) {
@@ -231,6 +232,11 @@ static void on_group_done(struct sim *s, struct group *gr)
 	gr->ev = EV_NONE;
 	if (gr->exiting) {
 		group_remove(s, gr);     /* the exit is done: its slots are free */
+		s->need_dispatch = true;
+		return;
+	}
+	if (gr->leaving) {
+		group_left(s, gr);       /* resized or yielded: at its task boundary (reshape.c) */
 		s->need_dispatch = true;
 		return;
 	}
@@ -518,6 +524,7 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 	} else {
 		s->model_self = s->model->create(s->g, &ic);
 	}
+	power_open(s, &gdiag);
 	if (!s->g->interference)
 		cJSON_Delete((cJSON *)ic.node);
 	if (gdiag.failed) {
@@ -739,6 +746,7 @@ void sim_report(struct sim *s, cJSON *out)
 	use.thread_int = s->thread_int;
 	metrics_report(s->m, &use, !s->exclude_games, out);
 	cJSON_AddNumberToObject(out, "events", (double)s->events);
+	power_report(s, out);
 	if (s->pol && s->pol->finish)
 		s->pol->finish(s->pol_self, &s->bk, out);
 }
@@ -751,14 +759,17 @@ void sim_free(struct sim *s)
 		s->pol->destroy(s->pol_self);
 	if (s->model && s->model_self)
 		s->model->destroy(s->model_self);
+	power_close(s);
 	residency_free(s);
 	for (int i = 0; i < s->n_streams; i++)
 		for (struct kinst *k = s->streams[i].head, *n; k; k = n) {
 			n = k->q_next;
+			reshape_free(k);
 			free(k);
 		}
 	for (struct kinst *k = s->free_k, *n; k; k = n) {
 		n = k->q_next;
+		reshape_free(k);
 		free(k);
 	}
 	for (int i = 0; s->games && i < s->e->n_games; i++) {

@@ -65,5 +65,15 @@ sim_time sim_last_finish(const struct sim *sim);
 uint64_t sim_events(const struct sim *sim);
 /* The policy's state (what its init returned), for tests of example policies. */
 void *sim_policy_state(const struct sim *sim);
+/* Blocks of the named kernel on an SM told to leave at their next task boundary (resize,
+ * yield), still working there (sim_sm_kernel_blocks counts them too). */
+int sim_sm_leaving_blocks(const struct sim *sim, int sm, const char *kernel);
+/* The drain rate of a running persistent kernel's pool (the sum of its workers' speeds),
+ * or -1 when the id is no running persistent kernel. */
+double sim_kernel_rate(const struct sim *sim, long id);
+/* Whether an SM is power-gated (bk_sms_gate), and the SM-time (SM-ns) gated SMs spent gated
+ * and empty so far, as integrated up to the last residency change (all of it after sim_run). */
+bool sim_sm_gated(const struct sim *sim, int sm);
+double sim_gated_sm_ns(const struct sim *sim);
 
 #endif

@@ -3,8 +3,10 @@
  *   backend.c    the policy actions and observations (policies/backend.h);
  *   progress.c   per-workload progress counters and the periodic epoch;
  *   residency.c  SM classes, block groups, speeds and completion times;
- *   dispatch.c   the hardware block dispatcher.
- * Nothing outside these files includes this.
+ *   dispatch.c   the hardware block dispatcher;
+ *   reshape.c    resizing and yielding running persistent kernels;
+ *   gate.c       SM power gating and the power model hook.
+ * Nothing outside sim/ includes this.
  *
  * SM classes.  SMs whose residency is identical evolve identically, so the engine keeps
  * classes of identical SMs with a multiplicity: a block group (blocks of one kernel placed at
@@ -19,6 +21,7 @@
 
 #include <gsl/gsl_rng.h>
 #include "models/interference.h"
+#include "models/power.h"
 #include "policies/policy.h"
 #include "sim/engine.h"
 #include "sim/evq.h"
@@ -50,6 +53,10 @@ struct group {
 	/* blocks that landed only to exit (SM-bound: outside the set, beyond the quota): they
 	 * hold their slots until `at`, do no work and are not among the kernel's resident */
 	bool exiting;
+	/* persistent workers told to leave (resize, yield: sim/reshape.c): they work on, drain
+	 * the pool and hold their slots until their current task ends at `at` (`remaining`:
+	 * the rest of it), then leave; they no longer count against the kernel's per-SM cap */
+	bool leaving;
 };
 
 struct smclass {
@@ -74,6 +81,7 @@ struct smclass {
 	double rate_dram, rate_speed[RATE_CACHE];
 	bool dirty;              /* residency changed: speeds to recompute */
 	bool freed;              /* blocks left since the last dispatch */
+	bool gated;              /* its SMs are power-gated (all or none of them: sim/gate.c) */
 };
 
 struct frame {
@@ -111,6 +119,9 @@ struct kinst {
 	bool settled;            /* waiting, and no SM had room for it at the last dispatch */
 	struct kinst *q_next;    /* stream queue (and free list) */
 	struct kinst *hw_next;   /* hardware wait list */
+	/* resized or yielded (sim/reshape.c): per-SM caps on its workers, its set in `sms`;
+	 * NULL: placed by its launch's rules */
+	struct reshape *shape;
 };
 
 struct stream {
@@ -218,6 +229,18 @@ struct sim {
 	/* dispatcher scratch, per class id */
 	int *room, *take;
 	struct smclass **cand, **snap;
+
+	/* power gating (sim/gate.c): the gated SMs (none: n_gated 0), the SM-time they spent
+	 * gated and empty, and the power model told of each interval since `power_mark` */
+	struct smset gated;
+	int n_gated;
+	double gated_int;
+	const struct power_ops *power;
+	void *power_self;
+	struct power_mark {
+		sim_time at;
+		double unit[UNIT_COUNT], busy, thread, gated;
+	} power_mark;
 };
 
 void *xcalloc(size_t n, size_t sz);
@@ -321,8 +344,39 @@ static inline int class_room(const struct sim *s, const struct smclass *c, const
 #ifdef COMBOSIM_DEBUG
 void residency_check(const struct sim *s);
 #endif
+/* n workers per member SM of gr (a persistent kernel's working group) leave at their next
+ * task boundary: they become a leaving group that works on for half a task. */
+void group_leave(struct sim *s, struct group *gr, int n);
+/* A leaving group reached its task boundary: its workers go, the pool's rate drops. */
+void group_left(struct sim *s, struct group *gr);
 
 /* dispatch.c */
 void dispatch(struct sim *s);
+
+/* reshape.c */
+/* The running (in hardware) kernel with that id, or NULL. */
+struct kinst *kernel_running(const struct sim *s, long id);
+bool reshape_resize(struct sim *s, long id, const struct smset *sms);
+bool reshape_yield(struct sim *s, long id, const struct smset *sms, int blocks);
+/* The part(s) of class c, split where k's per-SM cap differs, that can take more of k's
+ * workers, appended to the dispatcher's cand[] with their room (at most `room`). */
+int reshape_candidates(struct sim *s, struct kinst *k, struct smclass *c, int room, int ncand);
+/* Lowers k's workers to place to the tasks its pool has left for new workers. */
+void reshape_clamp(struct sim *s, struct kinst *k);
+/* Recounts every reshaped kernel's workers to place (after the gated SMs changed). */
+void reshape_recount_all(struct sim *s);
+/* Frees a kernel's caps (when its kinst is reused or freed). */
+void reshape_free(struct kinst *k);
+#ifdef COMBOSIM_DEBUG
+void reshape_check(const struct sim *s, const struct kinst *k);
+#endif
+
+/* gate.c */
+void gate_set(struct sim *s, const struct smset *gated);
+/* The GPU's power model (its "power" object); errors go to diag. */
+void power_open(struct sim *s, struct cfg_diag *diag);
+void power_close(struct sim *s);
+/* Tells the model of the interval since the last call and adds its report to `out`. */
+void power_report(struct sim *s, cJSON *out);
 
 #endif

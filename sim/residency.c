@@ -183,6 +183,8 @@ static inline void class_integrate(struct sim *s, struct smclass *c)
 			s->unit_int[u] += min1(c->load[u]) * dt;
 		s->busy_int += c->groups ? dt : 0;
 		s->thread_int += (double)c->threads * dt;
+		if (c->gated && !c->groups)
+			s->gated_int += dt;      /* gated and empty: power-gated (sim/gate.c) */
 	}
 	c->since = s->now;
 }
@@ -305,10 +307,11 @@ static void class_merge(struct sim *s, struct smclass *into, struct smclass *fro
 	class_set_members(s, into);
 }
 
-/* Idle SMs are all alike: keep them in one class. */
+/* Idle SMs are all alike: keep them in one class, one for the power-gated ones (the
+ * dispatcher and the power model treat those differently). */
 static void merge_idle(struct sim *s)
 {
-	struct smclass *idle = NULL;
+	struct smclass *idle[2] = { NULL, NULL };
 	if (!s->maybe_idle)
 		return;
 	s->maybe_idle = false;
@@ -318,10 +321,10 @@ static void merge_idle(struct sim *s)
 		struct smclass *c = &s->classes[i];
 		if (!c->alive || c->groups)
 			continue;
-		if (!idle)
-			idle = c;
+		if (!idle[c->gated])
+			idle[c->gated] = c;
 		else
-			class_merge(s, idle, c);
+			class_merge(s, idle[c->gated], c);
 	}
 }
 
@@ -330,12 +333,13 @@ static void merge_idle(struct sim *s)
 static bool class_same(const struct sim *s, const struct smclass *a, const struct smclass *b)
 {
 	if (a->blocks != b->blocks || a->threads != b->threads || a->smem != b->smem ||
-	    a->regs != b->regs || a->graphics != b->graphics)
+	    a->regs != b->regs || a->graphics != b->graphics || a->gated != b->gated)
 		return false;
 	const struct group *x = a->groups, *y = b->groups;
 	for (; x && y; x = x->c_next, y = y->c_next) {
 		if (x->k != y->k || x->n != y->n || x->start != y->start || x->speed != y->speed ||
-		    x->exiting != y->exiting || (x->exiting && x->at != y->at))
+		    x->exiting != y->exiting || x->leaving != y->leaving ||
+		    ((x->exiting || x->leaving) && x->at != y->at))
 			return false;
 		/* the timeline draws a group on its lane of every member SM: merged SMs must have
 		 * used the same lane for it */
@@ -403,6 +407,7 @@ static void class_commit(struct sim *s, struct smclass *c, const struct kinst *k
 #ifdef COMBOSIM_DEBUG
 	assert(c->threads <= s->g->max_threads && c->regs <= s->g->regs &&
 	       c->smem <= gpu_smem_capacity(s->g, c->graphics) && c->blocks <= s->g->max_blocks);
+	assert(!c->gated);           /* nothing lands on a power-gated SM */
 #else
 	(void)s;
 #endif
@@ -456,7 +461,7 @@ void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 		k->started = s->now;
 	/* blocks placed at one instant share a group; persistent workers always do */
 	for (struct group *gr = c->groups; gr; gr = gr->c_next)
-		if (gr->k == k && !gr->exiting && (persistent(k) || gr->start == s->now)) {
+		if (gr->k == k && !gr->exiting && !gr->leaving && (persistent(k) || gr->start == s->now)) {
 			if (persistent(k)) {
 				/* the newcomers drain the pool too: at the group's speed until the
 				 * re-rate this class is now due for adjusts all of them */
@@ -624,6 +629,29 @@ static void pool_schedule(struct sim *s, struct kinst *k)
 		k->pool_ev = evq_push(s->q, at, EV_POOL_DONE, k);
 }
 
+/* A group's work left advanced at its old speed, its completion event moved to the end of that
+ * work at speed v. */
+static void group_retime(struct sim *s, struct group *gr, double v)
+{
+	gr->remaining -= gr->speed * (double)(s->now - gr->since);
+	if (gr->remaining < 0)
+		gr->remaining = 0;
+	gr->since = s->now;
+	if (v == gr->speed && gr->ev)
+		return;
+	gr->speed = v;
+	gr->at = v > 1e-12 ? s->now + (sim_time)ceil_nonneg(gr->remaining / v) : SIM_TIME_NEVER;
+	if (gr->at == SIM_TIME_NEVER) {
+		if (gr->ev)
+			evq_cancel(s->q, gr->ev);
+		gr->ev = EV_NONE;
+	} else if (gr->ev) {
+		evq_reschedule(s->q, gr->ev, gr->at);
+	} else {
+		gr->ev = evq_push(s->q, gr->at, EV_GROUP_DONE, gr);
+	}
+}
+
 /* Recomputes the speed of every group of a class and moves their completion events. */
 static void class_rerate(struct sim *s, struct smclass *c)
 {
@@ -689,27 +717,15 @@ static void class_rerate(struct sim *s, struct smclass *c)
 		struct kinst *k = gr->k;
 		if (persistent(k)) {
 			k->pool_rate += gr->n * c->nsm * (v - gr->speed);
+			if (gr->leaving) {
+				group_retime(s, gr, v);     /* its task's end moves */
+				continue;
+			}
 			gr->speed = v;
 			gr->since = s->now;
 			continue;
 		}
-		gr->remaining -= gr->speed * (double)(s->now - gr->since);
-		if (gr->remaining < 0)
-			gr->remaining = 0;
-		gr->since = s->now;
-		if (v == gr->speed && gr->ev)
-			continue;
-		gr->speed = v;
-		gr->at = v > 1e-12 ? s->now + (sim_time)ceil_nonneg(gr->remaining / v) : SIM_TIME_NEVER;
-		if (gr->at == SIM_TIME_NEVER) {
-			if (gr->ev)
-				evq_cancel(s->q, gr->ev);
-			gr->ev = EV_NONE;
-		} else if (gr->ev) {
-			evq_reschedule(s->q, gr->ev, gr->at);
-		} else {
-			gr->ev = evq_push(s->q, gr->at, EV_GROUP_DONE, gr);
-		}
+		group_retime(s, gr, v);
 	}
 	for (int i = 0; i < n; i++)
 		if (persistent(kin[i]))
@@ -777,6 +793,45 @@ void residency_settle(struct sim *s)
 	merge_same(s, s->settled_ids, n);
 }
 
+/* ---------------------------------------------------------------- leaving workers */
+
+/* A persistent worker polls its kernel's per-SM word (set, cap) only between tasks (RH-SMQoS's
+ * worker loop, G-Space Alg. 1), so one told to leave finishes the task it holds first.  Its
+ * phase in that task is unknown, uniform over a task: the group leaves when half a task's
+ * work is done at its speed (the mean; the H100's workers leave over about one task's time
+ * at a kernel's end, cuda/runs/h100-placement-tail P11), working and holding its slots until
+ * then.  One event per group, as the rest of the engine: deterministic. */
+void group_leave(struct sim *s, struct group *gr, int n)
+{
+	struct kinst *k = gr->k;
+	struct smclass *c = gr->c;
+	struct group *lv = gr;
+	if (n < gr->n) {
+		/* the same resources and speed, split in two groups: no re-rate needed */
+		lv = group_place(s, k, c, n);
+		gr->n -= n;
+		lv->speed = gr->speed;
+		if (k->fit.dram_delta > 0)
+			c->dram_groups++;
+	}
+	lv->leaving = true;
+	lv->remaining = k->fit.block_ns / 2;
+	lv->since = s->now;
+	lv->at = lv->speed > 1e-12 ? s->now + (sim_time)ceil_nonneg(lv->remaining / lv->speed) : SIM_TIME_NEVER;
+	if (lv->at != SIM_TIME_NEVER)
+		lv->ev = evq_push(s->q, lv->at, EV_GROUP_DONE, lv);
+}
+
+void group_left(struct sim *s, struct group *gr)
+{
+	struct kinst *k = gr->k;
+	/* the pool drained at the old rate up to now; its end moves with the new rate (the
+	 * class's re-rate does it too, but only if k keeps workers there) */
+	pool_advance(s, k);
+	group_remove(s, gr);
+	pool_schedule(s, k);
+}
+
 #ifdef COMBOSIM_DEBUG
 /* Debug builds: class counters equal what their groups hold, nothing is negative or
  * over-committed, the classes partition the SMs, every resident block is counted once, work
@@ -790,7 +845,7 @@ void residency_check(const struct sim *s)
 		const struct smclass *c = &s->classes[i];
 		if (!c->alive)
 			continue;
-		int threads = 0, regs = 0, smem = 0, blocks = 0, rt = 0;
+		int threads = 0, regs = 0, smem = 0, blocks = 0, rt = 0, dram = 0;
 		for (const struct group *gr = c->groups; gr; gr = gr->c_next) {
 			assert(gr->c == c && gr->n > 0 && gr->speed >= 0 && gr->remaining >= 0);
 			threads += gr->n * gr->k->fit.threads;
@@ -798,14 +853,19 @@ void residency_check(const struct sim *s)
 			smem += gr->n * gr->k->fit.smem;
 			blocks += gr->n;
 			rt += gr->k->fit.graphics ? gr->n : 0;
+			dram += !gr->exiting && gr->k->fit.dram_delta > 0;
 		}
 		assert(threads == c->threads && regs == c->regs && smem == c->smem && blocks == c->blocks);
+		assert(dram == c->dram_groups);   /* working groups that use DRAM */
 		assert(rt == c->rt_blocks && c->graphics == (rt > 0));
 		assert(threads <= g->max_threads && regs <= g->regs && blocks <= g->max_blocks);
 		assert(smem <= gpu_smem_capacity(g, c->graphics));
 		assert(c->nsm == smset_count(&c->members) && c->nsm > 0);
-		for (int sm = 0; sm < g->sm_count; sm++)
+		for (int sm = 0; sm < g->sm_count; sm++) {
 			assert(smset_has(&c->members, sm) == (s->cls_of[sm] == c));
+			/* a class is gated whole or not at all */
+			assert(!smset_has(&c->members, sm) || smset_has(&s->gated, sm) == c->gated);
+		}
 		resident_total += (long)blocks * c->nsm;
 		sms += c->nsm;
 	}
@@ -826,6 +886,9 @@ void residency_check(const struct sim *s)
 				exiting += (long)gr->n * gr->c->nsm;
 				continue;
 			}
+			/* leaving workers: the rest of one task, their end scheduled when they run */
+			assert(!gr->leaving || (persistent(k) && gr->remaining <= k->fit.block_ns / 2 &&
+						(gr->ev ? gr->at >= s->now : gr->speed <= 1e-12)));
 			n += (long)gr->n * gr->c->nsm;
 			rate += (double)gr->n * gr->c->nsm * gr->speed;
 		}
@@ -846,6 +909,8 @@ void residency_check(const struct sim *s)
 			assert(ring == same);
 		}
 		assert(!k->newest || k->newest->k == k);
+		if (k->shape)
+			reshape_check(s, k);
 		by_kernel += n + exiting;
 		if (!persistent(k))
 			assert(k->unplaced + k->resident + k->done_blocks + k->exited == k->blocks);

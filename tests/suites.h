@@ -10,5 +10,6 @@ void register_validate_tests(void);
 void register_traces_tests(void);
 void register_backend_tests(void);
 void register_hooks_tests(void);
+void register_reshape_tests(void);
 
 #endif

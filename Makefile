@@ -86,6 +86,7 @@ run: all
 # Unit tests, end-to-end tests, then the reproductions' checks.  Exit status is the verdict.
 test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(BIN)/fuzz-replay-experiment $(BIN)/fuzz-replay-traces
 	COMBOSIM=$(BIN)/combosim $(BIN)/combosim-tests
+	COMBOSIM=$(BIN)/combosim sh tests/layers.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_traces.sh
 	$(BIN)/fuzz-replay-experiment tests/fuzz/corpus/experiment tests/fuzz/crashes/experiment

@@ -9,6 +9,7 @@ extern const struct policy_ops policy_combo;
 extern const struct policy_ops policy_combo_nm;
 extern const struct policy_ops policy_combo_intra;
 extern const struct policy_ops policy_combo_exact;
+extern const struct policy_ops policy_vgasa;
 
 static const struct policy_ops *const policies[] = {
 	&policy_exclusive,
@@ -18,10 +19,11 @@ static const struct policy_ops *const policies[] = {
 	&policy_combo_nm,
 	&policy_combo_intra,
 	&policy_combo_exact,
+	&policy_vgasa,
 };
 
 static const char *const names[] = {
-	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", NULL
+	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", "vgasa", NULL
 };
 
 const struct policy_ops *policy_find(const char *name)

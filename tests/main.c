@@ -16,6 +16,7 @@ int main(void)
 	register_backend_tests();
 	register_hooks_tests();
 	register_reshape_tests();
+	register_vgasa_tests();
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed() +

@@ -11,5 +11,6 @@ void register_traces_tests(void);
 void register_backend_tests(void);
 void register_hooks_tests(void);
 void register_reshape_tests(void);
+void register_vgasa_tests(void);
 
 #endif

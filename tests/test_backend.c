@@ -976,6 +976,8 @@ static struct experiment *load_default(void)
 		"policies[8]={\"name\":\"combo-intra\"}",
 		"policies[9]={\"name\":\"combo-exact\"}",
 		"policies[10]={\"name\":\"combo-exact\",\"label\":\"combo-exact-masked\",\"be_launch\":\"masked\"}",
+		/* the default game is open-loop: vgasa measures and decides but cannot sleep there */
+		"policies[11]={\"name\":\"vgasa\",\"scheduler\":\"none\",\"window_ms\":100}",
 	};
 	struct cfg_diag d = { 0 };
 	int n = (int)(sizeof(sets) / sizeof(sets[0]));

@@ -173,6 +173,21 @@ figures: all
 	gnuplot -e "in='$(FIG)/fig18/report/fig18.csv'; out='plots/out/fig18.png'" plots/fig18.gp
 	gnuplot -e "in='$(FIG)/overhead/report/reproduction.csv'; out='plots/out/overhead.png'" plots/overhead.gp
 	sh experiments/combo/results.sh $(FIG)
+	$(MAKE) --no-print-directory figures-vgasa
+
+# vGASA (experiments/vgasa/): Fig. 7 and 9, consolidation, BE beside the games, Fig. 8; its
+# reproduction.csv under build/figures/vgasa/report, plots/out/vgasa_*.png, experiments/vgasa/RESULTS.md
+.PHONY: figures-vgasa
+figures-vgasa: all
+	@command -v gnuplot >/dev/null || scripts/deps.sh all
+	for x in fig7 fig8 fig9 consolidation be; do \
+		$(BIN)/combosim run experiments/vgasa/$$x.json -q --out $(FIG)/vgasa/$$x || exit 1; done
+	sh experiments/vgasa/report.sh $(FIG)/vgasa/fig7 $(FIG)/vgasa/fig8 $(FIG)/vgasa/fig9 \
+		$(FIG)/vgasa/consolidation $(FIG)/vgasa/be $(FIG)/vgasa/report >/dev/null
+	@mkdir -p plots/out
+	gnuplot -e "dir='$(FIG)/vgasa/report'; out='plots/out/vgasa_fig7.png'" plots/vgasa_fig7.gp
+	gnuplot -e "in='$(FIG)/vgasa/report/fig8.csv'; rep='$(FIG)/vgasa/report/reproduction.csv'; out='plots/out/vgasa_fig8.png'" plots/vgasa_fig8.gp
+	sh experiments/vgasa/results.sh $(FIG)/vgasa/report
 
 install: all
 	install -d $(PREFIX)/bin $(PREFIX)/share/man/man1

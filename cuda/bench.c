@@ -817,7 +817,7 @@ static struct quota_grid placement_sm_quota(const struct placement *pl)
  * each block on the SM with the most room and blocks that exit free their slot at once,
  * the second grid meets the first one's exits (every slot outside the set freed, half of
  * each set SM's) and lands outside, where it exits, until it is spent: few workers kept
- * inside (cuda/README.md, What remains 000).  If not, each SM of the set keeps 4 of each.
+ * inside (cuda/README.md, The exit hold).  If not, each SM of the set keeps 4 of each.
  * Five repetitions: the race is a matter of microseconds. */
 static void placement_back_to_back_race(const struct placement *pl, const struct quota_grid *g7)
 {

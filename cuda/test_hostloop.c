@@ -140,7 +140,7 @@ static void test_caps_h100_experiments(void)
 {
 	const char *files[] = { "cuda/experiments/h100_exclusive.json", "cuda/experiments/h100_static.json",
 				"cuda/experiments/h100_pilotfish.json", "cuda/experiments/h100_combo.json",
-				"cuda/experiments/h100_w2.json" };
+				"cuda/experiments/h100_w2.json", "cuda/experiments/h100_hooks.json" };
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		struct harness h;
 		if (!h_load(&h, files[i], NULL, 0))

@@ -10,7 +10,8 @@
  *
  * Order of delivery, as the simulator's (sim/engine.c): within one poll, events in time order
  * (completions at the GPU's end time, app starts, timers, frame releases at their scheduled
- * times); a kernel is delivered only after every kernel launched before it on its stream;
+ * times, the epoch last at its time); a kernel is delivered only after every kernel launched
+ * before it on its stream;
  * kernel_finished comes before frame_finished for a frame's last kernel and before be_ready
  * for an app's kernel.  Times given to the policy are ns since the run start: the host clock
  * for now, releases and launches; %globaltimer minus the offset measured before the run for
@@ -192,7 +193,8 @@ struct hl_run {
 	unsigned char *blocked;            /* per stream, in a poll: a kernel on it not done */
 	int *take_slot;                    /* one poll's finished launches: their slots, */
 	long *take_ix;                     /* kernels */
-	struct ck_timing *take_t;          /* and times */
+	struct ck_timing *take_t;          /* and times (take_slot, take_t: also the scratch of
+					    * progress reads, between takes) */
 
 	bool failed;
 	char err[512];

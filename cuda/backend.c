@@ -93,12 +93,15 @@ static long cb_app_launch(void *self, int app, const struct launch_opts *o)
 	struct launch_opts d = hl_owner_default(&as->launch);
 	if (!o)
 		o = &d;
-	int stream = o->stream >= 0 ? o->stream : cb_app_stream(r, app);
+	/* the owner's stream: the first of the app's depth streams without a kernel of it, so that
+	 * its kernels in flight run side by side in queue order (as sim/backend.c) */
+	int stream = o->stream >= 0 ? o->stream : hl_app_free_stream(r, app);
 	long id = hl_launch(r, cb_app_next(r, app), o, stream, -1, app, -1);
 	if (id < 0)
 		return -1;
 	a->launched++;
 	a->in_flight++;
+	a->max_in_flight = a->in_flight > a->max_in_flight ? a->in_flight : a->max_in_flight;
 	return id;
 }
 
@@ -135,10 +138,28 @@ static void cb_exclude_games(void *self) { cb_exclude(self, &((struct hl_run *)s
 static void cb_exclude_apps(void *self) { cb_exclude(self, &((struct hl_run *)self)->excl_apps, "BE apps"); }
 static void cb_fail(void *self, const char *msg) { hl_fail(self, "%s", msg); }
 
+/* Epochs and progress (cuda/hostprogress.c), closed-loop sleeps (cuda/hostclosed.c). */
+static void cb_app_progress(void *self, int app, struct progress *out)
+{
+	struct hl_run *r = self;
+	if (owner_ok(r, app, r->e->n_apps, "app"))
+		hl_progress_read(r, -1, app, out);
+}
+
+static void cb_game_progress(void *self, int game, struct progress *out)
+{
+	struct hl_run *r = self;
+	if (owner_ok(r, game, r->e->n_games, "game"))
+		hl_progress_read(r, game, -1, out);
+}
+
+static void cb_epoch_every(void *self, sim_time period) { hl_epoch_every(self, period); }
+static void cb_game_sleep(void *self, int game, sim_time ns) { hl_game_sleep(self, game, ns); }
+
 const struct backend_ops cuda_backend_ops = {
 	.version = BACKEND_OPS_VERSION,
 	.name = "cuda",
-	.caps = 0,
+	.caps = BK_CAP_EPOCH | BK_CAP_CLOSED_LOOP,
 	.now = cb_now,
 	.gpu = cb_gpu,
 	.games = cb_games,
@@ -149,6 +170,8 @@ const struct backend_ops cuda_backend_ops = {
 	.app_next = cb_app_next,
 	.app_in_flight = cb_app_in_flight,
 	.app_depth = cb_app_depth,
+	.app_progress = cb_app_progress,
+	.game_progress = cb_game_progress,
 	.stream_new = cb_stream_new,
 	.frame_launch = cb_frame_launch,
 	.app_launch = cb_app_launch,
@@ -157,5 +180,7 @@ const struct backend_ops cuda_backend_ops = {
 	.app_checkpoint = cb_app_checkpoint,
 	.exclude_games = cb_exclude_games,
 	.exclude_apps = cb_exclude_apps,
+	.epoch_every = cb_epoch_every,
+	.game_sleep = cb_game_sleep,
 	.fail = cb_fail,
 };

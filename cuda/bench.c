@@ -10,6 +10,8 @@
  *   partition.csv        inter-SM partition interference (each kernel SM-bound on half the SMs)
  *   placement_blocks.csv per block %smid, start, end of the placement experiments;
  *   placement.json       the tie order, leftover-rule and most-room checks read off them
+ *   progress.csv         a running persistent kernel's task counter read by the host
+ *                        (cuda/bench_progress.c)
  *   summary.json         the headline numbers, the command line and the notes
  * RT-class kernels are emulated (software BVH traversal on CUDA cores); every summary says so.
  */
@@ -23,6 +25,12 @@
 #include "cuda/bench.h"
 
 #define MAX_REPS 64
+
+static FILE *out_file(const struct bench_opts *o, const char *name);
+static void out_close(FILE *f, const char *name);
+
+FILE *bench_out(const struct bench_opts *o, const char *name) { return out_file(o, name); }
+void bench_out_close(FILE *f, const char *name) { out_close(f, name); }
 
 static FILE *out_file(const struct bench_opts *o, const char *name)
 {
@@ -1177,6 +1185,8 @@ int bench_run(const struct bench_opts *o)
 		bench_scaling(d, &cal, o, sum);
 	if (o->what & BENCH_SATURATION)
 		bench_saturation(d, &cal, o, sum);
+	if (o->what & BENCH_PROGRESS)
+		bench_progress(d, &cal, o, sum);
 	write_json(o, "summary.json", sum);
 	if (ck_calib_save(&cal))
 		fprintf(stderr, "combosim-cuda: %s: could not save the calibration cache: %s\n", cal.path, strerror(errno));

@@ -3,9 +3,11 @@
 #ifndef COMBOSIM_CUDA_BENCH_H
 #define COMBOSIM_CUDA_BENCH_H
 
+#include <stdio.h>
 #include "cuda/ck.h"
 
-enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_SATURATION = 8, BENCH_ALL = 15 };
+enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_SATURATION = 8, BENCH_PROGRESS = 16,
+       BENCH_ALL = 31 };
 
 struct bench_opts {
 	int what;                  /* BENCH_* bits */
@@ -24,5 +26,10 @@ double bench_solo_us(struct ck_dev *d, const struct ck_kernel *k, int reps);
 void bench_warmup(struct ck_dev *d, double ms);
 double bench_calibrate(struct ck_dev *d, struct ck_calib *cal, struct ck_kernel *k, double target_us);
 void bench_half_sm_kernel(const struct ck_dev *d, int cls, struct ck_kernel *k);
+/* A file of the output directory, opened for writing / closed (exit 1 on an error). */
+FILE *bench_out(const struct bench_opts *o, const char *name);
+void bench_out_close(FILE *f, const char *name);
+/* cuda/bench_progress.c: reading a running persistent kernel's task counter from the host. */
+void bench_progress(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum);
 
 #endif

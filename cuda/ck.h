@@ -128,6 +128,10 @@ void ck_async_begin(struct ck_dev *d, int n);
 void ck_launch_async(struct ck_dev *d, const struct ck_kernel *k, int stream, int slot);
 int ck_slot_done(struct ck_dev *d, int slot);
 void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *t);
+/* Reads the listed slots' counters while their launches may still run (first entry, last exit
+ * so far, task counter, exits), on ck_slots_take's stream: copies of device memory the running
+ * kernels update atomically, waiting for the copies only, never for the kernels. */
+void ck_slots_peek(struct ck_dev *d, const int *slots, int n, struct ck_timing *t);
 void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t);
 /* A new stream of priority prio (as ck_open's: 0 = lowest, higher runs first; clamped to the
  * device's range); returns its index. */

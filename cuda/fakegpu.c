@@ -107,6 +107,27 @@ static void fk_take(void *self, const int *slots, int n, struct ck_timing *t)
 	}
 }
 
+/* A launch's counters at `now`: its workers take tasks evenly from start to end, each holding
+ * one in progress (or the ticket that found none) once started; an original launch keeps none. */
+static void fk_peek(void *self, const int *slots, int n, struct ck_timing *t)
+{
+	struct fake_gpu *f = self;
+	f->peeks++;
+	for (int i = 0; i < n; i++) {
+		int s = slots[i];
+		if (s < 0 || s >= HL_SLOTS || f->slot_launch[s] < 0)
+			fake_abort("peeked at a slot with no launch", s);
+		const struct fake_launch *l = &f->log[f->slot_launch[s]];
+		t[i] = (struct ck_timing){ .first_ns = ~0ULL };
+		if (f->now < l->start || l->k.variant == CK_ORIGINAL)
+			continue;
+		long long span = l->end > l->start ? l->end - l->start : 1;
+		long long el = f->now < l->end ? f->now - l->start : span;
+		t[i].first_ns = (unsigned long long)(l->start + f->gpu_offset);
+		t[i].tasks_taken = (uint32_t)((long long)l->k.tasks * el / span + ck_grid(&l->k));
+	}
+}
+
 static void fk_wait(void *self)
 {
 	struct fake_gpu *f = self;
@@ -130,6 +151,7 @@ static const struct hl_dev_ops fake_ops = {
 	.launch = fk_launch,
 	.done = fk_done,
 	.take = fk_take,
+	.peek = fk_peek,
 	.wait = fk_wait,
 	.offset = fk_offset,
 };

@@ -4,7 +4,8 @@
  * default k->work ns, times sm_count / set SMs for an SM-bound kernel); streams run side by side
  * without slowing each other.  A slot's event is done `done_lat` after its kernel's end.  It
  * aborts the test binary when the loop misuses a slot (a launch into a slot in use, a read of a
- * launch not done), and logs every launch for the tests to check. */
+ * launch not done), and logs every launch for the tests to check.  A persistent launch's task
+ * counter, read while it runs, grows evenly from its start to its end. */
 #ifndef COMBOSIM_CUDA_FAKEGPU_H
 #define COMBOSIM_CUDA_FAKEGPU_H
 
@@ -34,7 +35,7 @@ struct fake_gpu {
 	bool slot_polled[HL_SLOTS];
 	struct fake_launch *log;
 	long n_log, cap_log;
-	long takes, polls;
+	long takes, polls, peeks;
 };
 
 /* A fake of sm_count SMs with `streams` streams open (as ck_open), clock at 1 s. */

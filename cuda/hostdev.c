@@ -17,6 +17,7 @@ static void hd_begin(void *self, int slots) { ck_async_begin(self, slots); }
 static void hd_launch(void *self, const struct ck_kernel *k, int stream, int slot) { ck_launch_async(self, k, stream, slot); }
 static int hd_done(void *self, int slot) { return ck_slot_done(self, slot); }
 static void hd_take(void *self, const int *slots, int n, struct ck_timing *t) { ck_slots_take(self, slots, n, t); }
+static void hd_peek(void *self, const int *slots, int n, struct ck_timing *t) { ck_slots_peek(self, slots, n, t); }
 static void hd_wait(void *self) { ck_async_end(self, 0, NULL); }
 
 /* %globaltimer - CLOCK_MONOTONIC from the tightest of 9 round trips (a one-thread kernel reading
@@ -45,6 +46,7 @@ static const struct hl_dev_ops hd_ops = {
 	.launch = hd_launch,
 	.done = hd_done,
 	.take = hd_take,
+	.peek = hd_peek,
 	.wait = hd_wait,
 	.offset = hd_offset,
 };

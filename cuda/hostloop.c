@@ -9,8 +9,9 @@
 
 #include "cuda/hostloop.h"
 
-/* Delivery order of events at the same time: what the GPU already did first. */
-enum { EV_DONE, EV_APP, EV_TIMER, EV_RELEASE };
+/* Delivery order of events at the same time: what the GPU already did first; an epoch last,
+ * once everything else of its instant is handled (as the simulator's). */
+enum { EV_DONE, EV_APP, EV_TIMER, EV_RELEASE, EV_EPOCH };
 
 static const struct policy_ops *pol(const struct hl_run *r) { return r->ps->ops; }
 
@@ -103,6 +104,7 @@ static void collect_done(struct hl_run *r, int *n_ev)
 {
 	int n = poll_done(r);
 	take(r, n);
+	r->n_taken = n;
 	for (int i = 0; i < n; i++) {
 		const struct hl_kernel *k = &r->kernels[r->take_ix[i]];
 		long long t = kernel_end(r, k);
@@ -134,6 +136,14 @@ static void collect_due(struct hl_run *r, long long now, int *n_ev)
 	r->n_timers = m;
 	for (int g = 0; !r->excl_games && g < e->n_games; g++) {
 		const struct game_spec *gs = &e->games[g];
+		if (gs->closed) {
+			/* its next frame, once the previous one's presentation fixed its time */
+			if (r->next_release[g] >= 0 && r->next_release[g] <= now) {
+				ev_add(r, n_ev, r->next_release[g], EV_RELEASE, r->released[g]++, g);
+				r->next_release[g] = -1;
+			}
+			continue;
+		}
 		for (; r->released[g] < r->w->n_frames[g]; r->released[g]++) {
 			long long rel = gs->start_ns + llround((double)r->released[g] * (double)gs->period_ns);
 			if (rel > now)
@@ -141,6 +151,8 @@ static void collect_due(struct hl_run *r, long long now, int *n_ev)
 			ev_add(r, n_ev, rel, EV_RELEASE, r->released[g], g);
 		}
 	}
+	if (r->epoch_period > 0 && r->epoch_next <= now)
+		ev_add(r, n_ev, r->epoch_next, EV_EPOCH, r->epoch_gen, 0);
 }
 
 static struct frame_info frame_info_of(const struct hl_run *r, int game, long number)
@@ -161,8 +173,15 @@ static void release(struct hl_run *r, int game, long number, long long at)
 	f->release = at;
 	f->deadline = at + gs->qos_ns;
 	f->started = -1;
+	/* how late the host made it (its poll): what "release_ns" does not show */
+	long long lag = hl_now(r) - at;
+	r->lag_sum += (double)lag;
+	r->lag_max = lag > r->lag_max ? lag : r->lag_max;
+	r->lag_n++;
 	if (r->game_in_flight[game] >= gs->max_queued || r->w->frames[game][number].n == 0) {
 		f->dropped = true;
+		if (gs->closed)
+			hl_closed_next(r, game, number, at);   /* nothing to present: the loop goes on */
 		return;
 	}
 	r->game_in_flight[game]++;
@@ -180,8 +199,9 @@ static void app_ready(struct hl_run *r, int app)
 		return;
 	if (pol(r)->be_ready)
 		pol(r)->be_ready(r->pol, &r->bk, app);
-	else
-		r->bk.ops->app_launch(r, app, NULL);
+	else    /* the default fills the app's depth */
+		while (r->bk.ops->app_launch(r, app, NULL) >= 0)
+			;
 }
 
 static void frame_kernel_done(struct hl_run *r, int game, long number, long long started, long long finished)
@@ -197,6 +217,8 @@ static void frame_kernel_done(struct hl_run *r, int game, long number, long long
 	struct frame_info fi = frame_info_of(r, game, number);
 	if (pol(r)->frame_finished)
 		pol(r)->frame_finished(r->pol, &r->bk, &fi, finished);
+	if (r->e->games[game].closed)
+		hl_closed_next(r, game, number, finished);   /* after the policy: its sleep applies */
 }
 
 static void app_kernel_done(struct hl_run *r, int app)
@@ -216,6 +238,9 @@ static void deliver_kernel(struct hl_run *r, long id)
 {
 	struct hl_kernel *k = &r->kernels[id];
 	k->delivered = hl_now(r);
+	r->undelivered--;
+	hl_app_release(r, k);
+	hl_progress_done(r, k);
 	struct kernel_done kd = {
 		.id = id, .spec = k->spec, .variant = k->variant, .game = k->game, .app = k->app, .frame = k->frame,
 		.launched = k->launched, .started = kernel_start(r, k), .finished = kernel_end(r, k),
@@ -245,18 +270,29 @@ static void deliver(struct hl_run *r, const struct hl_event *ev)
 	case EV_RELEASE:
 		release(r, (int)ev->ix, ev->seq, ev->t);
 		break;
+	case EV_EPOCH:
+		if (ev->seq == r->epoch_gen)   /* else bk_epoch_every replaced it in this poll */
+			hl_epoch_fire(r, ev->t);
+		break;
 	}
 }
 
-/* One turn: collect, order, deliver (stopping at a failure, as the simulator stops at it). */
-static void poll_once(struct hl_run *r, long long now)
+/* One turn: collect, order, deliver (stopping at a failure, as the simulator stops at it).
+ * The last turn, at the duration, delivers what is due at it but no completions: the
+ * simulator handles timers and epochs at its end time too. */
+static void poll_once(struct hl_run *r, long long now, bool last)
 {
 	int n = 0;
-	collect_done(r, &n);
+	r->polls++;
+	r->n_taken = 0;
+	if (!last)
+		collect_done(r, &n);
 	collect_due(r, now, &n);
 	qsort(r->ev, (size_t)n, sizeof(*r->ev), ev_cmp);
-	for (int i = 0; i < n && !r->failed; i++)
-		deliver(r, &r->ev[i]);
+	r->ev_n = n;
+	for (r->ev_i = 0; r->ev_i < n && !r->failed; r->ev_i++)
+		deliver(r, &r->ev[r->ev_i]);
+	r->ev_n = r->ev_i = 0;
 }
 
 int hl_run_exec(struct hl_run *r)
@@ -273,9 +309,13 @@ int hl_run_exec(struct hl_run *r)
 	r->running = true;
 	for (;;) {
 		long long now = hl_now(r);
-		if (now >= end || r->failed)
+		if (r->failed)
 			break;
-		poll_once(r, now);
+		if (now >= end) {
+			poll_once(r, end, true);
+			break;
+		}
+		poll_once(r, now, false);
 	}
 	long long now = hl_now(r);
 	r->stop = now < end ? now : end;

@@ -10,7 +10,8 @@
  *
  * Order of delivery, as the simulator's (sim/engine.c): within one poll, events in time order
  * (completions at the GPU's end time, app starts, timers, frame releases at their scheduled
- * times); a kernel is delivered only after every kernel launched before it on its stream;
+ * times, the epoch last at its time); a kernel is delivered only after every kernel launched
+ * before it on its stream;
  * kernel_finished comes before frame_finished for a frame's last kernel and before be_ready
  * for an app's kernel.  Times given to the policy are ns since the run start: the host clock
  * for now, releases and launches; %globaltimer minus the offset measured before the run for
@@ -39,6 +40,8 @@ struct hl_dev_ops {
 	void (*launch)(void *self, const struct ck_kernel *k, int stream, int slot);
 	int (*done)(void *self, int slot);
 	void (*take)(void *self, const int *slots, int n, struct ck_timing *t);
+	/* the counters of launches that may still run (task counter, exits), not waiting for them */
+	void (*peek)(void *self, const int *slots, int n, struct ck_timing *t);
 	void (*wait)(void *self);                          /* every launch finished */
 	/* %globaltimer - host clock now, its round trip and the host instant it stands for */
 	long long (*offset)(void *self, long long *roundtrip, long long *at);
@@ -55,6 +58,12 @@ struct hl_workload {
 	const struct experiment *e;
 	struct frame_kernels **frames;     /* per game */
 	long *n_frames;
+	/* Closed-loop games (NULL for the others): the CPU phase after each frame, drawn from the
+	 * game's stream as the simulator draws it (traces/gamerng.h), so both use the same ones. */
+	long long **cpu_ns;
+	/* per game: its source had frames beyond those pulled (a closed loop's frames are pulled
+	 * up to the most it could release in the duration, cuda/hostclosed.c) */
+	bool *more;
 	int prio_min;                      /* the lowest priority of the games and apps: CUDA's lowest */
 	/* The calibrated kernel of a spec: original variant, `work` set for its solo time, `workers`
 	 * = the device's occupancy x SMs; NULL when it was not calibrated. */
@@ -78,6 +87,9 @@ struct hl_kernel {                         /* one launch; its index is its id */
 	long long delivered;               /* when the loop delivered its completion; -1: never */
 	bool done;                         /* t is read */
 	struct ck_timing t;
+	struct smset sms;                  /* the SMs it was launched on: an SM-bound set, else all */
+	long peeked;                       /* the poll its counters were last read in (progress); -1 */
+	struct ck_timing live;             /* what that read found */
 };
 
 struct hl_frame {
@@ -89,11 +101,27 @@ struct hl_frame {
 	char note[32];
 };
 
+/* What the host counted of a workload's finished kernels (struct progress's counters). */
+struct hl_count {
+	long kernels;
+	double tasks, work;                /* tasks done; their share of the kernels' solo ns */
+};
+struct hl_progress {
+	struct hl_count done;              /* since the run start */
+	struct hl_count base;              /* at the last epoch boundary, kernels in flight included */
+};
+
 struct hl_app {
 	long launched, finished;
-	int in_flight;
+	int in_flight, max_in_flight;
 	bool started, done;
 	long checkpoints;                  /* recorded only: no effect on the GPU */
+	/* `depth` kernels in flight at once, each on its own stream (the backend's ids), as the
+	 * simulator's: the first is the app's own, the others follow every owner's first */
+	int depth;
+	int streams[APP_DEPTH_MAX];
+	int held[APP_DEPTH_MAX];           /* per stream: its kernels of the app not yet delivered */
+	struct hl_progress prog;
 };
 
 struct hl_stream {
@@ -132,6 +160,15 @@ struct hl_run {
 	struct hl_frame **frames;          /* per game, by frame number */
 	long *released;                    /* per game: frames released */
 	int *game_in_flight;
+	struct hl_progress *game_prog;
+	/* closed-loop games (cuda/hostclosed.c): the next release, once its time is known (-1:
+	 * none), and the sleep the policy set for it */
+	long long *next_release, *sleep_ns;
+	long closed_late, sleeps;          /* releases made late (see hl_closed_next); sleeps applied */
+	long long closed_late_max, sleep_total;
+	double lag_sum;                    /* host lag of releases behind their times */
+	long long lag_max;
+	long lag_n;
 	struct hl_app *apps;
 	struct hl_kernel *kernels;
 	long n_kernels, cap_kernels;
@@ -145,10 +182,19 @@ struct hl_run {
 	int n_in_flight;
 	struct hl_event *ev;               /* one poll's events */
 	long cap_ev;
+	int ev_n, ev_i;                    /* their number, the one being delivered */
+	long polls;                        /* turns of the loop so far */
+	long undelivered;                  /* kernels launched and not yet delivered */
+	int n_taken;                       /* this poll's finished launches (take_ix) */
+	/* epochs (cuda/hostprogress.c): period (0: none), the next one's time, when the current
+	 * one started (host clock), how many fired; gen tells a queued epoch from a stale one */
+	long long epoch_period, epoch_next, epoch_start;
+	long epochs, epoch_gen;
 	unsigned char *blocked;            /* per stream, in a poll: a kernel on it not done */
 	int *take_slot;                    /* one poll's finished launches: their slots, */
 	long *take_ix;                     /* kernels */
-	struct ck_timing *take_t;          /* and times */
+	struct ck_timing *take_t;          /* and times (take_slot, take_t: also the scratch of
+					    * progress reads, between takes) */
 
 	bool failed;
 	char err[512];
@@ -174,7 +220,36 @@ long hl_launch(struct hl_run *r, const struct kernel_spec *s, const struct launc
 void hl_timer_add(struct hl_run *r, long long at, long cookie);
 struct hl_frame *hl_frame_of(struct hl_run *r, int game, long number);
 struct launch_opts hl_owner_default(const struct default_launch *d);
-/* How many kernels app may have in flight (1 unless its spec asks for more). */
+/* How many kernels app may have in flight (its spec's depth, 1 to APP_DEPTH_MAX). */
 int hl_app_depth(const struct hl_run *r, int app);
+/* The app's stream for its next kernel: the first of its `depth` streams holding none of its
+ * kernels not yet delivered (sim/backend.c app_free_stream), else its own. */
+int hl_app_free_stream(const struct hl_run *r, int app);
+/* An app's kernel was delivered: its stream holds one kernel of the app fewer. */
+void hl_app_release(struct hl_run *r, const struct hl_kernel *k);
+/* The streams every run starts with, in the simulator's numbering (sim/engine.c sim_new): one
+ * per game, each app's first, then each app's further ones for its depth.  Returns how many;
+ * fills prio[] with their experiment priorities when prio is not NULL. */
+int hl_stream_plan(const struct experiment *e, int *prio);
+
+/* ---- closed-loop games (cuda/hostclosed.c) ---- */
+/* Pulls a closed-loop game's frames for the run with their CPU phases (w->frames[g] etc.);
+ * returns 0, or -1 with a message in err. */
+int hl_closed_pull(struct hl_workload *w, int g, struct frame_source *src, char *err, size_t n);
+/* Frame `number` of closed-loop game g was presented (or dropped) at `from`: its next frame's
+ * release is from + the CPU phase + the sleep the policy set (once), or the host clock now
+ * when that has passed already. */
+void hl_closed_next(struct hl_run *r, int g, long number, long long from);
+void hl_game_sleep(struct hl_run *r, int g, long long ns);
+
+/* ---- epochs and progress (cuda/hostprogress.c) ---- */
+void hl_epoch_every(struct hl_run *r, long long period);
+/* The epoch due at `at`: the policy's callback, then a boundary; none once nothing else is
+ * pending (as the simulator's, epochs never keep a run alive). */
+void hl_epoch_fire(struct hl_run *r, long long at);
+/* Since the last boundary; game >= 0 for a game, else app. */
+void hl_progress_read(struct hl_run *r, int game, int app, struct progress *out);
+/* A kernel's completion was delivered: its owner's counters. */
+void hl_progress_done(struct hl_run *r, const struct hl_kernel *k);
 
 #endif

@@ -37,7 +37,38 @@ static void *hl_grow(void *p, long *cap, long need, size_t size)
 	return p;
 }
 
+/* An app's kernels in flight at once: its depth, within what the simulator allows. */
+static int hl_depth_of(const struct app_spec *a)
+{
+	return a->depth < 1 ? 1 : a->depth > APP_DEPTH_MAX ? APP_DEPTH_MAX : a->depth;
+}
+
 /* ---------------------------------------------------------------- the workload */
+
+/* An open-loop game's frames: the releases the simulator makes in the duration (sim/engine.c
+ * frame_release). */
+static int open_pull(struct hl_workload *w, int g, struct frame_source *src, char *err, size_t n)
+{
+	const struct experiment *e = w->e;
+	const struct game_spec *gs = &e->games[g];
+	long want = 0;
+	while (gs->start_ns + llround((double)want * (double)gs->period_ns) < e->duration_ns &&
+	       (!gs->frames || want < gs->frames))
+		want++;
+	w->frames[g] = hl_alloc((size_t)want, sizeof(struct frame_kernels));
+	for (long f = 0; f < want; f++) {
+		char why[512];
+		int rc = src->ops->next(src->self, f, &w->frames[g][f], why, sizeof(why));
+		if (rc < 0) {
+			snprintf(err, n, "game '%s': %s", gs->name, why);
+			return -1;
+		}
+		if (rc == 1)
+			break;                /* the trace has no more frames */
+		w->n_frames[g]++;
+	}
+	return 0;
+}
 
 int hl_workload_open(struct hl_workload *w, const struct experiment *e, char *err, size_t n)
 {
@@ -45,36 +76,24 @@ int hl_workload_open(struct hl_workload *w, const struct experiment *e, char *er
 	w->e = e;
 	w->frames = hl_alloc((size_t)e->n_games, sizeof(*w->frames));
 	w->n_frames = hl_alloc((size_t)e->n_games, sizeof(*w->n_frames));
+	w->cpu_ns = hl_alloc((size_t)e->n_games, sizeof(*w->cpu_ns));
+	w->more = hl_alloc((size_t)e->n_games, sizeof(*w->more));
 	for (int i = 0; i < e->n_games + e->n_apps; i++) {
 		int p = i < e->n_games ? e->games[i].priority : e->apps[i - e->n_games].priority;
 		w->prio_min = i == 0 || p < w->prio_min ? p : w->prio_min;
 	}
 	for (int g = 0; g < e->n_games; g++) {
-		/* the releases the simulator makes in the duration (sim/engine.c frame_release) */
 		const struct game_spec *gs = &e->games[g];
-		long want = 0;
-		while (gs->start_ns + llround((double)want * (double)gs->period_ns) < e->duration_ns &&
-		       (!gs->frames || want < gs->frames))
-			want++;
 		struct frame_source src;
 		char why[512];
 		if (frame_source_open(&src, gs, e->kernels, e->gpu, why, sizeof(why))) {
 			snprintf(err, n, "game '%s': %s", gs->name, why);
 			return -1;
 		}
-		w->frames[g] = hl_alloc((size_t)want, sizeof(struct frame_kernels));
-		for (long f = 0; f < want; f++) {
-			int rc = src.ops->next(src.self, f, &w->frames[g][f], why, sizeof(why));
-			if (rc < 0) {
-				snprintf(err, n, "game '%s': %s", gs->name, why);
-				frame_source_close(&src);
-				return -1;
-			}
-			if (rc == 1)
-				break;                /* the trace has no more frames */
-			w->n_frames[g]++;
-		}
+		int rc = gs->closed ? hl_closed_pull(w, g, &src, err, n) : open_pull(w, g, &src, err, n);
 		frame_source_close(&src);
+		if (rc)
+			return -1;
 	}
 	return 0;
 }
@@ -85,9 +104,12 @@ void hl_workload_close(struct hl_workload *w)
 		for (long f = 0; f < w->n_frames[g]; f++)
 			frame_kernels_free(&w->frames[g][f]);
 		free(w->frames[g]);
+		free(w->cpu_ns[g]);
 	}
 	free(w->frames);
 	free(w->n_frames);
+	free(w->cpu_ns);
+	free(w->more);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -104,15 +126,27 @@ static void run_alloc(struct hl_run *r)
 	}
 	r->released = hl_alloc((size_t)e->n_games, sizeof(long));
 	r->game_in_flight = hl_alloc((size_t)e->n_games, sizeof(int));
+	r->game_prog = hl_alloc((size_t)e->n_games, sizeof(*r->game_prog));
+	r->next_release = hl_alloc((size_t)e->n_games, sizeof(long long));
+	r->sleep_ns = hl_alloc((size_t)e->n_games, sizeof(long long));
+	for (int g = 0; g < e->n_games; g++)   /* a closed loop's first frame comes at its start */
+		r->next_release[g] = e->games[g].closed && r->w->n_frames[g] > 0 ? e->games[g].start_ns : -1;
 	r->apps = hl_alloc((size_t)e->n_apps, sizeof(*r->apps));
-	/* the streams ck_open made: one per game, then one per app, with their priorities */
-	int n = e->n_games + e->n_apps;
+	/* the streams the device opened (the runner's ck_open): the plan's, with their priorities */
+	int n = hl_stream_plan(e, NULL);
+	int *prio = hl_alloc((size_t)n, sizeof(int));
+	hl_stream_plan(e, prio);
 	r->streams = hl_grow(r->streams, &r->cap_streams, n, sizeof(*r->streams));
 	for (int i = 0; i < n; i++)
-		r->streams[r->n_streams++] = (struct hl_stream){
-			.dev = r->dev ? i : -1,
-			.priority = i < e->n_games ? e->games[i].priority : e->apps[i - e->n_games].priority,
-		};
+		r->streams[r->n_streams++] = (struct hl_stream){ .dev = r->dev ? i : -1, .priority = prio[i] };
+	free(prio);
+	for (int a = 0, next = e->n_games + e->n_apps; a < e->n_apps; a++) {
+		struct hl_app *ap = &r->apps[a];
+		ap->depth = hl_depth_of(&e->apps[a]);
+		ap->streams[0] = e->n_games + a;
+		for (int j = 1; j < ap->depth; j++)
+			ap->streams[j] = next++;
+	}
 	r->blocked = hl_alloc((size_t)r->cap_streams, 1);
 	r->free_slots = hl_alloc(HL_SLOTS, sizeof(int));
 	r->in_flight = hl_alloc(HL_SLOTS, sizeof(long));
@@ -162,6 +196,9 @@ void hl_run_free(struct hl_run *r)
 	free(r->frames);
 	free(r->released);
 	free(r->game_in_flight);
+	free(r->game_prog);
+	free(r->next_release);
+	free(r->sleep_ns);
 	free(r->apps);
 	free(r->streams);
 	free(r->kernels);
@@ -217,6 +254,32 @@ static int mask_count(const struct ck_kernel *k)
 	return n;
 }
 
+/* The SMs a launch may run on, as far as the host knows: an SM-bound kernel's set (its
+ * workers that land outside exit, but for the fallback, cuda/kernels.cu), else every SM. */
+static struct smset launched_on(const struct ck_kernel *k, int sm_count)
+{
+	if (k->variant != CK_SMBOUND)
+		return smset_range(0, sm_count);
+	if (k->sm_hi > 0)
+		return smset_range(k->sm_lo, k->sm_hi - k->sm_lo);
+	struct smset s = { { 0 } };
+	for (int sm = 0; sm < sm_count; sm++)
+		if (ck_mask_has(k->mask, sm))
+			smset_add(&s, sm);
+	return s;
+}
+
+/* An app's kernel launched on (delta 1) or delivered from (-1) one of its own streams. */
+static void app_hold(struct hl_run *r, int app, int stream, int delta)
+{
+	if (app < 0)
+		return;
+	struct hl_app *a = &r->apps[app];
+	for (int i = 0; i < a->depth; i++)
+		if (a->streams[i] == stream)
+			a->held[i] += delta;
+}
+
 long hl_launch(struct hl_run *r, const struct kernel_spec *s, const struct launch_opts *o, int stream, int game,
 	       int app, long frame)
 {
@@ -246,8 +309,11 @@ long hl_launch(struct hl_run *r, const struct kernel_spec *s, const struct launc
 		.spec = s, .variant = o->variant, .game = game, .app = app, .frame = frame, .stream = stream,
 		.slot = slot, .blocks = ck_grid(&k), .tasks = k.tasks, .quota = k.sm_quota,
 		.set_sms = k.variant == CK_SMBOUND ? mask_count(&k) : 0, .launched = hl_now(r), .delivered = -1,
+		.sms = launched_on(&k, r->dev->sm_count), .peeked = -1,
 	};
 	r->in_flight[r->n_in_flight++] = id;
+	r->undelivered++;
+	app_hold(r, app, stream, 1);
 	r->dev->ops->launch(r->dev->self, &k, r->streams[stream].dev, slot);
 	return id;
 }
@@ -277,9 +343,33 @@ struct launch_opts hl_owner_default(const struct default_launch *d)
 	return o;
 }
 
-int hl_app_depth(const struct hl_run *r, int app)
+int hl_app_depth(const struct hl_run *r, int app) { return r->apps[app].depth; }
+
+int hl_app_free_stream(const struct hl_run *r, int app)
 {
-	(void)r;
-	(void)app;
-	return 1;                /* cuda/runner.c refuses apps of depth > 1: one kernel in flight per app */
+	const struct hl_app *a = &r->apps[app];
+	for (int i = 0; i < a->depth; i++)
+		if (a->held[i] == 0)
+			return a->streams[i];
+	return a->streams[0];    /* the policy put its kernels on the app's streams itself */
+}
+
+void hl_app_release(struct hl_run *r, const struct hl_kernel *k) { app_hold(r, k->app, k->stream, -1); }
+
+int hl_stream_plan(const struct experiment *e, int *prio)
+{
+	int n = 0;
+	for (int g = 0; g < e->n_games; g++, n++)
+		if (prio)
+			prio[n] = e->games[g].priority;
+	for (int a = 0; a < e->n_apps; a++, n++)
+		if (prio)
+			prio[n] = e->apps[a].priority;
+	/* an app's further streams after every owner's first, so that the first streams' ids do
+	 * not depend on depths (as sim/engine.c) */
+	for (int a = 0; a < e->n_apps; a++)
+		for (int j = 1; j < hl_depth_of(&e->apps[a]); j++, n++)
+			if (prio)
+				prio[n] = e->apps[a].priority;
+	return n;
 }

@@ -830,6 +830,27 @@ void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *
 		ck_timing_of(&d->rbuf[i], &t[i]);
 }
 
+void ck_slots_peek(struct ck_dev *d, const int *slots, int n, struct ck_timing *t)
+{
+	if (n < 1)
+		return;
+	for (int i = 0; i < n; i++)
+		if (slots[i] < 0 || slots[i] >= d->an) {
+			fprintf(stderr, "combosim-cuda: ck_slots_peek: slot %d outside [0, %d)\n", slots[i], d->an);
+			exit(1);
+		}
+	ck_rbuf(d, n);
+	/* on the copy stream, behind earlier blankings of other slots (quick); the copy engine
+	 * reads through L2, where the workers' atomics are done, so the counters are current */
+	for (int i = 0; i < n; i++)
+		CUDA_CHECK(cudaMemcpyAsync(d->rbuf + i, d->aslots + slots[i], sizeof(*d->rbuf), cudaMemcpyDeviceToHost,
+					   d->rstream));
+	CUDA_CHECK(cudaEventRecord(d->rread, d->rstream));
+	CUDA_CHECK(cudaEventSynchronize(d->rread));
+	for (int i = 0; i < n; i++)
+		ck_timing_of(&d->rbuf[i], &t[i]);
+}
+
 int ck_stream_add(struct ck_dev *d, int prio)
 {
 	cudaStream_t *st = (cudaStream_t *)realloc(d->streams, (size_t)(d->nstreams + 1) * sizeof(cudaStream_t));

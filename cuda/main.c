@@ -1,7 +1,7 @@
 /* combosim-cuda — the CUDA backend's command-line program.
  *
  *   combosim-cuda info [--device N]
- *   combosim-cuda bench all|scaling|corun|placement|saturation [--out DIR] [--calib FILE] [--reps N]
+ *   combosim-cuda bench all|scaling|corun|placement|saturation|progress [--out DIR] [--calib FILE] [--reps N]
  *                       [--target-us US] [--device N]
  *   combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE] [--device N] [--check]
  *
@@ -17,8 +17,8 @@
 static void usage(FILE *f)
 {
 	fputs("usage: combosim-cuda info [--device N]\n"
-	      "       combosim-cuda bench all|scaling|corun|placement|saturation [--out DIR] [--calib FILE]\n"
-	      "                     [--reps N] [--target-us US] [--device N]\n"
+	      "       combosim-cuda bench all|scaling|corun|placement|saturation|progress [--out DIR]\n"
+	      "                     [--calib FILE] [--reps N] [--target-us US] [--device N]\n"
 	      "       combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE]\n"
 	      "                     [--device N] [--check]\n"
 	      "run replays the experiment's game frames and BE apps on the GPU under each of its\n"
@@ -30,7 +30,7 @@ static void usage(FILE *f)
 	      "info prints the device's properties as JSON.  bench runs the micro-benchmarks and\n"
 	      "writes DIR (default cuda-bench): device.json, summary.json, scaling.csv, corun.csv,\n"
 	      "corun_reps.csv, kernels.csv, partition.csv, placement_blocks.csv, placement.json,\n"
-	      "saturation.csv,\n"
+	      "saturation.csv, progress.csv,\n"
 	      "calib.json.  The calibration cache FILE (default combosim-cuda-calib.json) maps kernel\n"
 	      "shapes to work for a solo time on this device; it is read and updated.\n"
 	      "RT-class kernels are emulated by software BVH traversal on CUDA cores on GPUs without\n"
@@ -119,9 +119,10 @@ int main(int argc, char **argv)
 		const char *w = argv[2];
 		o.what = !strcmp(w, "all") ? BENCH_ALL : !strcmp(w, "scaling") ? BENCH_SCALING
 			: !strcmp(w, "corun") ? BENCH_CORUN : !strcmp(w, "placement") ? BENCH_PLACEMENT
-			: !strcmp(w, "saturation") ? BENCH_SATURATION : 0;
+			: !strcmp(w, "saturation") ? BENCH_SATURATION : !strcmp(w, "progress") ? BENCH_PROGRESS : 0;
 		if (!o.what) {
-			fprintf(stderr, "combosim-cuda bench: unknown benchmark '%s' (all, scaling, corun, placement, saturation)\n", w);
+			fprintf(stderr, "combosim-cuda bench: unknown benchmark '%s' (all, scaling, corun, placement, saturation, "
+				"progress)\n", w);
 			return 2;
 		}
 		i = 3;

@@ -247,6 +247,32 @@ static void delivery_stats(const struct hl_run *r, cJSON *out)
 	cJSON_AddNumberToObject(j, "max", max / 1e3);
 }
 
+/* How the host kept its clock-driven promises: releases behind their times (its poll), the
+ * closed loops' pacing, epochs, and the apps' depth used. */
+static void loop_stats(const struct hl_run *r, cJSON *out)
+{
+	cJSON *lag = cJSON_AddObjectToObject(out, "release_lag_us");
+	cJSON_AddNumberToObject(lag, "frames", (double)r->lag_n);
+	cJSON_AddNumberToObject(lag, "mean", r->lag_n ? r->lag_sum / (double)r->lag_n / 1e3 : 0);
+	cJSON_AddNumberToObject(lag, "max", (double)r->lag_max / 1e3);
+	bool closed = false;
+	for (int g = 0; g < r->e->n_games; g++)
+		closed |= r->e->games[g].closed;
+	if (closed) {
+		cJSON *c = cJSON_AddObjectToObject(out, "closed_loop");
+		/* releases whose CPU phase and sleep had passed when the host learned of the
+		 * presentation: made then, later than the simulator's */
+		cJSON_AddNumberToObject(c, "releases_late", (double)r->closed_late);
+		cJSON_AddNumberToObject(c, "late_max_us", (double)r->closed_late_max / 1e3);
+		cJSON_AddNumberToObject(c, "sleeps_applied", (double)r->sleeps);
+		cJSON_AddNumberToObject(c, "sleep_ms_total", (double)r->sleep_total / 1e6);
+	}
+	cJSON_AddNumberToObject(out, "epochs_fired", (double)r->epochs);
+	cJSON *d = cJSON_AddArrayToObject(out, "app_max_in_flight");
+	for (int a = 0; a < r->e->n_apps; a++)
+		cJSON_AddItemToArray(d, cJSON_CreateNumber(r->apps[a].max_in_flight));
+}
+
 static void launch_stats(const struct hl_run *r, cJSON *out)
 {
 	long be = 0, var[VAR_COUNT] = { 0 }, ckpt = 0;
@@ -330,6 +356,7 @@ cJSON *hl_report_run(struct hl_run *r, int index, const struct hl_out *o)
 	row_stats(&rep, out);
 	clock_stats(r, &c, &rep, out);
 	delivery_stats(r, out);
+	loop_stats(r, out);
 	if (rep.tl_written) {
 		cJSON *tj = cJSON_AddObjectToObject(out, "timeline");
 		cJSON_AddNumberToObject(tj, "pid", index);

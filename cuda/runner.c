@@ -212,21 +212,6 @@ static struct experiment *load(const struct runner_opts *o)
 			experiment_free(e);
 			return NULL;
 		}
-	/* the host loop realises neither yet: refused rather than replayed differently */
-	for (int a = 0; a < e->n_apps; a++)
-		if (e->apps[a].depth > 1) {
-			fprintf(stderr, "combosim-cuda: app '%s': \"depth\" %d is not realised on the GPU backend yet "
-				"(one kernel in flight per app)\n", e->apps[a].name, e->apps[a].depth);
-			experiment_free(e);
-			return NULL;
-		}
-	for (int g = 0; g < e->n_games; g++)
-		if (e->games[g].closed) {
-			fprintf(stderr, "combosim-cuda: game '%s': closed-loop games are not realised on the GPU backend "
-				"yet (frames are released on a clock)\n", e->games[g].name);
-			experiment_free(e);
-			return NULL;
-		}
 	return e;
 }
 
@@ -244,7 +229,13 @@ static cJSON *summary_new(const struct runner_opts *o, const struct experiment *
 				"minus the run start; launch_ns: host enqueue time (CLOCK_MONOTONIC) minus the run start; "
 				"release_ns: scheduled release");
 	cJSON_AddStringToObject(sum, "not_replayed", "render-time variation (cv); actions the CUDA backend has no "
-				"capability for (SM masks, context reset, resize, yield, gating, epochs, closed-loop games)");
+				"capability for (SM masks, context reset, resize, yield, gating)");
+	cJSON_AddStringToObject(sum, "closed_loop", "a closed-loop game's next frame is released at its previous frame's "
+				"end on the GPU + the simulator's CPU phase (same stream and seed) + the policy's sleep, "
+				"on the host clock; or when the host learns of that end, if later (runs[].closed_loop)");
+	cJSON_AddStringToObject(sum, "progress", "epochs on the host clock; a kernel counts as done when the host "
+				"delivers it; in flight, PTB and SM-bound kernels report their task counter (less one "
+				"per worker), original kernels 0; sms/on: the SMs the kernels were launched on");
 	for (int g = 0; g < e->n_games; g++)
 		if (e->games[g].cv > 0) {
 			fprintf(stderr, "combosim-cuda: game '%s' has cv %.3g: the simulator varies its render times, this run "
@@ -340,17 +331,19 @@ static int replay(const struct runner_opts *o, struct runner *r, const struct hl
 	return rc;
 }
 
-/* The device, its streams (one per game, then one per app, with the experiment's priorities
- * relative to the lowest), and the SM count policies size their sets by. */
+/* The device, its streams (one per game, one per app, then an app's further ones for its depth:
+ * hl_stream_plan, with the experiment's priorities relative to the lowest), and the SM count
+ * policies size their sets by. */
 static int open_device(const struct runner_opts *o, struct runner *r, const struct hl_workload *w)
 {
 	const struct experiment *e = r->e;
-	int ns = e->n_games + e->n_apps;
+	int ns = hl_stream_plan(e, NULL);
 	int *prio = calloc((size_t)ns + 1, sizeof(int));
 	if (!prio)
 		return 1;
+	hl_stream_plan(e, prio);
 	for (int i = 0; i < ns; i++)
-		prio[i] = (i < e->n_games ? e->games[i].priority : e->apps[i - e->n_games].priority) - w->prio_min;
+		prio[i] -= w->prio_min;
 	r->d = ck_open(o->device, ns > 0 ? ns : 1, prio);
 	free(prio);
 	r->N = ck_sm_count(r->d);

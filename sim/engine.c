@@ -10,10 +10,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
 #include "sim/engine_impl.h"
+#include "traces/gamerng.h"
 
 void *xcalloc(size_t n, size_t sz)
 {
@@ -300,13 +300,7 @@ static void frame_schedule(struct sim *s, struct game_rt *gm, sim_time at)
  * (bk_game_sleep: once), and releases the frame. */
 static void closed_loop_next(struct sim *s, struct game_rt *gm)
 {
-	const struct game_spec *gs = gm->spec;
-	sim_time cpu = gs->cpu_ns;
-	if (gs->cpu_cv > 0) {
-		double scale = fmin(2.0, fmax(0.5, 1 + gsl_ran_gaussian(gm->rng, gs->cpu_cv)));
-		cpu = (sim_time)llround((double)cpu * scale);
-	}
-	sim_time at = s->now + cpu + gm->sleep_ns;
+	sim_time at = s->now + game_cpu_phase(gm->spec, gm->rng) + gm->sleep_ns;
 	gm->sleep_ns = 0;
 	frame_schedule(s, gm, at);
 }
@@ -338,9 +332,8 @@ static void frame_release(struct sim *s, int gi)
 	}
 	f->kernels_left = f->kernels.n;
 	if (gs->cv > 0) {
-		/* render-time variation of the frame, clipped to keep it physical */
-		double scale = 1 + gsl_ran_gaussian(gm->rng, gs->cv);
-		scale = fmin(2.0, fmax(0.5, scale));
+		/* render-time variation of the frame (the game's stream: traces/gamerng.h) */
+		double scale = game_render_scale(gs, gm->rng);
 		for (int i = 0; i < f->kernels.n; i++) {
 			sim_time t = (sim_time)llround((double)f->kernels.k[i].solo_ns * scale);
 			f->kernels.k[i].solo_ns = t > 0 ? t : 1;
@@ -538,9 +531,7 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 	for (int i = 0; i < e->n_games; i++) {
 		s->games[i].spec = &e->games[i];
 		s->games[i].stream = stream_new(s, e->games[i].priority);
-		s->games[i].rng = gsl_rng_alloc(gsl_rng_mt19937);
-		/* one random stream per game, derived from the experiment seed */
-		gsl_rng_set(s->games[i].rng, (unsigned long)(e->seed * 1000003ull + (uint64_t)i * 7919ull + 1));
+		s->games[i].rng = game_rng_new(e->seed, i);
 		char err[512];
 		if (frame_source_open(&s->games[i].src, &e->games[i], e->kernels, e->gpu, err, sizeof(err))) {
 			diag->failed = true;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sim/engine.h"
+#include "traces/gamerng.h"
 #include "tests/suites.h"
 
 #define MS 1000000LL
@@ -521,6 +522,30 @@ static void test_closed_loop_cpu_cv(void)
 	free(x);
 }
 
+static void test_closed_loop_stream(void)
+{
+	/* the CPU phases are traces/gamerng.h's draws, in its order (each frame's render scale,
+	 * then its CPU phase), from the game's own stream: what the CUDA backend replays
+	 * (cuda/test_hosthooks.c checks its side against the same draws) */
+	char *x = closed_experiment(", \"cpu_ms\": 1, \"cpu_cv\": 0.3, \"cv\": 0.1");
+	struct run r;
+	struct frame_row f[MAX_FRAMES];
+	CU_ASSERT_FATAL(run_open(&r, x, NULL, NULL));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	int n = frame_rows(&r, "g", f, MAX_FRAMES);
+	CU_ASSERT_FATAL(n > 10);
+	gsl_rng *rng = game_rng_new(r.e->seed, 0);
+	int same = 0;
+	for (int i = 1; i < n; i++) {
+		game_render_scale(&r.e->games[0], rng);
+		same += f[i].release - f[i - 1].finish == game_cpu_phase(&r.e->games[0], rng);
+	}
+	CU_ASSERT_EQUAL(same, n - 1);
+	gsl_rng_free(rng);
+	run_close(&r);
+	free(x);
+}
+
 static void test_sleep_open_loop_fails(void)
 {
 	/* an open-loop game's frames come on a clock: a sleep there is a policy error */
@@ -853,6 +878,7 @@ void register_hooks_tests(void)
 	CU_add_test(s, "progress: a game's frames per epoch", test_progress_game);
 	CU_add_test(s, "closed loop: release = finish + CPU + sleep", test_closed_loop_sleep);
 	CU_add_test(s, "closed loop: CPU phase variation", test_closed_loop_cpu_cv);
+	CU_add_test(s, "closed loop: CPU phases are the game stream's draws", test_closed_loop_stream);
 	CU_add_test(s, "closed loop: sleeping an open-loop game fails", test_sleep_open_loop_fails);
 	CU_add_test(s, "several games, each its FPS", test_several_games);
 	CU_add_test(s, "closed-loop game beside an open one", test_closed_beside_open);

@@ -547,6 +547,17 @@ print('Rows whose number turns on one event more than on the model, each explain
       'kernel is trapped: COMBO), combo in workload 2 (its scheme decisions: second workload).')
 PY
 }
+# closed-loop games: vGASA's pacing and the hooks experiment, each against its GPU run
+dur_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['duration_ms'])" "$1"; }
+closed_prepare() {
+  "$C" run experiments/vgasa/h100_vgasa.json $(solo_sets experiments/vgasa/h100_vgasa.json cuda/runs/h100-vgasa/summary.json) --out "$tmp/x-vgasa" --quiet
+  python3 cuda/scripts/compare_frames.py "$tmp/x-vgasa" cuda/runs/h100-vgasa "$(dur_of cuda/runs/h100-vgasa/summary.json)" > "$tmp/f-vgasa.md"
+  "$C" run cuda/experiments/h100_hooks.json $(solo_sets cuda/experiments/h100_hooks.json cuda/runs/h100-hooks/summary.json) --out "$tmp/x-hooks" --quiet
+  python3 cuda/scripts/compare_frames.py "$tmp/x-hooks" cuda/runs/h100-hooks "$(dur_of cuda/runs/h100-hooks/summary.json)" > "$tmp/f-hooks.md"
+  python3 cuda/scripts/compare_runs.py "$tmp/x-hooks" cuda/runs/h100-hooks "$(dur_of cuda/runs/h100-hooks/summary.json)" \
+    "$tmp/x-hooks" cuda/runs/h100-hooks --json "$tmp/c-hooks.json" > "$tmp/c-hooks.txt"
+}
+closed_prepare
 # the sim paths are temporary: name the experiment instead
 sed -i "s|^sim:  $tmp/cal/|sim:  combosim run cuda/experiments/h100_corun_calibration.json -> |; s|^sim:  $tmp/held/|sim:  combosim run cuda/experiments/h100_corun_heldout.json -> |" "$tmp/cal.txt" "$tmp/held.txt"
 val() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print('%.1f' % (100*eval(sys.argv[2])))" "$1" "$2"; }
@@ -571,6 +582,9 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | cuda/runs/h100-pilotfish-unified | the same for cuda/experiments/h100_pilotfish.json: Pilotfish, \`"straggler": "wait"\` | **held out** (full experiment) |
 | cuda/runs/h100-combo-unified | the same for cuda/experiments/h100_combo.json: BE alone, combo-exact, combo-intra | **held out** (full experiment) |
 | cuda/runs/h100-w2-unified | the same for cuda/experiments/h100_w2.json: the second workload under every policy, \`combo\` (switching, with headroom merging) included; holds the call's calibration cache (calib.json) | **held out** (full experiment) |
+| cuda/runs/h100-vgasa | \`combosim-cuda run experiments/vgasa/h100_vgasa.json\`: three closed-loop games under vGASA (default, SA, ESA) | **held out** (closed-loop section) |
+| cuda/runs/h100-hooks | \`combosim-cuda run cuda/experiments/h100_hooks.json\`: a closed-loop game, a DNN app two kernels deep, a streaming app (game alone, BE alone, static-66) | **held out** (closed-loop section) |
+| cuda/runs/h100-bench-progress | \`combosim-cuda bench progress\`: a running persistent kernel's task counter read by the host (ck_slots_peek) | nothing (checks what the GPU backend's progress observation can see) |
 | cuda/runs/h100-exclusive | \`combosim-cuda run cuda/experiments/h100_exclusive.json\`: game alone, BE alone; the runner with its own copy of each policy, two kernels queued per BE app | be-alone beside h100-static-2 when the simulated static runs are compared with both runners' (superseded by h100-exclusive-unified; raw record) |
 | cuda/runs/h100-static | \`combosim-cuda run cuda/experiments/h100_static.json\`: static-66, static-88 (SM-bound), kernels that skipped work when no worker landed in their set | nothing (superseded by h100-static-2; raw record) |
 | cuda/runs/h100-static-2 | the same, with the SM-bound fallback (the grid's last block stays when none landed inside); the runner with its own copy of each policy, two kernels queued per BE app | run-to-run comparison of the static split across runners (superseded by h100-static-unified; raw record) |
@@ -795,6 +809,26 @@ both schemes, is the number to read.
 
 \`\`\`
 $(cat $tmp/c-w2.txt; cat $tmp/x-w2.txt)
+\`\`\`
+
+## Held-out: closed-loop games (vGASA's frame pacing; depth-2 apps)
+
+cuda/runs/h100-vgasa replays experiments/vgasa/h100_vgasa.json: three closed-loop games (each
+frame: a CPU phase, then RT/CD/MEM kernels) under the vGASA policy with no pacing (default),
+SA (every game held at 30 FPS by the PI-controlled sleep) and ESA (one FPS for all, computed
+from each game's measured GPU busy time).  The policy is policies/vgasa.c, unchanged, on both
+sides; the sleeps it inserts come from what each side measured.
+
+$(cat $tmp/f-vgasa.md)
+
+cuda/runs/h100-hooks replays cuda/experiments/h100_hooks.json: the static workload's game as a
+closed loop (4 ms CPU phase, cpu_cv 0.2: the same draws on both sides) beside a DNN app two
+kernels deep and a streaming app.
+
+$(cat $tmp/f-hooks.md)
+
+\`\`\`
+$(cat $tmp/c-hooks.txt)
 \`\`\`
 
 ## Held-out: co-run set 2 (the model's error on runs it was not calibrated on)

@@ -93,9 +93,9 @@ static long cb_app_launch(void *self, int app, const struct launch_opts *o)
 	struct launch_opts d = hl_owner_default(&as->launch);
 	if (!o)
 		o = &d;
-	/* the owner's stream: the first of the app's depth streams without a kernel of it, so that
-	 * its kernels in flight run side by side in queue order (as sim/backend.c) */
-	int stream = o->stream >= 0 ? o->stream : hl_app_free_stream(r, app);
+	/* the owner's stream: the app's stream holding the fewest of its kernels (as sim/backend.c):
+	 * side by side with them, or enqueued behind them on the stream, starting as they end */
+	int stream = o->stream >= 0 ? o->stream : hl_app_stream_for(r, app);
 	long id = hl_launch(r, cb_app_next(r, app), o, stream, -1, app, -1);
 	if (id < 0)
 		return -1;

@@ -116,9 +116,11 @@ struct hl_app {
 	int in_flight, max_in_flight;
 	bool started, done;
 	long checkpoints;                  /* recorded only: no effect on the GPU */
-	/* `depth` kernels in flight at once, each on its own stream (the backend's ids), as the
-	 * simulator's: the first is the app's own, the others follow every owner's first */
-	int depth;
+	/* `depth` kernels in flight at once, spread over n_streams streams (the backend's ids), as
+	 * the simulator's: the first is the app's own, the others follow every owner's first.
+	 * Fewer streams than depth: the kernels beyond them wait enqueued on a CUDA stream and
+	 * start as the one before them ends, with no host in between. */
+	int depth, n_streams;
 	int streams[APP_DEPTH_MAX];
 	int held[APP_DEPTH_MAX];           /* per stream: its kernels of the app not yet delivered */
 	struct hl_progress prog;
@@ -222,13 +224,13 @@ struct hl_frame *hl_frame_of(struct hl_run *r, int game, long number);
 struct launch_opts hl_owner_default(const struct default_launch *d);
 /* How many kernels app may have in flight (its spec's depth, 1 to APP_DEPTH_MAX). */
 int hl_app_depth(const struct hl_run *r, int app);
-/* The app's stream for its next kernel: the first of its `depth` streams holding none of its
- * kernels not yet delivered (sim/backend.c app_free_stream), else its own. */
-int hl_app_free_stream(const struct hl_run *r, int app);
+/* The app's stream for its next kernel: the one of its streams holding the fewest of its
+ * kernels not yet delivered, ties the first (sim/backend.c app_stream_for). */
+int hl_app_stream_for(const struct hl_run *r, int app);
 /* An app's kernel was delivered: its stream holds one kernel of the app fewer. */
 void hl_app_release(struct hl_run *r, const struct hl_kernel *k);
 /* The streams every run starts with, in the simulator's numbering (sim/engine.c sim_new): one
- * per game, each app's first, then each app's further ones for its depth.  Returns how many;
+ * per game, each app's first, then each app's further ones (its `streams`).  Returns how many;
  * fills prio[] with their experiment priorities when prio is not NULL. */
 int hl_stream_plan(const struct experiment *e, int *prio);
 

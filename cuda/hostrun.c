@@ -43,6 +43,13 @@ static int hl_depth_of(const struct app_spec *a)
 	return a->depth < 1 ? 1 : a->depth > APP_DEPTH_MAX ? APP_DEPTH_MAX : a->depth;
 }
 
+/* The streams they spread over: its `streams`, 1 to depth, else depth (as sim/engine.c). */
+static int hl_streams_of(const struct app_spec *a)
+{
+	int d = hl_depth_of(a);
+	return a->streams < 1 || a->streams > d ? d : a->streams;
+}
+
 /* ---------------------------------------------------------------- the workload */
 
 /* An open-loop game's frames: the releases the simulator makes in the duration (sim/engine.c
@@ -143,8 +150,9 @@ static void run_alloc(struct hl_run *r)
 	for (int a = 0, next = e->n_games + e->n_apps; a < e->n_apps; a++) {
 		struct hl_app *ap = &r->apps[a];
 		ap->depth = hl_depth_of(&e->apps[a]);
+		ap->n_streams = hl_streams_of(&e->apps[a]);
 		ap->streams[0] = e->n_games + a;
-		for (int j = 1; j < ap->depth; j++)
+		for (int j = 1; j < ap->n_streams; j++)
 			ap->streams[j] = next++;
 	}
 	r->blocked = hl_alloc((size_t)r->cap_streams, 1);
@@ -275,7 +283,7 @@ static void app_hold(struct hl_run *r, int app, int stream, int delta)
 	if (app < 0)
 		return;
 	struct hl_app *a = &r->apps[app];
-	for (int i = 0; i < a->depth; i++)
+	for (int i = 0; i < a->n_streams; i++)
 		if (a->streams[i] == stream)
 			a->held[i] += delta;
 }
@@ -345,13 +353,14 @@ struct launch_opts hl_owner_default(const struct default_launch *d)
 
 int hl_app_depth(const struct hl_run *r, int app) { return r->apps[app].depth; }
 
-int hl_app_free_stream(const struct hl_run *r, int app)
+int hl_app_stream_for(const struct hl_run *r, int app)
 {
 	const struct hl_app *a = &r->apps[app];
-	for (int i = 0; i < a->depth; i++)
-		if (a->held[i] == 0)
-			return a->streams[i];
-	return a->streams[0];    /* the policy put its kernels on the app's streams itself */
+	int best = 0;
+	for (int i = 1; i < a->n_streams && a->held[best] > 0; i++)
+		if (a->held[i] < a->held[best])
+			best = i;
+	return a->streams[best];
 }
 
 void hl_app_release(struct hl_run *r, const struct hl_kernel *k) { app_hold(r, k->app, k->stream, -1); }
@@ -368,7 +377,7 @@ int hl_stream_plan(const struct experiment *e, int *prio)
 	/* an app's further streams after every owner's first, so that the first streams' ids do
 	 * not depend on depths (as sim/engine.c) */
 	for (int a = 0; a < e->n_apps; a++)
-		for (int j = 1; j < hl_depth_of(&e->apps[a]); j++, n++)
+		for (int j = 1; j < hl_streams_of(&e->apps[a]); j++, n++)
 			if (prio)
 				prio[n] = e->apps[a].priority;
 	return n;

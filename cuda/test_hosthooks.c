@@ -398,6 +398,86 @@ static void test_depth_streams(void)
 	h_free(&h);
 }
 
+static void test_depth_queued(void)
+{
+	/* depth 2 on one stream: the app's next kernel is enqueued on its CUDA stream while the
+	 * one before it runs, so the stream starts it the instant that one ends (the fake's end:
+	 * no host gap); never two of the app's kernels at once */
+	char x[2048];
+	struct harness h;
+	if (!h_load_text(&h, xp(x, sizeof(x), "\"duration_ms\": 20, " KERNELS ", \"apps\": [{\"name\": \"a\", "
+				   "\"kernels\": [\"A\", \"B\"], \"repeat\": 3, \"depth\": 2, \"streams\": 1}]}")))
+		return;
+	CU_ASSERT_EQUAL(hl_stream_plan(h.e, NULL), 1);
+	run_ok(&h, &null_ops, NULL);
+	const struct fake_gpu *f = &h.f;
+	CU_ASSERT_EQUAL_FATAL(f->n_log, 6);
+	CU_ASSERT_EQUAL(f->n_streams, 1);
+	for (long i = 0; i < f->n_log; i++) {
+		CU_ASSERT_EQUAL(f->log[i].stream, 0);
+		if (i == 0)
+			continue;
+		CU_ASSERT(f->log[i].enqueued < f->log[i - 1].end);    /* enqueued ahead */
+		CU_ASSERT_EQUAL(f->log[i].start, f->log[i - 1].end);   /* no host gap */
+	}
+	CU_ASSERT_EQUAL(overlaps(f), 0);
+	CU_ASSERT_EQUAL(h.r.apps[0].max_in_flight, 2);
+	CU_ASSERT_EQUAL(h.r.kernels[1].spec->name[0], 'B');
+	/* kernels.csv says the same with the GPU's times: each starts where the one before ends */
+	struct outputs o;
+	report(&h, &o, false);
+	long long prev_end = -1;
+	int rows = 0, gapless = 0;
+	for (char *line = o.k; line && *line; line = strchr(line, '\n') + 1) {
+		long long start, end;
+		if (sscanf(line, "%*[^,],%*[^,],%*[^,],%*[^,],a,%*d,%*d,%*d,%lld,%lld", &start, &end) != 2)
+			continue;
+		gapless += prev_end >= 0 && start == prev_end;
+		prev_end = end;
+		rows++;
+	}
+	CU_ASSERT_EQUAL(rows, 6);
+	CU_ASSERT_EQUAL(gapless, 5);
+	outputs_free(&o);
+	h_free(&h);
+
+	/* depth 1: each launch waits for the host to see the one before end, a gap of at least
+	 * the fake's completion and launch latencies */
+	if (!h_load_text(&h, xp(x, sizeof(x), "\"duration_ms\": 20, " KERNELS ", \"apps\": [{\"name\": \"a\", "
+				   "\"kernels\": [\"A\", \"B\"], \"repeat\": 3}]}")))
+		return;
+	run_ok(&h, &null_ops, NULL);
+	f = &h.f;
+	CU_ASSERT_EQUAL_FATAL(f->n_log, 6);
+	for (long i = 1; i < f->n_log; i++)
+		CU_ASSERT(f->log[i].start >= f->log[i - 1].end + f->done_lat + f->launch_lat);
+	h_free(&h);
+}
+
+static void test_depth_fewest(void)
+{
+	/* depth 3 over 2 streams, queue [G 2 ms, K 0.7 ms] x 3: each launch goes to the stream
+	 * holding the fewest of the app's kernels, ties the first (tests/test_hooks.c's
+	 * "depth 3, streams 2" on the simulator): G#0 s0, K#1 s1, G#2 s0 behind G#0 (1:1);
+	 * K#3 s1 (2:0); G#4 s1 (2:0); K#5 s0 behind G#2 (1:1). */
+	char x[2048];
+	struct harness h;
+	if (!h_load_text(&h, xp(x, sizeof(x), "\"duration_ms\": 20, " KERNELS ", \"apps\": [{\"name\": \"a\", "
+				   "\"kernels\": [\"G\", \"K\"], \"repeat\": 3, \"depth\": 3, \"streams\": 2}]}")))
+		return;
+	run_ok(&h, &null_ops, NULL);
+	const struct fake_gpu *f = &h.f;
+	CU_ASSERT_EQUAL(f->n_streams, 2);
+	CU_ASSERT_EQUAL_FATAL(f->n_log, 6);
+	static const int want[] = { 0, 1, 0, 1, 1, 0 };
+	for (long i = 0; i < f->n_log; i++)
+		CU_ASSERT_EQUAL(f->log[i].stream, want[i]);
+	CU_ASSERT_EQUAL(f->log[2].start, f->log[0].end);     /* G#2 queued behind G#0 */
+	CU_ASSERT_EQUAL(f->log[5].start, f->log[2].end);     /* K#5 behind G#2 */
+	CU_ASSERT_EQUAL(h.r.apps[0].max_in_flight, 3);
+	h_free(&h);
+}
+
 /* ---------------------------------------------------------------- epochs and progress */
 
 #define MAX_EPOCHS 64
@@ -602,6 +682,8 @@ void hosthooks_tests(CU_pSuite s)
 	CU_add_test(s, "CUDA backend: depth 2, two kernels of an app at once on two streams", test_depth_two);
 	CU_add_test(s, "CUDA backend: depth 1, one at a time", test_depth_one);
 	CU_add_test(s, "CUDA backend: depth streams in the simulator's numbering", test_depth_streams);
+	CU_add_test(s, "CUDA backend: depth 2, streams 1: enqueued ahead, no host gap", test_depth_queued);
+	CU_add_test(s, "CUDA backend: depth 3, streams 2: fewest-held stream, ties the first", test_depth_fewest);
 	CU_add_test(s, "CUDA backend: epochs over a run of known length", test_epoch_count);
 	CU_add_test(s, "CUDA backend: progress of finished kernels", test_progress_finished);
 	CU_add_test(s, "CUDA backend: progress of a persistent kernel in flight", test_progress_in_flight);

@@ -33,7 +33,7 @@ static const char *const game_keys[] = {
 };
 static const char *const app_keys[] = {
 	"name", "kernels", "queue", "priority", "repeat", "start_ms", "variant", "workers", "only_class", "depth",
-	"note", NULL
+	"streams", "note", NULL
 };
 static const char *const types[] = { "run", "corun", NULL };
 static const char *const variants[] = { "original", "ptb", NULL };
@@ -222,13 +222,31 @@ static void load_game_trace(struct experiment *e, const struct cfg *c, struct ga
 		fail_from(c, "trace", err);
 }
 
+/* `streams` of an app or a queue file: 1 to its depth, else an error that says the bound is the
+ * depth (a bare "[1, 2]" would not say why 2).  The value is checked on a scratch diag, so that
+ * the message keeps cfg's rendering of what was given. */
+static bool read_streams(const struct cfg *c, int depth, int dflt, int *out)
+{
+	struct cfg_diag d = { .file = c->diag->file };
+	struct cfg t = *c;
+	int64_t v;
+	t.diag = &d;
+	if (cfg_int(&t, "streams", 1, depth, &(int64_t){ dflt }, &v)) {
+		*out = (int)v;
+		return true;
+	}
+	const char *got = strstr(d.msg, ", got ");
+	cfg_fail_key(c, "streams", "expected an integer in [1, depth] = [1, %d]%s", depth, got ? got : "");
+	return false;
+}
+
 /* A BE app whose kernels come from a queue file ("combosim be-queue" v1): its kernels join the
  * experiment's kernel table, checked as the experiment's own are. */
 static void load_queue(struct experiment *e, const struct cfg *c, struct app_spec *a)
 {
 	static const char *const queue_keys[] = {
 		"format", "version", "name", "description", "source", "sources", "notes",
-		"assumptions", "captured", "generator", "totals", "kernels", "depth", NULL
+		"assumptions", "captured", "generator", "totals", "kernels", "depth", "streams", NULL
 	};
 	const char *queue = NULL, *fmt = NULL;
 	char path[PATH_MAX];
@@ -264,6 +282,8 @@ static void load_queue(struct experiment *e, const struct cfg *c, struct app_spe
 			/* the streams the captured job ran its kernels on (the app's "depth" wins) */
 			if (cfg_int(&q, "depth", 1, APP_DEPTH_MAX, &(int64_t){ 1 }, &v))
 				a->depth = (int)v;
+			/* how the job spreads them over its streams (the app's "streams" wins) */
+			read_streams(&q, a->depth, a->depth, &a->streams);
 			if (cfg_arr(&q, "kernels", true, &arr, &n) && n < 1)
 				cfg_fail_key(&q, "kernels", "expected at least one kernel");
 		}
@@ -350,6 +370,7 @@ static void load_app(struct experiment *e, const struct cfg *c, struct app_spec 
 	cfg_only(c, app_keys);
 	read_name(c, a->name);
 	a->depth = 1;
+	a->streams = 0;
 	if (cfg_has(c, "queue"))
 		load_queue(e, c, a);
 	else
@@ -378,6 +399,8 @@ static void load_app(struct experiment *e, const struct cfg *c, struct app_spec 
 		a->start_ns = ms_to_ns(d);
 	if (cfg_int(c, "depth", 1, APP_DEPTH_MAX, &(int64_t){ a->depth }, &v))
 		a->depth = (int)v;
+	/* default: the queue file's streams, at most the app's depth; else one per kernel */
+	read_streams(c, a->depth, a->streams > 0 && a->streams < a->depth ? a->streams : a->depth, &a->streams);
 	load_launch(c, &a->launch);
 }
 

@@ -12,7 +12,7 @@
  * Defaults when a callback is NULL:
  *   frame_released: launch the frame's kernels, the game's default variant, on its stream;
  *   be_ready:       launch the app's next kernels, its default variant, until its depth is
- *                   in flight (one per stream of the app);
+ *                   in flight (spread over the app's streams, see bk_app_launch);
  *   others:         nothing.
  *
  * Version 2 (POLICY_OPS_VERSION) added: the backend handle, kernel ids, the periodic epoch with
@@ -113,7 +113,8 @@ int bk_app_stream(const struct backend *b, int app);
 /* The next kernel the app would launch (it runs its queue in order). */
 const struct kernel_spec *bk_app_next(const struct backend *b, int app);
 /* Kernels the app has launched and not yet finished, and how many it may have at once (its
- * `depth`: the experiment's app key, else its queue file's, else 1). */
+ * `depth`: the experiment's app key, else its queue file's, else 1; the app's `streams`, 1 to
+ * depth, say how they spread over its streams, see bk_app_launch). */
 int bk_app_in_flight(const struct backend *b, int app);
 int bk_app_depth(const struct backend *b, int app);
 /* Whether the app has a kernel launched and not yet finished. */
@@ -134,8 +135,10 @@ int bk_stream_new(struct backend *b, int priority);
 void bk_frame_launch(struct backend *b, const struct frame_info *f, const struct launch_opts *o);
 /* Launches the app's next kernel; returns its id, or -1 when the app cannot launch now (as many
  * in flight as its depth, every kernel of its repeats launched, finished, or restoring).  With
- * the owner's stream (o->stream -1) a kernel goes to the first of the app's `depth` streams
- * that holds none of its kernels, so kernels in flight run side by side in queue order. */
+ * the owner's stream (o->stream -1) a kernel goes to the one of the app's `streams` streams
+ * holding the fewest of its kernels (ties: the first): with as many streams as depth, kernels
+ * in flight run side by side in queue order; with fewer, a launch queues behind the app's
+ * kernel on that stream and starts the instant it ends (no host in between). */
 long bk_app_launch(struct backend *b, int app, const struct launch_opts *o);
 /* Calls the policy's timer callback with `cookie` at time `at` (>= now). */
 void bk_timer(struct backend *b, sim_time at, long cookie);

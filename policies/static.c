@@ -64,11 +64,14 @@ static void static_frame_released(void *self, struct backend *b, const struct fr
 	bk_frame_launch(b, f, &o);
 }
 
+/* Fills the app's depth, as the default does: a job that enqueues ahead keeps its kernels
+ * queued on its stream whatever side of the split it runs on (depth 1: one at a time). */
 static void static_be_ready(void *self, struct backend *b, int app)
 {
 	struct static_split *s = self;
 	struct launch_opts o = s->smbound ? launch_smbound(s->be) : launch_masked(s->be);
-	bk_app_launch(b, app, &o);
+	while (bk_app_in_flight(b, app) < bk_app_depth(b, app) && bk_app_launch(b, app, &o) >= 0)
+		;
 }
 
 const struct policy_ops policy_static = {

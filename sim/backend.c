@@ -123,24 +123,32 @@ static void sb_frame_launch(void *self, const struct frame_info *fi, const struc
 	s->need_dispatch = true;
 }
 
-/* Whether one of the app's kernels waits or runs on stream `id`. */
-static bool stream_has_app(struct sim *s, int id, int app)
+/* How many of the app's kernels wait or run on stream `id`. */
+static int stream_app_kernels(struct sim *s, int id, int app)
 {
+	int n = 0;
 	for (const struct kinst *k = stream_of(s, id)->head; k; k = k->q_next)
-		if (k->app == app)
-			return true;
-	return false;
+		n += k->app == app;
+	return n;
 }
 
-/* The app's own stream for its next kernel: the first of its streams without one of its
- * kernels, so that `depth` kernels run side by side, in queue order. */
-static int app_free_stream(struct sim *s, int app)
+/* The app's own stream for its next kernel: the one of its streams holding the fewest of its
+ * kernels (ties: the first).  With as many streams as depth that is one holding none, so its
+ * kernels run side by side in queue order; with fewer, the launch queues behind the app's
+ * kernels there and starts the instant the one before it ends, with no host in between (a
+ * job enqueueing ahead on its stream). */
+static int app_stream_for(struct sim *s, int app)
 {
 	const struct app_rt *a = &s->apps[app];
-	for (int i = 0; i < a->depth; i++)
-		if (!stream_has_app(s, a->streams[i], app))
-			return a->streams[i];
-	return a->stream;    /* the policy put its kernels on the app's streams itself */
+	int best = a->streams[0], fewest = stream_app_kernels(s, best, app);
+	for (int i = 1; i < a->n_streams && fewest > 0; i++) {
+		int n = stream_app_kernels(s, a->streams[i], app);
+		if (n < fewest) {
+			best = a->streams[i];
+			fewest = n;
+		}
+	}
+	return best;
 }
 
 static long sb_app_launch(void *self, int app, const struct launch_opts *o)
@@ -156,7 +164,7 @@ static long sb_app_launch(void *self, int app, const struct launch_opts *o)
 		o = &d;
 	if (!launch_ok(s, o))
 		return -1;
-	int stream = o->stream >= 0 ? o->stream : a->depth > 1 ? app_free_stream(s, app) : a->stream;
+	int stream = o->stream >= 0 ? o->stream : a->n_streams > 1 ? app_stream_for(s, app) : a->stream;
 	struct kinst *k = kinst_new(s, sb_app_next(s, app), o, stream);
 	if (!k)
 		return -1;
@@ -188,7 +196,8 @@ static int app_kernels(struct sim *s, int app, struct kinst **out)
 }
 
 /* What a reset keeps: the kernels before the first one still in flight.  Kernels after it
- * that already finished (an app with depth > 1 runs ahead on its other streams) are run again
+ * that already finished (an app with depth > 1 runs ahead on its other streams, if it has
+ * several; kernels queued on one stream finish in order) are run again
  * after a reset, so their solo time counts as not yet saved. */
 static void sb_app_checkpoint(void *self, int app)
 {

@@ -543,13 +543,14 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 	for (int i = 0; i < e->n_apps; i++) {
 		s->apps[i].spec = &e->apps[i];
 		s->apps[i].stream = s->apps[i].streams[0] = stream_new(s, e->apps[i].priority);
-		int depth = e->apps[i].depth;
-		s->apps[i].depth = depth < 1 ? 1 : depth > APP_DEPTH_MAX ? APP_DEPTH_MAX : depth;
+		int depth = e->apps[i].depth, ns = e->apps[i].streams;
+		s->apps[i].depth = depth = depth < 1 ? 1 : depth > APP_DEPTH_MAX ? APP_DEPTH_MAX : depth;
+		s->apps[i].n_streams = ns < 1 || ns > depth ? depth : ns;
 	}
 	/* an app's further streams after every owner's first, so that the first streams' ids do
 	 * not depend on depths */
 	for (int i = 0; i < e->n_apps; i++)
-		for (int j = 1; j < s->apps[i].depth; j++)
+		for (int j = 1; j < s->apps[i].n_streams; j++)
 			s->apps[i].streams[j] = stream_new(s, e->apps[i].priority);
 	s->m = metrics_new(e);
 	if (p && p->ops) {

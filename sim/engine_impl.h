@@ -160,7 +160,8 @@ struct app_rt {
 	const struct app_spec *spec;
 	int stream;                  /* streams[0] */
 	int depth;                   /* spec->depth; 1 where a caller built the spec without one */
-	int streams[APP_DEPTH_MAX];  /* one per kernel it may have in flight */
+	int n_streams;               /* spec->streams, 1 to depth (depth where it gives none) */
+	int streams[APP_DEPTH_MAX];  /* its kernels in flight spread over the first n_streams */
 	long next;                   /* index of the next kernel to launch in the whole sequence */
 	int in_flight;               /* kernels launched and not finished (at most depth) */
 	bool done;

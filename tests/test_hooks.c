@@ -796,6 +796,129 @@ static void test_depth_reset(void)
 	free(x);
 }
 
+static void test_depth_queued(void)
+{
+	/* depth 2 on one stream: B#1 is launched with A#0 at 0 and waits in the stream; it starts
+	 * the instant A#0 ends, and A#2, launched then, waits behind it: a job enqueueing one ahead */
+	char *x = depth_experiment("\"kernels\":[\"A\",\"B\"],\"repeat\":3,\"depth\":2,\"streams\":1");
+	struct run r;
+	struct kernel_row k[64];
+	CU_ASSERT_FATAL(run_open(&r, x, NULL, NULL));
+	int both = 0;
+	/* never two of the app's kernels resident at once (each 1 ms; looked at every 0.1 ms) */
+	for (sim_time t = 0; t <= 7 * MS; t += MS / 10) {
+		CU_ASSERT_EQUAL(sim_run_until(r.s, t), 0);
+		both += resident_sms(r.s, "A") > 0 && resident_sms(r.s, "B") > 0;
+	}
+	CU_ASSERT_EQUAL(both, 0);
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	int n = kernel_rows(&r, k, 64);
+	CU_ASSERT_EQUAL_FATAL(n, 6);
+	CU_ASSERT_EQUAL(sim_last_finish(r.s), 6 * MS);
+	for (int i = 0; i < n; i++) {
+		CU_ASSERT_EQUAL(k[i].stream, 0);                  /* the app's one stream */
+		CU_ASSERT_EQUAL(k[i].started, i * MS);
+		CU_ASSERT_EQUAL(k[i].launched, i > 0 ? (i - 1) * MS : 0);   /* one ahead */
+		if (i > 0) {
+			CU_ASSERT_EQUAL(k[i].started, k[i - 1].finished);    /* no gap, exactly */
+			CU_ASSERT(k[i].launched < k[i].started);
+		}
+	}
+	run_close(&r);
+	free(x);
+
+	/* a policy filling the depth sees 2 in flight: the running kernel and the queued one */
+	x = depth_experiment("\"kernels\":[\"A\",\"B\"],\"repeat\":3,\"depth\":2,\"streams\":1");
+	CU_ASSERT_FATAL(run_open(&r, x, &depth_policy, "{}"));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	struct depth_pol *p = sim_policy_state(r.s);
+	CU_ASSERT_EQUAL(p->max_in_flight, 2);
+	CU_ASSERT_EQUAL(p->launched, 6);
+	CU_ASSERT_EQUAL(sim_last_finish(r.s), 6 * MS);
+	run_close(&r);
+	free(x);
+}
+
+static void test_depth_static(void)
+{
+	/* the static split fills the app's depth as the default does: on its SMs, depth 2 on one
+	 * stream runs back to back with the next one queued (it launched one at a time before) */
+	char *x = depth_experiment("\"kernels\":[\"A\",\"B\"],\"repeat\":3,\"depth\":2,\"streams\":1");
+	struct run r;
+	struct kernel_row k[64];
+	CU_ASSERT_FATAL(run_open(&r, x, policy_find("static"), "{\"name\": \"static\", \"game_sms\": 41}"));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	int n = kernel_rows(&r, k, 64);
+	CU_ASSERT_EQUAL_FATAL(n, 6);
+	for (int i = 1; i < n; i++) {
+		CU_ASSERT_EQUAL(k[i].started, k[i - 1].finished);
+		CU_ASSERT_EQUAL(k[i].launched, k[i - 1].started);   /* launched one ahead */
+	}
+	CU_ASSERT_EQUAL(sim_last_finish(r.s), 6 * MS);
+	run_close(&r);
+	free(x);
+}
+
+/* kernels.csv of a run of the experiment text under no policy (the default be_ready). */
+static char *kernels_csv(const char *x)
+{
+	struct run r;
+	if (!run_open(&r, x, NULL, NULL))
+		return NULL;
+	char *out = NULL;
+	if (sim_run(r.s) == 0) {
+		fflush(r.kf);
+		out = strdup(r.kernels ? r.kernels : "");
+	}
+	run_close(&r);
+	return out;
+}
+
+static void test_depth_streams_default(void)
+{
+	/* "streams" equal to the depth is the default: side by side, the same bytes */
+	char *x = depth_experiment("\"kernels\":[\"A\",\"B\",\"L\"],\"repeat\":4,\"depth\":2");
+	char *y = depth_experiment("\"kernels\":[\"A\",\"B\",\"L\"],\"repeat\":4,\"depth\":2,\"streams\":2");
+	char *a = kernels_csv(x), *b = kernels_csv(y);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_STRING_EQUAL(a, b);
+	CU_ASSERT(strlen(a) > 0);
+	free(a);
+	free(b);
+	free(x);
+	free(y);
+}
+
+static void test_depth_fewest(void)
+{
+	/* depth 3 over 2 streams, queue [L 4 ms, A 1 ms] x 3: each launch goes to the stream
+	 * holding the fewest of the app's kernels, ties the first.  At 0: L#0 -> s0, A#1 -> s1,
+	 * L#2 -> s0 (1:1) behind L#0.  At 1: A#3 -> s1 (2:0).  At 2: L#4 -> s1 (2:0).  At 4:
+	 * A#5 -> s0 (1:1) behind L#2, which starts then; A#5 runs 8-9 ms. */
+	char *x = depth_experiment("\"kernels\":[\"L\",\"A\"],\"repeat\":3,\"depth\":3,\"streams\":2");
+	struct run r;
+	struct kernel_row k[64];
+	CU_ASSERT_FATAL(run_open(&r, x, NULL, NULL));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	int n = kernel_rows(&r, k, 64);
+	CU_ASSERT_EQUAL_FATAL(n, 6);
+	/* rows in finish order: A#1, A#3, L#0, L#4, L#2, A#5 */
+	static const struct { const char *name; int stream; long long launched, started, finished; } want[] = {
+		{ "A", 1, 0, 0, 1 }, { "A", 1, 1, 1, 2 }, { "L", 0, 0, 0, 4 },
+		{ "L", 1, 2, 2, 6 }, { "L", 0, 0, 4, 8 }, { "A", 0, 4, 8, 9 },
+	};
+	for (int i = 0; i < n; i++) {
+		CU_ASSERT_STRING_EQUAL(k[i].name, want[i].name);
+		CU_ASSERT_EQUAL(k[i].stream, want[i].stream);
+		CU_ASSERT_EQUAL(k[i].launched, want[i].launched * MS);
+		CU_ASSERT_EQUAL(k[i].started, want[i].started * MS);
+		CU_ASSERT_EQUAL(k[i].finished, want[i].finished * MS);
+	}
+	run_close(&r);
+	free(x);
+}
+
 /* ------------------------------------------------------------ the loader's checks */
 
 static void expect_load_error(const char *game, const char *app, const char *want)
@@ -821,6 +944,11 @@ static void test_loader_keys(void)
 	expect_load_error("", ", \"depth\": 0", "$.apps[0].depth: expected an integer in [1, 32], got 0");
 	expect_load_error("", ", \"depth\": 1.5", "$.apps[0].depth: expected an integer in [1, 32], got 1.5");
 	expect_load_error("", ", \"dept\": 2", "$.apps[0]: unknown key 'dept' (did you mean 'depth'?)");
+	expect_load_error("", ", \"depth\": 2, \"streams\": 3", "$.apps[0].streams: expected an integer in [1, depth] = [1, 2], got 3");
+	expect_load_error("", ", \"streams\": 2", "$.apps[0].streams: expected an integer in [1, depth] = [1, 1], got 2");
+	expect_load_error("", ", \"depth\": 4, \"streams\": 0", "$.apps[0].streams: expected an integer in [1, depth] = [1, 4], got 0");
+	expect_load_error("", ", \"depth\": 4, \"streams\": 1.5", "$.apps[0].streams: expected an integer in [1, depth] = [1, 4], got 1.5");
+	expect_load_error("", ", \"depth\": 4, \"streams\": \"one\"", "$.apps[0].streams: expected an integer in [1, depth] = [1, 4], got \"one\"");
 
 	/* good keys load as given */
 	char err[1024];
@@ -832,6 +960,13 @@ static void test_loader_keys(void)
 	CU_ASSERT_DOUBLE_EQUAL(e->games[0].cpu_cv, 0.1, 0);
 	CU_ASSERT_EQUAL(e->games[0].qos_ns, 16666667);
 	CU_ASSERT_EQUAL(e->apps[0].depth, 3);
+	CU_ASSERT_EQUAL(e->apps[0].streams, 3);          /* default: one stream per kernel */
+	experiment_free(e);
+	e = load_text("{" RTX "\"kernels\": [" GAME_KERNEL "], \"apps\":[{\"name\":\"a\",\"kernels\":[\"G\"],\"depth\":3,\"streams\":2}]}",
+		      err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_EQUAL(e->apps[0].depth, 3);
+	CU_ASSERT_EQUAL(e->apps[0].streams, 2);
 	experiment_free(e);
 }
 
@@ -867,6 +1002,55 @@ static void test_queue_depth(void)
 	unlink(qpath);
 }
 
+/* Writes a BE queue file of one kernel with `keys` (e.g. "\"depth\": 2,") to path. */
+static void write_queue(const char *path, const char *keys)
+{
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "{\"format\": \"combosim be-queue\", \"version\": 1, \"name\": \"q\", %s \"kernels\": ["
+		"{\"name\":\"A\",\"class\":\"CD\",\"grid\":10,\"threads\":1024,\"solo_us\":1000}]}", keys);
+	fclose(f);
+}
+
+static void test_queue_streams(void)
+{
+	/* a queue file says its streams as it says its depth; the app's keys win, and an app's
+	 * depth below the queue's streams caps them */
+	char qpath[] = "/tmp/combosim-queue-XXXXXX";
+	int fd = mkstemp(qpath);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	write_queue(qpath, "\"depth\": 4, \"streams\": 2,");
+	char json[2048], err[1024];
+	snprintf(json, sizeof(json), "{" RTX "\"kernels\": [], \"apps\":[{\"name\":\"a\",\"queue\":\"%s\"},"
+		 "{\"name\":\"b\",\"queue\":\"%s\",\"depth\":1},{\"name\":\"c\",\"queue\":\"%s\",\"streams\":3},"
+		 "{\"name\":\"d\",\"queue\":\"%s\",\"depth\":3}]}", qpath, qpath, qpath, qpath);
+	struct experiment *e = load_text(json, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL(e);
+	if (e) {
+		CU_ASSERT(e->apps[0].depth == 4 && e->apps[0].streams == 2);
+		CU_ASSERT(e->apps[1].depth == 1 && e->apps[1].streams == 1);
+		CU_ASSERT(e->apps[2].depth == 4 && e->apps[2].streams == 3);
+		CU_ASSERT(e->apps[3].depth == 3 && e->apps[3].streams == 2);
+	}
+	experiment_free(e);
+	/* without "streams", one per kernel in flight */
+	write_queue(qpath, "\"depth\": 3,");
+	e = load_text(json, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL(e);
+	if (e)
+		CU_ASSERT(e->apps[0].streams == 3 && e->apps[1].streams == 1 && e->apps[2].streams == 3 &&
+			  e->apps[3].streams == 3);
+	experiment_free(e);
+	write_queue(qpath, "\"depth\": 2, \"streams\": 3,");
+	e = load_text(json, err, sizeof(err));
+	CU_ASSERT_PTR_NULL(e);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "$.streams: expected an integer in [1, depth] = [1, 2], got 3 (named by"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "$.apps[0].queue)"));
+	experiment_free(e);
+	unlink(qpath);
+}
+
 void register_hooks_tests(void)
 {
 	CU_pSuite s = CU_add_suite("hooks (policy.h v2 in the simulator)", NULL, NULL);
@@ -885,6 +1069,11 @@ void register_hooks_tests(void)
 	CU_add_test(s, "depth 2: two kernels of an app at once", test_depth_side_by_side);
 	CU_add_test(s, "depth 1: one at a time", test_depth_one);
 	CU_add_test(s, "depth 2: checkpoint and reset", test_depth_reset);
-	CU_add_test(s, "loader: loop, cpu_ms, cpu_cv, depth", test_loader_keys);
+	CU_add_test(s, "depth 2, streams 1: queued, each starts as the one before ends", test_depth_queued);
+	CU_add_test(s, "depth 2, streams 2: the default, same bytes", test_depth_streams_default);
+	CU_add_test(s, "depth 2, streams 1: static fills the depth", test_depth_static);
+	CU_add_test(s, "depth 3, streams 2: fewest-held stream, ties the first", test_depth_fewest);
+	CU_add_test(s, "loader: loop, cpu_ms, cpu_cv, depth, streams", test_loader_keys);
 	CU_add_test(s, "loader: a queue file's depth", test_queue_depth);
+	CU_add_test(s, "loader: a queue file's streams", test_queue_streams);
 }

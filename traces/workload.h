@@ -1,7 +1,7 @@
 /* workload — what an experiment runs, as its file describes it: games (frames of kernels
  * released at an FPS or, closed-loop, when the previous frame is presented, with a QoS target)
- * and best-effort apps (kernel queues replayed in order, up to `depth` kernels in flight), each
- * with the kernel variant it launches by default.  Kernels are named by their index into
+ * and best-effort apps (kernel queues replayed in order, up to `depth` kernels in flight, spread
+ * over `streams` streams of the app), each with the kernel variant it launches by default.  Kernels are named by their index into
  * the experiment's kernel table.  Loading and validating them is exp/experiment.c's job.
  */
 #ifndef COMBOSIM_WORKLOAD_H
@@ -12,7 +12,7 @@
 #include "models/kernel.h"
 
 #define NAME_MAX_LEN 64
-/* An app's kernels in flight at once, each on its own stream: at most the hardware's queues. */
+/* An app's kernels in flight at once (and so its streams): at most the hardware's queues. */
 #define APP_DEPTH_MAX 32
 
 /* What the host knows of a frame before rendering it (COMBO Eq. 4's inputs), when its trace
@@ -63,7 +63,11 @@ struct app_spec {
 	int priority;
 	long repeat;             /* passes over the queue; 0: until the end of the run */
 	sim_time start_ns;
-	int depth;               /* kernels in flight at once, in queue order, one stream each */
+	int depth;               /* kernels in flight at once, in queue order */
+	/* The streams those kernels spread over, 1 to depth: depth puts each on its own stream
+	 * (they co-run); fewer queue the rest behind them on a stream, as a job enqueueing ahead
+	 * does (each starts the instant the one before it ends).  0: depth. */
+	int streams;
 	struct default_launch launch;
 };
 

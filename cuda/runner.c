@@ -4,8 +4,8 @@
  * %globaltimer times relative to each run's start, tasks.csv, summary.json, and timeline.json
  * when the experiment sets outputs.timeline (cuda/report.c).
  *
- * Each kernel of the workload (game frames from their frame sources, BE apps' inline kernels)
- * is the synthetic kernel of its class with its grid, threads and shared memory, its work
+ * Each kernel of the workload (game frames from their frame sources, BE apps' kernels, inline
+ * or from a queue file) is the synthetic kernel of its class with its grid, threads and shared memory, its work
  * calibrated so that its solo time on this GPU is the experiment's solo_us; every shape is
  * calibrated before any run.  Every policy is first initialised on the CUDA backend without the
  * GPU: one that asks for what the backend cannot do (bk_require) is refused before anything
@@ -205,13 +205,8 @@ static struct experiment *load(const struct runner_opts *o)
 		experiment_free(e);
 		return NULL;
 	}
-	for (int a = 0; a < e->n_apps; a++)
-		if (e->apps[a].queue || e->apps[a].n_kernels < 1) {
-			fprintf(stderr, "combosim-cuda: app '%s': BE queue files are not replayed yet (inline \"kernels\" only)\n",
-				e->apps[a].name);
-			experiment_free(e);
-			return NULL;
-		}
+	/* an app's kernels from a BE queue file joined the experiment's kernel table at load:
+	 * they are calibrated (prepare_all) and replayed as inline ones are */
 	return e;
 }
 
@@ -331,7 +326,7 @@ static int replay(const struct runner_opts *o, struct runner *r, const struct hl
 	return rc;
 }
 
-/* The device, its streams (one per game, one per app, then an app's further ones for its depth:
+/* The device, its streams (one per game, one per app, then an app's further ones, its `streams`:
  * hl_stream_plan, with the experiment's priorities relative to the lowest), and the SM count
  * policies size their sets by. */
 static int open_device(const struct runner_opts *o, struct runner *r, const struct hl_workload *w)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuda/backend.h"
 #include "cuda/testfake.h"
@@ -478,6 +479,39 @@ static void test_depth_fewest(void)
 	h_free(&h);
 }
 
+static void test_queue_file(void)
+{
+	/* an app whose kernels come from a BE queue file replays them in queue order, with the
+	 * file's depth and streams (its kernels joined the experiment's table at load) */
+	char qpath[] = "/tmp/combosim-cuda-queue-XXXXXX";
+	int fd = mkstemp(qpath);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *q = fdopen(fd, "w");
+	fputs("{\"format\": \"combosim be-queue\", \"version\": 1, \"name\": \"q\", \"depth\": 2, \"streams\": 1, "
+	      "\"kernels\": [{\"name\":\"q1\",\"class\":\"TC\",\"grid\":264,\"threads\":256,\"solo_us\":300},"
+	      "{\"name\":\"q2\",\"class\":\"CD\",\"grid\":132,\"threads\":128,\"solo_us\":200}]}", q);
+	fclose(q);
+	char x[2048];
+	struct harness h;
+	bool ok = h_load_text(&h, xp(x, sizeof(x), "\"duration_ms\": 5, " KERNELS ", \"apps\": [{\"name\": \"a\", "
+				      "\"queue\": \"%s\", \"repeat\": 2}]}", qpath));
+	unlink(qpath);
+	if (!ok)
+		return;
+	run_ok(&h, &null_ops, NULL);
+	const struct fake_gpu *f = &h.f;
+	CU_ASSERT_EQUAL_FATAL(f->n_log, 4);
+	for (long i = 0; i < f->n_log; i++) {
+		CU_ASSERT_EQUAL(f->log[i].k.work, i % 2 ? 200000 : 300000);   /* q1, q2, q1, q2 */
+		CU_ASSERT_EQUAL(f->log[i].stream, 0);
+		if (i > 0)
+			CU_ASSERT_EQUAL(f->log[i].start, f->log[i - 1].end);
+	}
+	CU_ASSERT_STRING_EQUAL(h.r.kernels[0].spec->name, "q1");
+	CU_ASSERT_STRING_EQUAL(h.r.kernels[3].spec->name, "q2");
+	h_free(&h);
+}
+
 /* ---------------------------------------------------------------- epochs and progress */
 
 #define MAX_EPOCHS 64
@@ -684,6 +718,7 @@ void hosthooks_tests(CU_pSuite s)
 	CU_add_test(s, "CUDA backend: depth streams in the simulator's numbering", test_depth_streams);
 	CU_add_test(s, "CUDA backend: depth 2, streams 1: enqueued ahead, no host gap", test_depth_queued);
 	CU_add_test(s, "CUDA backend: depth 3, streams 2: fewest-held stream, ties the first", test_depth_fewest);
+	CU_add_test(s, "CUDA backend: an app from a BE queue file", test_queue_file);
 	CU_add_test(s, "CUDA backend: epochs over a run of known length", test_epoch_count);
 	CU_add_test(s, "CUDA backend: progress of finished kernels", test_progress_finished);
 	CU_add_test(s, "CUDA backend: progress of a persistent kernel in flight", test_progress_in_flight);

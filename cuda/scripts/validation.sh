@@ -26,8 +26,9 @@ print(' '.join('--set kernels[%d].solo_us=%.3f' % (i, measured[k['name']])
 PY
 }
 # the held-out GPU run of each experiment: made by the runner that drives policies/*.c through
-# the CUDA backend (cuda/runs/h100-*-unified/RUN.md)
-real() { echo cuda/runs/h100-$1-unified; }
+# the CUDA backend (cuda/runs/h100-*-unified/RUN.md); the experiments whose BE apps enqueue two
+# kernels ahead on their stream ("depth": 2, "streams": 1) by the run made with that (-queued)
+real() { case $1 in exclusive|static|w2|hooks) echo cuda/runs/h100-$1-queued ;; *) echo cuda/runs/h100-$1-unified ;; esac; }
 for n in exclusive static pilotfish; do
   "$C" run cuda/experiments/h100_$n.json $(solo_sets cuda/experiments/h100_$n.json "$(real $n)/summary.json") --out "$tmp/x-$n" --quiet
   "$C" validate --sim "$tmp/x-$n/kernels.csv" --real "$(real $n)/kernels.csv" --json "$tmp/x-$n.json" \
@@ -552,10 +553,10 @@ dur_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['dura
 closed_prepare() {
   "$C" run experiments/vgasa/h100_vgasa.json $(solo_sets experiments/vgasa/h100_vgasa.json cuda/runs/h100-vgasa/summary.json) --out "$tmp/x-vgasa" --quiet
   python3 cuda/scripts/compare_frames.py "$tmp/x-vgasa" cuda/runs/h100-vgasa "$(dur_of cuda/runs/h100-vgasa/summary.json)" > "$tmp/f-vgasa.md"
-  "$C" run cuda/experiments/h100_hooks.json $(solo_sets cuda/experiments/h100_hooks.json cuda/runs/h100-hooks/summary.json) --out "$tmp/x-hooks" --quiet
-  python3 cuda/scripts/compare_frames.py "$tmp/x-hooks" cuda/runs/h100-hooks "$(dur_of cuda/runs/h100-hooks/summary.json)" > "$tmp/f-hooks.md"
-  python3 cuda/scripts/compare_runs.py "$tmp/x-hooks" cuda/runs/h100-hooks "$(dur_of cuda/runs/h100-hooks/summary.json)" \
-    "$tmp/x-hooks" cuda/runs/h100-hooks --json "$tmp/c-hooks.json" > "$tmp/c-hooks.txt"
+  "$C" run cuda/experiments/h100_hooks.json $(solo_sets cuda/experiments/h100_hooks.json $(real hooks)/summary.json) --out "$tmp/x-hooks" --quiet
+  python3 cuda/scripts/compare_frames.py "$tmp/x-hooks" "$(real hooks)" "$(dur_of $(real hooks)/summary.json)" > "$tmp/f-hooks.md"
+  python3 cuda/scripts/compare_runs.py "$tmp/x-hooks" "$(real hooks)" "$(dur_of $(real hooks)/summary.json)" \
+    "$tmp/x-hooks" "$(real hooks)" --json "$tmp/c-hooks.json" > "$tmp/c-hooks.txt"
 }
 closed_prepare
 # the sim paths are temporary: name the experiment instead
@@ -577,13 +578,17 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | cuda/runs/h100-bench-2 | device properties, placement, SM scaling, co-runs (set 1 both orders, set 2), partitions | calibration: models/h100.json (device figures; RT+CD, RT+TC, CD+TC makespan reductions of set 1; the age discipline from set 1's launch-order effect; RT emulation on the load/store unit; the MEM DRAM demand and saturation curve from bench-scaling, cuda/scripts/fit_dram.py) |
 | cuda/runs/h100-bench-3 | blocks-per-SM saturation (\`bench saturation\`) | calibration: models/h100.json class_defaults RT/CD/TC sat_blocks |
 | cuda/runs/h100-bench-2, set 2 (kernels_heldout.csv) | pairs with a second kernel of another shape and half the solo time | **held out**: no number of it calibrates the model |
-| cuda/runs/h100-exclusive-unified | \`combosim-cuda run cuda/experiments/h100_exclusive.json\`: game alone, BE alone, by the runner that drives policies/*.c unchanged through the CUDA backend (one kernel in flight per BE app under every policy; one device call made the five unified runs: RUN.md) | **held out** (full experiment) |
-| cuda/runs/h100-static-unified | the same for cuda/experiments/h100_static.json: static-66, static-88 (SM-bound, with the SM-bound fallback) | **held out** (full experiment) |
+| cuda/runs/h100-exclusive-queued | \`combosim-cuda run cuda/experiments/h100_exclusive.json\` with its BE apps two kernels deep on one stream (\`"depth": 2, "streams": 1\`: a BE job enqueues ahead, so no host gap between its kernels); one device call made the four -queued runs (RUN.md) | **held out** (full experiment) |
+| cuda/runs/h100-static-queued | the same for cuda/experiments/h100_static.json (static fills the depth) | **held out** (full experiment) |
+| cuda/runs/h100-w2-queued | the same for cuda/experiments/h100_w2.json (every policy; pilotfish and COMBO launch one kernel at a time by design); holds the call's calibration cache | **held out** (full experiment) |
+| cuda/runs/h100-hooks-queued | the same for cuda/experiments/h100_hooks.json (static-66 now fills its DNN app's depth 2) | **held out** (closed-loop section) |
+| cuda/runs/h100-exclusive-unified | \`combosim-cuda run cuda/experiments/h100_exclusive.json\`: game alone, BE alone, by the runner that drives policies/*.c unchanged through the CUDA backend, one kernel in flight per BE app (one device call made the five unified runs: RUN.md) | the host's gap between an app's kernels (superseded by h100-exclusive-queued; raw record) |
+| cuda/runs/h100-static-unified | the same for cuda/experiments/h100_static.json: static-66, static-88 (SM-bound, with the SM-bound fallback), one kernel in flight per app | the host's gap between an app's kernels (superseded by h100-static-queued; raw record) |
 | cuda/runs/h100-pilotfish-unified | the same for cuda/experiments/h100_pilotfish.json: Pilotfish, \`"straggler": "wait"\` | **held out** (full experiment) |
 | cuda/runs/h100-combo-unified | the same for cuda/experiments/h100_combo.json: BE alone, combo-exact, combo-intra | **held out** (full experiment) |
-| cuda/runs/h100-w2-unified | the same for cuda/experiments/h100_w2.json: the second workload under every policy, \`combo\` (switching, with headroom merging) included; holds the call's calibration cache (calib.json) | **held out** (full experiment) |
+| cuda/runs/h100-w2-unified | the same for cuda/experiments/h100_w2.json: the second workload under every policy, \`combo\` (switching, with headroom merging) included, one kernel in flight per app; holds the call's calibration cache (calib.json) | run-to-run variation of pilotfish and COMBO (superseded by h100-w2-queued; raw record) |
 | cuda/runs/h100-vgasa | \`combosim-cuda run experiments/vgasa/h100_vgasa.json\`: three closed-loop games under vGASA (default, SA, ESA) | **held out** (closed-loop section) |
-| cuda/runs/h100-hooks | \`combosim-cuda run cuda/experiments/h100_hooks.json\`: a closed-loop game, a DNN app two kernels deep, a streaming app (game alone, BE alone, static-66) | **held out** (closed-loop section) |
+| cuda/runs/h100-hooks | \`combosim-cuda run cuda/experiments/h100_hooks.json\`: a closed-loop game, a DNN app two kernels deep, a streaming app (game alone, BE alone, static-66 launching one kernel per app at a time) | nothing (superseded by h100-hooks-queued; raw record) |
 | cuda/runs/h100-bench-progress | \`combosim-cuda bench progress\`: a running persistent kernel's task counter read by the host (ck_slots_peek) | nothing (checks what the GPU backend's progress observation can see) |
 | cuda/runs/h100-exclusive | \`combosim-cuda run cuda/experiments/h100_exclusive.json\`: game alone, BE alone; the runner with its own copy of each policy, two kernels queued per BE app | be-alone beside h100-static-2 when the simulated static runs are compared with both runners' (superseded by h100-exclusive-unified; raw record) |
 | cuda/runs/h100-static | \`combosim-cuda run cuda/experiments/h100_static.json\`: static-66, static-88 (SM-bound), kernels that skipped work when no worker landed in their set | nothing (superseded by h100-static-2; raw record) |
@@ -821,7 +826,7 @@ sides; the sleeps it inserts come from what each side measured.
 
 $(cat $tmp/f-vgasa.md)
 
-cuda/runs/h100-hooks replays cuda/experiments/h100_hooks.json: the static workload's game as a
+cuda/runs/h100-hooks-queued replays cuda/experiments/h100_hooks.json: the static workload's game as a
 closed loop (4 ms CPU phase, cpu_cv 0.2: the same draws on both sides) beside a DNN app two
 kernels deep and a streaming app.
 

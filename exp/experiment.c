@@ -376,7 +376,8 @@ static void load_policy(struct experiment *e, const struct cfg *c, struct policy
 			     POLICY_OPS_VERSION);
 		return;
 	}
-	cfg_str(c, "label", NULL, name, &label);
+	if (!cfg_str(c, "label", NULL, name, &label))
+		return;     /* not a string: label stays NULL (found by tests/mutate) */
 	if (!*label || strlen(label) >= NAME_MAX_LEN || strpbrk(label, ",\"\n\r")) {
 		cfg_fail_key(c, "label", "expected 1 to %d characters without commas, quotes or newlines",
 			     NAME_MAX_LEN - 1);
@@ -507,7 +508,9 @@ static void load_baseline(struct experiment *e, const struct cfg *c)
 {
 	const char *label = NULL;
 	e->baseline = -1;
-	if (c->diag->failed || !cfg_str(c, "baseline", NULL, NULL, &label) || !label)
+	/* absent or null: no comparison (a sweep that replaces the policies sets it to null) */
+	if (c->diag->failed || !cfg_has(c, "baseline") || cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c->node, "baseline")) ||
+	    !cfg_str(c, "baseline", NULL, CFG_REQUIRED, &label))
 		return;
 	for (int i = 0; i < e->n_policies; i++)
 		if (!strcmp(e->policies[i].name, label)) {

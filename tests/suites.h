@@ -8,5 +8,6 @@ void register_engine_tests(void);
 void register_policies_tests(void);
 void register_validate_tests(void);
 void register_traces_tests(void);
+void register_hardening_tests(void);
 
 #endif

@@ -98,7 +98,8 @@ static char *json_text(const cJSON *v)
 static void sweep_free(struct sweep *s)
 {
 	for (int i = 0; i < s->n_axes; i++) {
-		for (int j = 0; j < s->axes[i].n; j++) {
+		/* an axis refused while loading may have its count but no values yet */
+		for (int j = 0; s->axes[i].values && j < s->axes[i].n; j++) {
 			free(s->axes[i].values[j]);
 			if (s->axes[i].labels)
 				free(s->axes[i].labels[j]);
@@ -146,8 +147,8 @@ static bool load_axis(const struct cfg *grid, const cJSON *item, struct axis *a)
 	snprintf(a->path, sizeof(a->path), "%s", item->string);
 	if (cJSON_IsArray(item)) {
 		a->n = cJSON_GetArraySize(item);
-		if (a->n < 1) {
-			cfg_fail_key(grid, item->string, "expected at least one value");
+		if (a->n < 1 || a->n > SWEEP_MAX_POINTS) {
+			cfg_fail_key(grid, item->string, "expected 1 to %ld values, got %d", SWEEP_MAX_POINTS, a->n);
 			return false;
 		}
 		a->values = xcalloc((size_t)a->n, sizeof(char *));
@@ -168,7 +169,11 @@ static bool load_axis(const struct cfg *grid, const cJSON *item, struct axis *a)
 		int nl;
 		if (!cfg_arr(&c, "values", true, &vals, &a->n) || !cfg_arr(&c, "labels", true, &labs, &nl))
 			return false;
-		if (a->n < 1 || nl != a->n) {
+		if (a->n < 1 || a->n > SWEEP_MAX_POINTS) {
+			cfg_fail_key(&c, "values", "expected 1 to %ld values, got %d", SWEEP_MAX_POINTS, a->n);
+			return false;
+		}
+		if (nl != a->n) {
 			cfg_fail_key(&c, "labels", "expected one label per value (%d), got %d", a->n, nl);
 			return false;
 		}

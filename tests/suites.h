@@ -9,5 +9,6 @@ void register_policies_tests(void);
 void register_validate_tests(void);
 void register_traces_tests(void);
 void register_hardening_tests(void);
+void register_sweep_tests(void);
 
 #endif

@@ -144,6 +144,11 @@ static void load_fixed(struct sweep *s, const struct cfg *root)
 static bool load_axis(const struct cfg *grid, const cJSON *item, struct axis *a)
 {
 	struct cfg c;
+	if (strlen(item->string) >= sizeof(a->path)) {
+		/* cut short, it would vary another path */
+		cfg_fail_key(grid, item->string, "expected a path of at most %zu characters", sizeof(a->path) - 1);
+		return false;
+	}
 	snprintf(a->path, sizeof(a->path), "%s", item->string);
 	if (cJSON_IsArray(item)) {
 		a->n = cJSON_GetArraySize(item);

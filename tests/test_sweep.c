@@ -56,6 +56,9 @@ static void test_point_counts(void)
 	expect("{" EXP "\"grid\": {\"seed\": [1, 2, 3], \"duration_ms\": [10, 20]}, \"combine\": \"zip\"}", 0, -1,
 	       ": $.grid.duration_ms: zip needs every value list of one length (3), got 2");
 	expect("{" EXP "\"grid\": {\"seed\": []}}", 0, -1, ": $.grid.seed: expected 1 to 1000000 values, got 0");
+	char longkey[400];
+	snprintf(longkey, sizeof(longkey), "{" EXP "\"grid\": {\"%0300d\": [1]}}", 0);
+	expect(longkey, 0, -1, "expected a path of at most 255 characters");
 	/* an axis refused before its values were read (this crashed freeing them) */
 	expect("{" EXP "\"grid\": {\"seed\": {\"values\": [1, 2], \"labels\": [\"a\"]}}}", 0, -1,
 	       ": $.grid.seed.labels: expected one label per value (2), got 1");

@@ -352,6 +352,7 @@ static void test_static_on_one_sm(void)
 	gpu_free(g);
 	struct experiment *e = exp_on(path, "CD", "{\"name\": \"static\", \"game_sms\": 1}", &d);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	d = (struct cfg_diag){ .file = e->file };   /* exp_on's file name is gone with its frame */
 	struct sim *s = sim_new(e, &e->policies[0], NULL, &d);
 	CU_ASSERT_PTR_NULL(s);
 	CHECK_HAS(d.msg, "a static split needs a GPU of at least 2 SMs (games on some, BE apps on the rest); "

@@ -147,7 +147,8 @@ static void put_back(cJSON *parent, cJSON *prev, cJSON *item)
 static void with_value(struct ctx *c, cJSON *parent, cJSON *node, cJSON *v, const char *what, bool strict)
 {
 	cJSON *prev = take_out(parent, node);
-	if (node->string && !(v->string = strdup(node->string))) {
+	/* a duplicated subtree already carries the member name */
+	if (node->string && !v->string && !(v->string = strdup(node->string))) {
 		fputs("mutate: out of memory\n", stderr);
 		exit(2);
 	}
@@ -276,6 +277,7 @@ int main(int argc, char **argv)
 {
 	struct tally all = { 0 };
 	int rc = 0;
+	setvbuf(stdout, NULL, _IOLBF, 0);     /* lines survive a sanitizer's exit */
 	if (argc < 2) {
 		fputs("usage: mutate-experiments EXPERIMENT.json...\n", stderr);
 		return 2;

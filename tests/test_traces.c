@@ -639,6 +639,10 @@ static void test_import_pytorch(void)
 		{ "[{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": -2}]",
 		  "$[0].dur: expected a number in [0, 1e+15], got -2" },
 		{ "", "empty file, expected a Chrome trace" },
+		/* a duration the queue cannot hold is refused before its conversion to ns */
+		{ "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 1e14, "
+		  "\"args\": {\"grid\": [1, 1, 1], \"block\": [128, 1, 1], \"registers per thread\": 32, \"shared memory\": 0}}]}",
+		  "$.traceEvents[0]: kernel 'k': expected a duration of at most 1e9 us (after --time-scale), got 1e+14 us" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char *p = tmp_file(bad[i].text, ".json");

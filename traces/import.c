@@ -20,6 +20,8 @@
 
 /* ------------------------------------------------------------------ shared */
 
+#define IMPORT_MAX_SOLO_NS 1e12          /* 1e9 us, the BE queue format's largest solo_us */
+
 struct classifier {
 	regex_t tc, cd;
 	bool has_cd;
@@ -204,8 +206,14 @@ static void default_name(const char *path, const struct import_opts *o, char *ou
 static int add_kernel(struct import_state *st, const struct import_opts *o, struct kernel_spec *k,
 		      char *err, size_t errlen, const char *where)
 {
-	double scale = o->time_scale > 0 ? o->time_scale : 1;
-	k->solo_ns = llround((double)k->solo_ns * scale);
+	double scale = o->time_scale > 0 ? o->time_scale : 1, ns = (double)k->solo_ns * scale;
+	/* checked before the conversion: a queue holds solo_us up to 1e9 (profile.c) */
+	if (ns > IMPORT_MAX_SOLO_NS) {
+		snprintf(err, errlen, "%s: kernel '%s': expected a duration of at most 1e9 us (after --time-scale), got %.6g us",
+			 where, k->name, ns / 1e3);
+		return -1;
+	}
+	k->solo_ns = llround(ns);
 	if (k->solo_ns < 1)
 		k->solo_ns = 1;
 	char note[160];
@@ -405,7 +413,8 @@ int import_nsys(const char *path, const struct import_opts *o, FILE *out, char *
 		import_short_name(full, k.name, sizeof(k.name));
 		k.cls = classify(&st.cls, full);
 		kclass_default_demand(k.cls, k.demand, &k.dram);
-		if (!csv_double(&c, col[N_DUR], "Duration", 0, 1e15, &d, err, errlen))
+		/* at most 1e15 ns in any unit, so that the conversion to ns cannot overflow */
+		if (!csv_double(&c, col[N_DUR], "Duration", 0, 1e15 / factor[N_DUR], &d, err, errlen))
 			goto fail;
 		k.solo_ns = llround(d * factor[N_DUR]);
 		long grid = 1, block = 1;

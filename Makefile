@@ -84,13 +84,25 @@ run: all
 	$(BIN)/combosim run experiments/default.json --out results/default
 
 # Unit tests, end-to-end tests, then the reproductions' checks.  Exit status is the verdict.
-test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(BIN)/fuzz-replay-experiment $(BIN)/fuzz-replay-traces
+FUZZ_HARNESSES := experiment traces sweep gpu
+test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(FUZZ_HARNESSES:%=$(BIN)/fuzz-replay-%) $(BIN)/mutate-experiments
 	COMBOSIM=$(BIN)/combosim $(BIN)/combosim-tests
 	COMBOSIM=$(BIN)/combosim sh tests/layers.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_traces.sh
-	$(BIN)/fuzz-replay-experiment tests/fuzz/corpus/experiment tests/fuzz/crashes/experiment
-	$(BIN)/fuzz-replay-traces tests/fuzz/corpus/traces tests/fuzz/crashes/traces
+	COMBOSIM=$(BIN)/combosim sh tests/e2e_hardening.sh
+	for h in $(FUZZ_HARNESSES); do $(BIN)/fuzz-replay-$$h tests/fuzz/corpus/$$h tests/fuzz/crashes/$$h || exit 1; done
+	$(BIN)/mutate-experiments $(MUTATE_EXPERIMENTS)
+
+# The mutation corpus: every key of each shipped experiment deleted, retyped and put out of
+# range (tests/mutate/mutate.c); each mutant must load or fail with a precise error, never crash.
+MUTATE_EXPERIMENTS := experiments/default.json experiments/combo/table3.json experiments/combo/fig4_fig7.json \
+	experiments/combo/table6.json experiments/combo/overhead.json experiments/workloads/kernel_level_example.json \
+	experiments/workloads/memcheck.json experiments/workloads/quake2_dynamic_dnn.json \
+	experiments/workloads/quake2_dynamic_mriq.json
+$(BIN)/mutate-experiments: $(BUILD)/tests/mutate/mutate.o $(BUILD)/libcombosim.a
+	@mkdir -p $(BIN)
+	$(CC) $(LDSAN) -o $@ $^ $(LDLIBS)
 
 # The fuzz corpus and every crash ever found, replayed without libFuzzer.
 $(BIN)/fuzz-replay-%: $(BUILD)/tests/fuzz/replay.o $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/libcombosim.a
@@ -103,8 +115,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. $(PKG_CFLAGS)
 fuzz: deps
 	@command -v clang >/dev/null || { echo "fuzz: needs clang (apt-get install -y clang)"; exit 2; }
-	@mkdir -p build/fuzz tests/fuzz/crashes/experiment tests/fuzz/crashes/traces
-	for h in experiment traces; do \
+	@mkdir -p build/fuzz $(FUZZ_HARNESSES:%=tests/fuzz/crashes/%)
+	for h in $(FUZZ_HARNESSES); do \
 		clang $(FUZZ_CFLAGS) -o build/fuzz/fuzz-$$h tests/fuzz/fuzz_$$h.c $(LIB_SRC) $(PKG_LIBS) -lm && \
 		build/fuzz/fuzz-$$h -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 			-artifact_prefix=tests/fuzz/crashes/$$h/ tests/fuzz/corpus/$$h || exit 1; \

@@ -1,6 +1,6 @@
 /* combosim — the command-line program.
  *
- *   combosim run FILE [--set path=value]... [--out DIR] [--quiet]
+ *   combosim run FILE [--set path=value]... [--out DIR] [--quiet] [--no-cleanup]
  *   combosim policies | version | help
  *
  * Exit codes: 0 ok, 1 the run failed, 2 bad usage or bad input.
@@ -20,7 +20,7 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: combosim run FILE [--set path=value]... [--out DIR] [--quiet]\n"
+	fputs("usage: combosim run FILE [--set path=value]... [--out DIR] [--quiet] [--no-cleanup]\n"
 	      "       combosim sweep SWEEP.json [-j N] [--hosts FILE] [--out DIR] [--dry-run]\n"
 	      "       combosim policies      list the built-in policies\n"
 	      "       combosim validate --sim A/kernels.csv --real B/kernels.csv [--json FILE]\n"
@@ -28,7 +28,9 @@ static void usage(FILE *f)
 	      "       combosim version\n"
 	      "Runs every policy of the experiment FILE on the same workload and writes\n"
 	      "DIR (default results/<experiment name>): summary.json, frames.csv, kernels.csv,\n"
-	      "and timeline.json when outputs.timeline is true.\n"
+	      "and timeline.json when outputs.timeline is true.  A run first removes what dead runs\n"
+	      "left beside DIR (DIR.tmp-PID), unless --no-cleanup (combosim sweep's runs: the sweep\n"
+	      "cleans its runs/ once).\n"
 	      "Exit codes: 0 ok, 1 run failed, 2 bad usage or input.\n", f);
 }
 
@@ -37,7 +39,7 @@ static int cmd_run(int argc, char **argv)
 	const char *file = NULL, *out = NULL;
 	const char **sets = calloc((size_t)argc, sizeof(char *));
 	int n_sets = 0;
-	bool quiet = false;
+	bool quiet = false, cleanup = true;
 	if (!sets)
 		return EXIT_RUN_FAILED;
 	for (int i = 0; i < argc; i++) {
@@ -58,6 +60,8 @@ static int cmd_run(int argc, char **argv)
 			out = a + 6;
 		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
 			quiet = true;
+		} else if (strcmp(a, "--no-cleanup") == 0) {
+			cleanup = false;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "combosim run: unknown option '%s'\n", a);
 			usage(stderr);
@@ -88,7 +92,7 @@ static int cmd_run(int argc, char **argv)
 		snprintf(dflt, sizeof(dflt), "results/%s", e->name);
 		out = dflt;
 	}
-	int rc = runner_run(e, out, quiet ? NULL : stdout);
+	int rc = runner_run(e, out, quiet ? NULL : stdout, cleanup);
 	if (rc == EXIT_OK && !quiet)
 		printf("results: %s/ (summary.json, frames.csv, kernels.csv%s%s)\n", out,
 		       e->type == EXP_CORUN ? ", corun.csv, reproduction.csv" : "",

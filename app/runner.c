@@ -2,16 +2,25 @@
  *
  * Every file is written into "<out>.tmp-<pid>" first; only a complete run replaces <out>, by
  * rename, so a results directory is either whole or absent (an interrupted run loses nothing
- * that was finished before, and leaves no half-written result behind).
+ * that was finished before, and leaves no half-written result behind).  A run holds a lock on
+ * its temporary directory until it exits; the next run of the same <out> removes temporaries
+ * whose process is gone and whose lock is free, and finishes a replacement that a dead run
+ * left between its two renames.
  */
 #define _XOPEN_SOURCE 700
 #include "app/runner.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <libgen.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +35,14 @@ const char combosim_version[] = COMBOSIM_VERSION;
 
 struct outdir {
 	char final[1024], tmp[1100];
+	int lock;                /* fd holding flock on tmp while the run lives; -1: none */
+};
+
+/* A results file of a run, with its name for messages. */
+struct outfile {
+	FILE *f;
+	const char *name;
+	bool reported;           /* its failure was already named */
 };
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -53,17 +70,141 @@ static int mkdir_p(const char *path)
 	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
 }
 
-static int outdir_open(struct outdir *o, const char *dir)
+/* ---- temporaries of dead runs -------------------------------------------------------- */
+
+/* Whether name is "<base>.tmp-<pid>" ('t') or "<base>.old-<pid>" ('o'); 0 if neither. */
+static char stale_kind(const char *name, size_t *base_len, pid_t *pid)
+{
+	const char *dash = strrchr(name, '-');
+	long v = 0;
+	if (!dash || dash - name < 5 || !dash[1] || strlen(dash + 1) > 9)
+		return 0;
+	for (const char *p = dash + 1; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return 0;
+		v = v * 10 + (*p - '0');
+	}
+	*pid = (pid_t)v;
+	*base_len = (size_t)(dash - 4 - name);
+	if (v < 1)
+		return 0;
+	return !memcmp(dash - 4, ".tmp", 4) ? 't' : !memcmp(dash - 4, ".old", 4) ? 'o' : 0;
+}
+
+/* Whether pid is a zombie: a process that has exited but not been reaped (Linux's /proc; on
+ * other systems this says no).  A run killed with the shell that started it is reparented to
+ * init, which may take its time. */
+static bool is_zombie(pid_t pid)
+{
+	char p[64], buf[512];
+	snprintf(p, sizeof(p), "/proc/%ld/stat", (long)pid);
+	FILE *f = fopen(p, "r");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *rp = strrchr(buf, ')');   /* "pid (command) state ...": the name may hold ')' */
+	return rp && rp[1] == ' ' && rp[2] == 'Z';
+}
+
+/* Whether process pid is gone (EPERM means it lives, as someone else's). */
+static bool process_gone(pid_t pid)
+{
+	if (pid == getpid())
+		return false;
+	if (kill(pid, 0) == -1)
+		return errno == ESRCH;
+	return is_zombie(pid);
+}
+
+/* Whether no live run holds the lock of a temporary directory: a run holds it from creating
+ * the directory to its exit, and the lock (unlike the PID) also speaks for runs on other hosts
+ * sharing the file system, and for a PID used again by an unrelated process. */
+static bool lock_free(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOTDIR;
+	bool free_ = flock(fd, LOCK_EX | LOCK_NB) == 0;
+	close(fd);
+	return free_;
+}
+
+/* "<base>.old-<pid>" of a dead run: its earlier results, moved aside just before the new ones
+ * were to be renamed in.  If <base> exists that rename happened: the old copy goes.  If not, the
+ * run died between the renames: its complete new results (<base>.tmp-<pid>) are moved in, or
+ * else the old ones back. */
+static void finish_replacement(const char *dir, const char *entry, size_t base_len, pid_t pid)
+{
+	char old[PATH_MAX], final[PATH_MAX], tmp[PATH_MAX + 32];
+	struct stat st;
+	snprintf(old, sizeof(old), "%s/%s", dir, entry);
+	snprintf(final, sizeof(final), "%s/%.*s", dir, (int)base_len, entry);
+	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", final, (long)pid);
+	if (lstat(final, &st) == 0) {
+		rm_rf(old);
+	} else if (lstat(tmp, &st) == 0 && lock_free(tmp) && rename(tmp, final) == 0) {
+		fprintf(stderr, "combosim: %s: completed the replacement a run (pid %ld) left unfinished\n", final, (long)pid);
+		rm_rf(old);
+	} else if (rename(old, final) == 0) {
+		fprintf(stderr, "combosim: %s: restored the results a run (pid %ld) had moved aside\n", final, (long)pid);
+	}
+}
+
+void runner_remove_stale(const char *dir, const char *name)
+{
+	/* the .old- pass first: it may still need the .tmp- directory of its run */
+	for (int pass = 0; pass < 2; pass++) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		if (!d)
+			return;
+		while ((e = readdir(d))) {
+			size_t bl = 0;
+			pid_t pid = 0;
+			char kind = stale_kind(e->d_name, &bl, &pid), path[PATH_MAX];
+			if (kind != (pass ? 't' : 'o') || (name && (strlen(name) != bl || memcmp(name, e->d_name, bl))) ||
+			    !process_gone(pid))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			if (kind == 'o')
+				finish_replacement(dir, e->d_name, bl, pid);
+			else if (lock_free(path))
+				rm_rf(path);
+		}
+		closedir(d);
+	}
+}
+
+/* Removes the temporaries dead runs left beside o->final. */
+static void remove_stale_beside(const struct outdir *o)
+{
+	char d[sizeof(o->final)], b[sizeof(o->final)];
+	snprintf(d, sizeof(d), "%s", o->final);
+	snprintf(b, sizeof(b), "%s", o->final);
+	runner_remove_stale(dirname(d), basename(b));
+}
+
+static int outdir_open(struct outdir *o, const char *dir, bool cleanup)
 {
 	snprintf(o->final, sizeof(o->final), "%s", dir);
 	size_t n = strlen(o->final);
 	while (n > 1 && o->final[n - 1] == '/')
 		o->final[--n] = 0;
 	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp-%ld", o->final, (long)getpid());
+	o->lock = -1;
+	if (cleanup)
+		remove_stale_beside(o);
 	rm_rf(o->tmp);
 	if (mkdir_p(o->tmp)) {
 		fprintf(stderr, "combosim: cannot create results directory %s: %s\n", o->tmp, strerror(errno));
 		return -1;
+	}
+	o->lock = open(o->tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (o->lock >= 0 && flock(o->lock, LOCK_EX | LOCK_NB)) {
+		close(o->lock);
+		o->lock = -1;
 	}
 	return 0;
 }
@@ -78,16 +219,62 @@ static FILE *outdir_file(const struct outdir *o, const char *name)
 	return f;
 }
 
+static void write_failed(const struct outdir *o, const char *name, int err)
+{
+	if (err)
+		fprintf(stderr, "combosim: writing %s/%s failed: %s\n", o->tmp, name, strerror(err));
+	else
+		fprintf(stderr, "combosim: writing %s/%s failed (disk full?)\n", o->tmp, name);
+}
+
 static int close_checked(FILE *f, const struct outdir *o, const char *name)
 {
 	if (!f)
 		return 0;
 	int bad = ferror(f);
+	errno = 0;
 	if (fclose(f) || bad) {
-		fprintf(stderr, "combosim: writing %s/%s failed (disk full?)\n", o->tmp, name);
+		write_failed(o, name, errno);
 		return -1;
 	}
 	return 0;
+}
+
+/* Flushes every file and names each whose writing failed (a full disk fails all that write
+ * after it: the messages name those, not a file written later); -1 if any failed. */
+static int flush_all(const struct outdir *o, struct outfile *fs, int n)
+{
+	int rc = 0;
+	for (int i = 0; i < n; i++) {
+		if (!fs[i].f)
+			continue;
+		errno = 0;
+		if (fflush(fs[i].f) || ferror(fs[i].f)) {
+			write_failed(o, fs[i].name, errno);
+			fs[i].reported = true;
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+/* Closes every file, also after one failed (none leaks); names each failure not named yet. */
+static int close_all(const struct outdir *o, struct outfile *fs, int n)
+{
+	int rc = 0;
+	for (int i = 0; i < n; i++) {
+		if (!fs[i].f)
+			continue;
+		bool bad = ferror(fs[i].f);
+		errno = 0;
+		if (fclose(fs[i].f) || bad) {
+			if (!fs[i].reported)
+				write_failed(o, fs[i].name, errno);
+			rc = -1;
+		}
+		fs[i].f = NULL;
+	}
+	return rc;
 }
 
 static int outdir_commit(struct outdir *o)
@@ -237,6 +424,8 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 	FILE *frames = outdir_file(o, "frames.csv");
 	FILE *kernels = outdir_file(o, "kernels.csv");
 	FILE *tlf = e->timeline ? outdir_file(o, "timeline.json") : NULL;
+	struct outfile files[] = { { frames, "frames.csv", false }, { kernels, "kernels.csv", false },
+				   { tlf, "timeline.json", false } };
 	int rc = EXIT_OK;
 	if (!sims || !colocated || !frames || !kernels || (e->timeline && !tlf)) {
 		rc = EXIT_RUN_FAILED;
@@ -287,6 +476,11 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 		colocated[i] = sim_colocated(sims[i]);
 		cJSON_AddItemToArray(runs, r);
 	}
+	/* the data files first: a disk that filled while they were written is reported on them */
+	bool tl_bad = tl && timeline_close(tl);
+	tl = NULL;
+	if (rc == EXIT_OK && (flush_all(o, files, 3) || tl_bad))
+		rc = EXIT_RUN_FAILED;
 	if (rc == EXIT_OK) {
 		if (write_json(o, "summary.json", summary))
 			rc = EXIT_RUN_FAILED;
@@ -295,11 +489,10 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 	}
 	cJSON_Delete(summary);
 close_tl:
-	if (tl && timeline_close(tl) && rc == EXIT_OK)
-		rc = EXIT_RUN_FAILED;
+	if (tl)
+		timeline_close(tl);
 out:
-	if (close_checked(frames, o, "frames.csv") || close_checked(kernels, o, "kernels.csv") ||
-	    close_checked(tlf, o, "timeline.json"))
+	if (close_all(o, files, 3))
 		rc = rc ? rc : EXIT_RUN_FAILED;
 	for (int i = 0; sims && i < e->n_policies; i++)
 		sim_free(sims[i]);
@@ -386,7 +579,9 @@ static int run_corun(const struct experiment *e, struct outdir *o, FILE *table)
 	FILE *cr = outdir_file(o, "corun.csv");
 	FILE *rep = outdir_file(o, "reproduction.csv");
 	FILE *tlf = e->timeline ? outdir_file(o, "timeline.json") : NULL;
-	double *red = calloc((size_t)(e->n_pairs * e->n_corun_variants), sizeof(double));
+	struct outfile files[] = { { kernels, "kernels.csv", false }, { cr, "corun.csv", false },
+				   { rep, "reproduction.csv", false }, { tlf, "timeline.json", false } };
+	double *red = calloc((size_t)e->n_pairs * (size_t)e->n_corun_variants, sizeof(double));
 	int rc = EXIT_OK;
 	if (!kernels || !cr || !rep || !red || (e->timeline && !tlf)) {
 		rc = EXIT_RUN_FAILED;
@@ -486,28 +681,30 @@ static int run_corun(const struct experiment *e, struct outdir *o, FILE *table)
 			cJSON_AddItemToArray(sums, j);
 		}
 	}
+	bool tl_bad = tl && timeline_close(tl);
+	if (rc == EXIT_OK && (flush_all(o, files, 4) || tl_bad))
+		rc = EXIT_RUN_FAILED;
 	if (rc == EXIT_OK && write_json(o, "summary.json", summary))
 		rc = EXIT_RUN_FAILED;
 	cJSON_Delete(summary);
-	if (tl && timeline_close(tl) && rc == EXIT_OK)
-		rc = EXIT_RUN_FAILED;
 out:
 	free(red);
-	if (close_checked(kernels, o, "kernels.csv") || close_checked(cr, o, "corun.csv") ||
-	    close_checked(rep, o, "reproduction.csv") || close_checked(tlf, o, "timeline.json"))
+	if (close_all(o, files, 4))
 		rc = rc ? rc : EXIT_RUN_FAILED;
 	return rc;
 }
 
-int runner_run(const struct experiment *e, const char *out_dir, FILE *table)
+int runner_run(const struct experiment *e, const char *out_dir, FILE *table, bool cleanup)
 {
 	struct outdir o;
-	if (outdir_open(&o, out_dir))
+	if (outdir_open(&o, out_dir, cleanup))
 		return EXIT_RUN_FAILED;
 	int rc = e->type == EXP_CORUN ? run_corun(e, &o, table) : run_policies(e, &o, table);
 	if (rc == EXIT_OK && outdir_commit(&o))
 		rc = EXIT_RUN_FAILED;
 	if (rc != EXIT_OK)
 		rm_rf(o.tmp);
+	if (o.lock >= 0)
+		close(o.lock);
 	return rc;
 }

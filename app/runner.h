@@ -6,6 +6,7 @@
 #ifndef COMBOSIM_RUNNER_H
 #define COMBOSIM_RUNNER_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "exp/experiment.h"
 
@@ -13,8 +14,16 @@
 enum { EXIT_OK = 0, EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 2 };
 
 /* Runs `e`, writing into out_dir (replaced as a whole at the end) and the table to `table`
- * (NULL: none).  Returns an exit code; messages go to stderr. */
-int runner_run(const struct experiment *e, const char *out_dir, FILE *table);
+ * (NULL: none).  `cleanup`: first remove what dead runs left beside out_dir (see
+ * runner_remove_stale; a sweep does that once for all its runs instead).  Returns an exit
+ * code; messages go to stderr. */
+int runner_run(const struct experiment *e, const char *out_dir, FILE *table, bool cleanup);
+
+/* Removes what runs that died left in `dir`: "<name>.tmp-PID" directories whose process is
+ * gone and whose lock no process holds, and "<name>.old-PID" (earlier results a dead run had
+ * moved aside to rename its new ones in: removed when <name> exists, else the replacement is
+ * completed or undone).  Only entries of `name` when given; of any name when NULL. */
+void runner_remove_stale(const char *dir, const char *name);
 
 extern const char combosim_version[];
 

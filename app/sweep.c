@@ -5,7 +5,8 @@
  *   { "experiment": "../default.json",
  *     "grid": { "policies": [[{"name":"pilotfish"}], [{"name":"combo"}]],
  *               "seed": { "range": [1, 4] } },
- *     "combine": "cartesian" }                      (or "zip": the i-th values together)
+ *     "combine": "cartesian",                       (or "zip": the i-th values together)
+ *     "fixed": { "baseline": null } }               (set at every point, no column)
  *
  * Every point is checked (loaded with its --set values) before anything runs; bad input is
  * exit 2.  The points become one command line each in DIR/jobs.txt, handed to GNU parallel
@@ -14,21 +15,28 @@
  * directory is complete or absent: an interrupted sweep resumes by running only the points
  * whose directory is missing.  Finally DIR/sweep.csv collects one row per run and policy,
  * in point order (identical for any -j).
+ *
+ * A sweep holds a lock on DIR (DIR/.sweep.lock) while it runs, and GNU parallel and its runs
+ * inherit it: a second sweep on DIR is refused while any of them lives, instead of deleting
+ * their temporaries and running their points again.  GNU parallel runs in its own process
+ * group, and SIGINT, SIGTERM and SIGHUP sent to the sweep are forwarded to that group.
  */
 #define _XOPEN_SOURCE 700
 #include "app/sweep.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/cfg.h"
@@ -47,24 +55,51 @@ struct sweep {
 	char experiment[PATH_MAX];
 	struct axis *axes;
 	int n_axes;
+	char **fixed;            /* "path=value" set at every point (no column in sweep.csv) */
+	int n_fixed;
 	bool zip;
 	long points;
 };
 
+#define SWEEP_MAX_POINTS 1000000L
+#define SWEEP_MAX_STEPS 100000
+
+static void __attribute__((noreturn)) oom(void)
+{
+	fprintf(stderr, "combosim: out of memory\n");
+	exit(1);
+}
+
 static void *xcalloc(size_t n, size_t sz)
 {
 	void *p = calloc(n ? n : 1, sz);
-	if (!p) {
-		fprintf(stderr, "combosim: out of memory\n");
-		exit(1);
-	}
+	if (!p)
+		oom();
 	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		oom();
+	return d;
+}
+
+/* A value's JSON text, as --set takes it. */
+static char *json_text(const cJSON *v)
+{
+	char *t = cJSON_PrintUnformatted(v);
+	if (!t)
+		oom();
+	return t;
 }
 
 static void sweep_free(struct sweep *s)
 {
 	for (int i = 0; i < s->n_axes; i++) {
-		for (int j = 0; j < s->axes[i].n; j++) {
+		/* an axis refused while loading may have its count but no values yet */
+		for (int j = 0; s->axes[i].values && j < s->axes[i].n; j++) {
 			free(s->axes[i].values[j]);
 			if (s->axes[i].labels)
 				free(s->axes[i].labels[j]);
@@ -73,23 +108,59 @@ static void sweep_free(struct sweep *s)
 		free(s->axes[i].labels);
 	}
 	free(s->axes);
+	for (int i = 0; i < s->n_fixed; i++)
+		free(s->fixed[i]);
+	free(s->fixed);
+}
+
+/* The --set assignments of a point: one per axis, then the fixed ones. */
+static int n_sets(const struct sweep *s)
+{
+	return s->n_axes + s->n_fixed;
+}
+
+/* "fixed": {path: value}: assignments made at every point, e.g. "baseline": null where the
+ * grid replaces the policies the experiment's baseline names. */
+static void load_fixed(struct sweep *s, const struct cfg *root)
+{
+	struct cfg fx;
+	if (!cfg_obj(root, "fixed", false, &fx))
+		return;
+	s->n_fixed = cJSON_GetArraySize(fx.node);
+	s->fixed = xcalloc((size_t)s->n_fixed, sizeof(char *));
+	int i = 0;
+	for (const cJSON *it = fx.node->child; it; it = it->next, i++) {
+		char *v = json_text(it);
+		size_t n = strlen(it->string) + strlen(v) + 2;
+		s->fixed[i] = xcalloc(n, 1);
+		snprintf(s->fixed[i], n, "%s=%s", it->string, v);
+		free(v);
+		for (int a = 0; a < s->n_axes; a++)
+			if (!strcmp(s->axes[a].path, it->string))
+				cfg_fail_key(&fx, it->string, "expected a path the grid does not vary, got one it does");
+	}
 }
 
 static bool load_axis(const struct cfg *grid, const cJSON *item, struct axis *a)
 {
 	struct cfg c;
+	if (strlen(item->string) >= sizeof(a->path)) {
+		/* cut short, it would vary another path */
+		cfg_fail_key(grid, item->string, "expected a path of at most %zu characters", sizeof(a->path) - 1);
+		return false;
+	}
 	snprintf(a->path, sizeof(a->path), "%s", item->string);
 	if (cJSON_IsArray(item)) {
 		a->n = cJSON_GetArraySize(item);
-		if (a->n < 1) {
-			cfg_fail_key(grid, item->string, "expected at least one value");
+		if (a->n < 1 || a->n > SWEEP_MAX_POINTS) {
+			cfg_fail_key(grid, item->string, "expected 1 to %ld values, got %d", SWEEP_MAX_POINTS, a->n);
 			return false;
 		}
 		a->values = xcalloc((size_t)a->n, sizeof(char *));
 		int i = 0;
 		const cJSON *v;
 		cJSON_ArrayForEach(v, item)
-			a->values[i++] = cJSON_PrintUnformatted(v);
+			a->values[i++] = json_text(v);
 		return true;
 	}
 	if (!cfg_obj(grid, item->string, true, &c))
@@ -103,21 +174,27 @@ static bool load_axis(const struct cfg *grid, const cJSON *item, struct axis *a)
 		int nl;
 		if (!cfg_arr(&c, "values", true, &vals, &a->n) || !cfg_arr(&c, "labels", true, &labs, &nl))
 			return false;
-		if (a->n < 1 || nl != a->n) {
+		if (a->n < 1 || a->n > SWEEP_MAX_POINTS) {
+			cfg_fail_key(&c, "values", "expected 1 to %ld values, got %d", SWEEP_MAX_POINTS, a->n);
+			return false;
+		}
+		if (nl != a->n) {
 			cfg_fail_key(&c, "labels", "expected one label per value (%d), got %d", a->n, nl);
 			return false;
 		}
 		a->values = xcalloc((size_t)a->n, sizeof(char *));
 		a->labels = xcalloc((size_t)a->n, sizeof(char *));
-		for (int i = 0; i < a->n; i++) {
+		/* walk both lists along (element i by index would make the axis O(n^2)) */
+		const cJSON *v = vals.node->child;
+		for (int i = 0; i < a->n; i++, v = v->next) {
 			struct cfg l = cfg_at(&labs, i);
-			a->values[i] = cJSON_PrintUnformatted(cJSON_GetArrayItem(vals.node, i));
+			a->values[i] = json_text(v);
 			if (!cJSON_IsString(l.node) || !*l.node->valuestring || strpbrk(l.node->valuestring, ",\"\n\r")) {
 				cfg_fail(&l, "expected a label: text without commas, quotes or newlines");
-				a->labels[i] = strdup("");
+				a->labels[i] = xstrdup("");
 				return false;
 			}
-			a->labels[i] = strdup(l.node->valuestring);
+			a->labels[i] = xstrdup(l.node->valuestring);
 		}
 		return true;
 	}
@@ -133,18 +210,46 @@ static bool load_axis(const struct cfg *grid, const cJSON *item, struct axis *a)
 		if (!cfg_self_num(&e, -1e15, 1e15, &v[i]))
 			return false;
 	}
-	if (v[2] == 0 || (v[1] - v[0]) / v[2] < 0 || (v[1] - v[0]) / v[2] > 100000) {
-		cfg_fail_key(&c, "range", "expected a step that goes from first to last in at most 100000 steps");
+	double steps = (v[1] - v[0]) / v[2];     /* the ±1e15 bounds keep it finite unless step is 0 */
+	if (v[2] == 0 || !(steps >= 0 && steps <= SWEEP_MAX_STEPS)) {
+		cfg_fail_key(&c, "range", "expected a step that goes from first to last in at most %d steps", SWEEP_MAX_STEPS);
 		return false;
 	}
-	a->n = (int)floor((v[1] - v[0]) / v[2] + 1e-9) + 1;
+	a->n = (int)floor(steps + 1e-9) + 1;
 	a->values = xcalloc((size_t)a->n, sizeof(char *));
 	for (int i = 0; i < a->n; i++) {
 		char buf[64];
 		snprintf(buf, sizeof(buf), "%.15g", v[0] + i * v[2]);
-		a->values[i] = strdup(buf);
+		a->values[i] = xstrdup(buf);
 	}
 	return true;
+}
+
+/* s->points: the axes' sizes multiplied (cartesian) or the common size (zip), checked
+ * against SWEEP_MAX_POINTS before each product so that it cannot overflow. */
+static void count_points(struct sweep *s, const struct cfg *root)
+{
+	char sizes[160] = "";
+	double all = 1;
+	bool over = false;
+	s->points = s->zip ? s->axes[0].n : 1;
+	over = s->points > SWEEP_MAX_POINTS;
+	for (int i = 0; !s->zip && i < s->n_axes; i++) {
+		size_t k = strlen(sizes);
+		snprintf(sizes + k, sizeof(sizes) - k, "%s%d", i ? " x " : "", s->axes[i].n);
+		all *= s->axes[i].n;
+		if (!over && s->points > SWEEP_MAX_POINTS / s->axes[i].n)
+			over = true;
+		else if (!over)
+			s->points *= s->axes[i].n;
+	}
+	if (!over)
+		return;
+	if (s->zip)
+		cfg_fail_key(root, "grid", "expected at most %ld points, got %d", SWEEP_MAX_POINTS, s->axes[0].n);
+	else
+		cfg_fail_key(root, "grid", "expected at most %ld points, got %s = %.6g", SWEEP_MAX_POINTS, sizes, all);
+	s->points = 0;
 }
 
 static bool sweep_load(struct sweep *s, const char *file, struct cfg_diag *diag)
@@ -158,7 +263,7 @@ static bool sweep_load(struct sweep *s, const char *file, struct cfg_diag *diag)
 	struct cfg c = cfg_root(root, diag), grid;
 	const char *exp = NULL;
 	static const char *const combines[] = { "cartesian", "zip", NULL };
-	cfg_only(&c, (const char *const[]){ "experiment", "grid", "combine", "description", NULL });
+	cfg_only(&c, (const char *const[]){ "experiment", "grid", "combine", "fixed", "description", NULL });
 	cfg_str(&c, "experiment", NULL, CFG_REQUIRED, &exp);
 	int comb = cfg_enum(&c, "combine", combines, "cartesian");
 	s->zip = comb == 1;
@@ -171,6 +276,8 @@ static bool sweep_load(struct sweep *s, const char *file, struct cfg_diag *diag)
 		for (const cJSON *it = grid.node->child; it && !diag->failed; it = it->next)
 			load_axis(&grid, it, &s->axes[i++]);
 	}
+	if (!diag->failed)
+		load_fixed(s, &c);
 	if (!diag->failed && exp) {
 		/* the experiment path is relative to the sweep file, or to the CWD */
 		char dir[PATH_MAX], tmp[PATH_MAX];
@@ -189,13 +296,8 @@ static bool sweep_load(struct sweep *s, const char *file, struct cfg_diag *diag)
 					     s->axes[0].n, s->axes[i].n);
 				break;
 			}
-	if (!diag->failed) {
-		s->points = s->zip ? s->axes[0].n : 1;
-		for (int i = 0; !s->zip && i < s->n_axes; i++)
-			s->points *= s->axes[i].n;
-		if (s->points > 1000000)
-			cfg_fail_key(&c, "grid", "expected at most 1000000 points, got %ld", s->points);
-	}
+	if (!diag->failed)
+		count_points(s, &c);
 	cJSON_Delete(root);
 	return !diag->failed;
 }
@@ -219,6 +321,8 @@ static void point_sets(const struct sweep *s, long p, char **sets)
 		sets[i] = xcalloc(n, 1);
 		snprintf(sets[i], n, "%s=%s", a->path, v);
 	}
+	for (int i = 0; i < s->n_fixed; i++)
+		sets[s->n_axes + i] = xstrdup(s->fixed[i]);
 }
 
 /* Single-quotes a word for the shell. */
@@ -340,33 +444,19 @@ static long collect(const struct sweep *s, const char *out)
 		}
 		cJSON_Delete(sum);
 	}
-	if (fclose(f) || rename(tmp, final)) {
-		fprintf(stderr, "combosim sweep: writing %s failed: %s\n", final, strerror(errno));
+	bool bad = ferror(f);
+	errno = 0;
+	if (fclose(f) || bad) {
+		/* the file that failed is the temporary one: sweep.csv is only renamed over */
+		fprintf(stderr, "combosim sweep: writing %s failed: %s\n", tmp, errno ? strerror(errno) : "disk full?");
+		remove(tmp);
+		return s->points;
+	}
+	if (rename(tmp, final)) {
+		fprintf(stderr, "combosim sweep: cannot rename %s to %s: %s\n", tmp, final, strerror(errno));
 		return s->points;
 	}
 	return missing;
-}
-
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb; (void)flag; (void)ftw;
-	return remove(path);
-}
-
-/* Runs killed mid-write leave "NNNNNN.tmp-PID" directories behind: never results, removed. */
-static void remove_stale(const char *runs)
-{
-	DIR *d = opendir(runs);
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (strstr(e->d_name, ".tmp-") || strstr(e->d_name, ".old-")) {
-			char p[PATH_MAX + 300];
-			snprintf(p, sizeof(p), "%s/%s", runs, e->d_name);
-			nftw(p, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-		}
-	closedir(d);
 }
 
 static void usage(void)
@@ -376,26 +466,38 @@ static void usage(void)
 	      "with GNU parallel, and writes DIR/sweep.csv (DIR: results/<sweep file name>).\n", stderr);
 }
 
-/* Loads every point's experiment (after its --set overrides) before anything runs. */
-static bool check_points(struct sweep *s)
+/* Loads the first `n` points' experiments (after their --set overrides); false with the first
+ * failing point's message in diag. */
+static bool check_points(struct sweep *s, long n, struct cfg_diag *diag)
 {
-	char **sets = xcalloc((size_t)s->n_axes, sizeof(char *));
+	char **sets = xcalloc((size_t)n_sets(s), sizeof(char *));
 	bool ok = true;
-	for (long p = 0; p < s->points && ok; p++) {
+	for (long p = 0; p < n && p < s->points && ok; p++) {
 		point_sets(s, p, sets);
 		struct cfg_diag d = { 0 };
-		struct experiment *e = experiment_load(s->experiment, (const char *const *)sets, s->n_axes, &d);
+		struct experiment *e = experiment_load(s->experiment, (const char *const *)sets, n_sets(s), &d);
 		if (!e) {
-			fprintf(stderr, "combosim: sweep point %ld: %s\n", p, d.msg);
+			diag->failed = true;
+			snprintf(diag->msg, sizeof(diag->msg), "sweep point %ld: %s", p, d.msg);
 			ok = false;
 		}
 		/* policy parameters are checked when a run starts; a failing point fails its run */
 		experiment_free(e);
-		for (int i = 0; i < s->n_axes; i++)
+		for (int i = 0; i < n_sets(s); i++)
 			free(sets[i]);
 	}
 	free(sets);
 	return ok;
+}
+
+long sweep_check_file(const char *file, long check, struct cfg_diag *diag)
+{
+	struct sweep s;
+	long points = -1;
+	if (sweep_load(&s, file, diag) && check_points(&s, check < 0 ? s.points : check, diag))
+		points = s.points;
+	sweep_free(&s);
+	return points;
 }
 
 /* Writes one command line per point still to run into jobs_path; returns how many, or -1. */
@@ -406,7 +508,7 @@ static long write_jobs(struct sweep *s, const char *out_abs, const char *self, c
 		fprintf(stderr, "combosim sweep: cannot write %s: %s\n", jobs_path, strerror(errno));
 		return -1;
 	}
-	char **sets = xcalloc((size_t)s->n_axes, sizeof(char *));
+	char **sets = xcalloc((size_t)n_sets(s), sizeof(char *));
 	long todo = 0;
 	for (long p = 0; p < s->points; p++) {
 		char dir[PATH_MAX + 32];
@@ -417,56 +519,110 @@ static long write_jobs(struct sweep *s, const char *out_abs, const char *self, c
 		put_quoted(jf, self);
 		fputs(" run ", jf);
 		put_quoted(jf, s->experiment);
-		for (int i = 0; i < s->n_axes; i++) {
+		for (int i = 0; i < n_sets(s); i++) {
 			fputs(" --set ", jf);
 			put_quoted(jf, sets[i]);
 			free(sets[i]);
 		}
-		fputs(" --quiet --out ", jf);
+		/* --no-cleanup: this sweep removed its runs' dead temporaries once, under its lock */
+		fputs(" --quiet --no-cleanup --out ", jf);
 		put_quoted(jf, dir);
 		fputc('\n', jf);
 		todo++;
 	}
 	free(sets);
-	if (fclose(jf)) {
-		fprintf(stderr, "combosim sweep: writing %s failed\n", jobs_path);
+	bool bad = ferror(jf);
+	errno = 0;
+	if (fclose(jf) || bad) {
+		fprintf(stderr, "combosim sweep: writing %s failed: %s\n", jobs_path, errno ? strerror(errno) : "disk full?");
 		return -1;
 	}
 	return todo;
 }
 
-/* Runs the job file under GNU parallel (-j nj, over ssh hosts when given); an exit code. */
-static int run_parallel(const char *jobs_path, long nj, const char *hosts)
+/* The child: GNU parallel in a process group of its own (it puts each job in another), so
+ * the sweep can signal it and its helpers at once; stdin from /dev/null, since a process of a
+ * background group that reads the terminal is stopped. */
+static void __attribute__((noreturn)) exec_parallel(const char *jobs_path, long nj, const char *hosts,
+						    const sigset_t *mask)
 {
-	pid_t pid = fork();
-	if (pid == 0) {
-		char jarg[32];
-		snprintf(jarg, sizeof(jarg), "%ld", nj);
-		const char *argv_p[16];
-		int n = 0;
-		argv_p[n++] = "parallel";
-		argv_p[n++] = "--will-cite";
-		argv_p[n++] = "-j";
-		argv_p[n++] = jarg;
-		if (isatty(2))
-			argv_p[n++] = "--bar";
-		if (hosts) {
-			argv_p[n++] = "--sshloginfile";
-			argv_p[n++] = hosts;
-		}
-		argv_p[n++] = "-a";
-		argv_p[n++] = jobs_path;
-		argv_p[n] = NULL;
-		execvp("parallel", (char *const *)argv_p);
-		fprintf(stderr, "combosim sweep: cannot run GNU parallel (%s); install it: apt-get install -y parallel\n",
-			strerror(errno));
-		_exit(127);
+	char jarg[32];
+	const char *argv_p[16];
+	int n = 0, fd = open("/dev/null", O_RDONLY);
+	setpgid(0, 0);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	if (fd > 0) {
+		dup2(fd, 0);
+		close(fd);
 	}
-	int st = 0;
-	if (pid < 0 || waitpid(pid, &st, 0) < 0) {
-		fprintf(stderr, "combosim sweep: cannot start GNU parallel: %s\n", strerror(errno));
+	snprintf(jarg, sizeof(jarg), "%ld", nj);
+	argv_p[n++] = "parallel";
+	argv_p[n++] = "--will-cite";
+	argv_p[n++] = "-j";
+	argv_p[n++] = jarg;
+	if (isatty(2))
+		argv_p[n++] = "--bar";
+	if (hosts) {
+		argv_p[n++] = "--sshloginfile";
+		argv_p[n++] = hosts;
+	}
+	argv_p[n++] = "-a";
+	argv_p[n++] = jobs_path;
+	argv_p[n] = NULL;
+	execvp("parallel", (char *const *)argv_p);
+	fprintf(stderr, "combosim sweep: cannot run GNU parallel (%s); install it: apt-get install -y parallel\n",
+		strerror(errno));
+	_exit(127);
+}
+
+/* Waits for GNU parallel (pid, a process group leader), forwarding every signal of `fwd` to
+ * its group: TERM and INT make it kill its running jobs and exit, HUP makes it start no new job
+ * and wait for the running ones.  Returns its wait status (-1: lost), and in *sig the last
+ * signal forwarded (0: none). */
+static int wait_forwarding(pid_t pid, const sigset_t *fwd, int *sig)
+{
+	for (;;) {
+		struct timespec tick = { 0, 200 * 1000 * 1000 };
+		int st = 0, got = sigtimedwait(fwd, NULL, &tick);
+		if (got > 0 && got != SIGCHLD) {
+			*sig = got;
+			kill(-pid, got);
+		}
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid)
+			return st;
+		if (r < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+/* Runs the job file under GNU parallel (-j nj, over ssh hosts when given); an exit code, and
+ * in *sig a signal that stopped the sweep (0: none). */
+static int run_parallel(const char *jobs_path, long nj, const char *hosts, int *sig)
+{
+	sigset_t fwd, old;
+	sigemptyset(&fwd);
+	sigaddset(&fwd, SIGINT);
+	sigaddset(&fwd, SIGTERM);
+	sigaddset(&fwd, SIGHUP);
+	sigaddset(&fwd, SIGCHLD);
+	/* blocked from before the fork: a signal arriving at any moment is forwarded, none lost */
+	sigprocmask(SIG_BLOCK, &fwd, &old);
+	pid_t pid = fork();
+	if (pid == 0)
+		exec_parallel(jobs_path, nj, hosts, &old);
+	int st = -1;
+	if (pid > 0) {
+		setpgid(pid, pid);      /* also here: the child may not have run yet */
+		st = wait_forwarding(pid, &fwd, sig);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0 || st == -1) {
+		fprintf(stderr, "combosim sweep: cannot run GNU parallel: %s\n", strerror(errno));
 		return EXIT_RUN_FAILED;
 	}
+	if (*sig)
+		return EXIT_RUN_FAILED;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 127)
 			fprintf(stderr, "combosim sweep: some runs failed (GNU parallel exit %d); their points stay to run\n",
@@ -474,6 +630,34 @@ static int run_parallel(const char *jobs_path, long nj, const char *hosts)
 		return EXIT_RUN_FAILED;
 	}
 	return EXIT_OK;
+}
+
+/* Locks DIR/.sweep.lock for the sweep's life; returns the fd, or -1 after a message (another
+ * sweep holds it: exit 2) or -2 (it cannot be opened).  The fd is left to GNU parallel and the
+ * runs on purpose: if the sweep dies without them, they keep DIR locked until they end. */
+static int lock_out(const char *out)
+{
+	char p[PATH_MAX + 32], pid[32] = "";
+	snprintf(p, sizeof(p), "%s/.sweep.lock", out);
+	int fd = open(p, O_RDWR | O_CREAT, 0666);
+	if (fd < 0) {
+		fprintf(stderr, "combosim sweep: cannot open %s: %s\n", p, strerror(errno));
+		return -2;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		ssize_t n = pread(fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = 0;
+		pid[strcspn(pid, "\n")] = 0;
+		fprintf(stderr, "combosim sweep: %s is in use by another sweep (pid %s, or the GNU parallel and runs it "
+			"started): wait until it ends, or choose another --out\n", out, *pid ? pid : "unknown");
+		close(fd);
+		return -1;
+	}
+	char line[32];
+	int n = snprintf(line, sizeof(line), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, line, (size_t)n, 0) != n)
+		fprintf(stderr, "combosim sweep: note: cannot write the pid into %s\n", p);
+	return fd;
 }
 
 /* The sweep's command-line options; false (usage printed) when they make no sense. */
@@ -512,6 +696,41 @@ static bool parse_args(int argc, char **argv, struct sweep_args *o)
 	return o->file != NULL;
 }
 
+/* Runs the points of a loaded, checked sweep that have no result yet, in out (locked), then
+ * collects sweep.csv; an exit code, and in *sig a signal that stopped the sweep. */
+static int sweep_run(struct sweep *s, const struct sweep_args *o, const char *out, const char *self, long nj,
+		     int *sig)
+{
+	/* jobs name absolute paths: they run from other directories, hosts and Slurm nodes */
+	char out_abs[PATH_MAX], exp_abs[PATH_MAX];
+	if (!realpath(out, out_abs))
+		snprintf(out_abs, sizeof(out_abs), "%s", out);
+	if (realpath(s->experiment, exp_abs))
+		snprintf(s->experiment, sizeof(s->experiment), "%s", exp_abs);
+	char runs_dir[PATH_MAX + 32];
+	snprintf(runs_dir, sizeof(runs_dir), "%s/runs", out);
+	runner_remove_stale(runs_dir, NULL);
+	char jobs_path[PATH_MAX + 32];
+	snprintf(jobs_path, sizeof(jobs_path), "%s/jobs.txt", out);
+	long todo = write_jobs(s, out_abs, self, jobs_path);
+	if (todo < 0)
+		return EXIT_RUN_FAILED;
+	fprintf(stderr, "sweep: %ld points, %ld to run, %ld finished before; jobs in %s\n", s->points, todo,
+		s->points - todo, jobs_path);
+	int rc = EXIT_OK;
+	if (todo && !o->dry) {
+		mkdir_p(runs_dir);
+		rc = run_parallel(jobs_path, nj, o->hosts, sig);
+		if (*sig)
+			return rc;
+	}
+	long missing = collect(s, out);
+	fprintf(stderr, "sweep: %ld of %ld points have results; %s/sweep.csv\n", s->points - missing, s->points, out);
+	if (missing && !o->dry)
+		rc = EXIT_RUN_FAILED;
+	return rc;
+}
+
 int cmd_sweep(int argc, char **argv, const char *self)
 {
 	struct sweep_args o;
@@ -525,7 +744,7 @@ int cmd_sweep(int argc, char **argv, const char *self)
 	}
 	struct sweep s;
 	struct cfg_diag diag = { 0 };
-	if (!sweep_load(&s, o.file, &diag)) {
+	if (!sweep_load(&s, o.file, &diag) || !check_points(&s, s.points, &diag)) {
 		fprintf(stderr, "combosim: %s\n", diag.msg);
 		sweep_free(&s);
 		return EXIT_BAD_INPUT;
@@ -541,42 +760,25 @@ int cmd_sweep(int argc, char **argv, const char *self)
 		snprintf(dflt, sizeof(dflt), "results/%s", base);
 		out = dflt;
 	}
-	if (!check_points(&s)) {
-		sweep_free(&s);
-		return EXIT_BAD_INPUT;
-	}
 	if (mkdir_p(out)) {
 		fprintf(stderr, "combosim sweep: cannot create %s: %s\n", out, strerror(errno));
 		sweep_free(&s);
 		return EXIT_RUN_FAILED;
 	}
-	/* jobs name absolute paths: they run from other directories, hosts and Slurm nodes */
-	char out_abs[PATH_MAX], exp_abs[PATH_MAX];
-	if (!realpath(out, out_abs))
-		snprintf(out_abs, sizeof(out_abs), "%s", out);
-	if (realpath(s.experiment, exp_abs))
-		snprintf(s.experiment, sizeof(s.experiment), "%s", exp_abs);
-	char runs_dir[PATH_MAX + 32];
-	snprintf(runs_dir, sizeof(runs_dir), "%s/runs", out);
-	remove_stale(runs_dir);
-	char jobs_path[PATH_MAX + 32];
-	snprintf(jobs_path, sizeof(jobs_path), "%s/jobs.txt", out);
-	long todo = write_jobs(&s, out_abs, self, jobs_path);
-	if (todo < 0) {
+	int lock = lock_out(out), sig = 0, rc;
+	if (lock < 0) {
 		sweep_free(&s);
-		return EXIT_RUN_FAILED;
+		return lock == -1 ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 	}
-	fprintf(stderr, "sweep: %ld points, %ld to run, %ld finished before; jobs in %s\n", s.points, todo,
-		s.points - todo, jobs_path);
-	int rc = EXIT_OK;
-	if (todo && !o.dry) {
-		mkdir_p(runs_dir);
-		rc = run_parallel(jobs_path, nj, o.hosts);
-	}
-	long missing = collect(&s, out);
-	fprintf(stderr, "sweep: %ld of %ld points have results; %s/sweep.csv\n", s.points - missing, s.points, out);
-	if (missing && !o.dry)
-		rc = EXIT_RUN_FAILED;
+	rc = sweep_run(&s, &o, out, self, nj, &sig);
 	sweep_free(&s);
+	close(lock);
+	if (sig) {
+		/* die of the signal, as the caller expects of a killed program */
+		fprintf(stderr, "combosim sweep: stopped by signal %d (%s); finished runs are kept: the same command resumes\n", sig,
+			strsignal(sig));
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	return rc;
 }

@@ -10,6 +10,8 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "traces/csv.h"
+
 #define NFIELDS 12
 
 static const char header[] =
@@ -34,7 +36,7 @@ static int parse_ll(const char *s, long long lo, long long *v)
 	char *end;
 	errno = 0;
 	long long x = strtoll(s, &end, 10);
-	if (!*s || *end || errno || x < lo)
+	if (!csv_number_syntax(s, true) || *end || errno || x < lo)
 		return -1;
 	*v = x;
 	return 0;

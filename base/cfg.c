@@ -547,13 +547,41 @@ bool cfg_arr(const struct cfg *c, const char *key, bool required, struct cfg *ou
 	return ok;
 }
 
-struct cfg cfg_at(const struct cfg *arr, int i)
+/* Element i of arr's array, walking on from the element found last when it is not past i. */
+static const cJSON *array_item(struct cfg *arr, int i)
+{
+	const cJSON *n = arr->node->child;
+	int k = 0;
+
+	if (arr->at_arr == arr->node && arr->at_node && arr->at_index <= i) {
+		n = arr->at_node;
+		k = arr->at_index;
+	}
+	for (; n && k < i; k++)
+		n = n->next;
+	if (n) {
+		arr->at_arr = arr->node;
+		arr->at_node = n;
+		arr->at_index = i;
+	}
+	return n;
+}
+
+struct cfg cfg_at(struct cfg *arr, int i)
 {
 	struct cfg r = { .node = NULL, .diag = arr->diag };
 
 	path_join(r.path, arr->path, NULL, i);
 	if (cJSON_IsArray(arr->node) && i >= 0)
-		r.node = cJSON_GetArrayItem(arr->node, i);
+		r.node = array_item(arr, i);
+	return r;
+}
+
+struct cfg cfg_at_node(const struct cfg *arr, int i, const cJSON *node)
+{
+	struct cfg r = { .node = node, .diag = arr->diag };
+
+	path_join(r.path, arr->path, NULL, i);
 	return r;
 }
 
@@ -794,37 +822,109 @@ static const char *error_spot(const char *text, const char *at)
 	return at;
 }
 
+static void line_col(const char *text, const char *at, unsigned long *line, unsigned long *col)
+{
+	*line = 1;
+	*col = 1;
+	for (const char *p = text; p < at; p++) {
+		if (*p == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)*p & 0xC0) != 0x80) {
+			(*col)++;
+		}
+	}
+}
+
+/* Records "FILE:LINE:COL: " + fmt for the spot `at` of text. */
+static void __attribute__((format(printf, 5, 6)))
+record_at(struct cfg_diag *d, const char *file, const char *text, const char *at, const char *fmt, ...)
+{
+	char head[CFG_MSG_MAX];
+	struct sbuf h = sb_init(head, sizeof(head));
+	unsigned long line, col;
+	va_list ap;
+
+	line_col(text, at, &line, &col);
+	sb_printf(&h, "%s:%lu:%lu", file, line, col);
+	va_start(ap, fmt);
+	vrecord(d, sb_done(&h), fmt, ap);
+	va_end(ap);
+}
+
 static void syntax_error(struct cfg_diag *d, const char *file, const char *text, size_t len, const char *at)
 {
-	char near[NEAR_MAX + 1], head[CFG_MSG_MAX];
-	struct sbuf b = sb_init(near, sizeof(near)), h = sb_init(head, sizeof(head));
-	unsigned long line = 1, col = 1;
+	char near[NEAR_MAX + 1];
+	struct sbuf b = sb_init(near, sizeof(near));
 	size_t n = 0;
 
 	if (!at || at < text || at > text + len)
 		at = text + len;
 	at = error_spot(text, at);
-	for (const char *p = text; p < at; p++) {
-		if (*p == '\n') {
-			line++;
-			col = 1;
-		} else if (((unsigned char)*p & 0xC0) != 0x80) {
-			col++;
-		}
-	}
 	while (at + n < text + len && at[n] != '\n' && at[n] != '\r' && n < NEAR_MAX)
 		n++;
 	while (n > 0 && at + n < text + len && ((unsigned char)at[n] & 0xC0) == 0x80)
 		n--;	/* do not split a character */
 	for (size_t i = 0; i < n; i++)
 		sb_putc(&b, (unsigned char)at[i] < 0x20 ? ' ' : at[i]);
-	sb_printf(&h, "%s:%lu:%lu", file, line, col);
 	if (at == text + len)
-		record(d, sb_done(&h), "invalid JSON at end of input");
+		record_at(d, file, text, at, "invalid JSON at end of input");
 	else if (*at == '\0')
-		record(d, sb_done(&h), "invalid JSON: NUL byte");
+		record_at(d, file, text, at, "invalid JSON: NUL byte");
 	else
-		record(d, sb_done(&h), "invalid JSON near '%s'", near);
+		record_at(d, file, text, at, "invalid JSON near '%s'", sb_done(&b));
+}
+
+/* A JSON text being scanned for what cJSON accepts silently or reports vaguely. */
+struct scan {
+	const char *text, *end;
+};
+
+/* Where the text first nests deeper than CFG_DEPTH_MAX, or NULL: cJSON stops there and
+ * reports only a syntax error, which sends the user looking for a typo. */
+static const char *too_deep(struct scan s)
+{
+	size_t depth = 0;
+	bool in_str = false, esc = false;
+
+	for (const char *p = s.text; p < s.end; p++) {
+		if (in_str) {
+			if (esc)
+				esc = false;
+			else if (*p == '\\')
+				esc = true;
+			else if (*p == '"')
+				in_str = false;
+		} else if (*p == '"') {
+			in_str = true;
+		} else if (*p == '{' || *p == '[') {
+			if (++depth > CFG_DEPTH_MAX)
+				return p;
+		} else if ((*p == '}' || *p == ']') && depth) {
+			depth--;
+		}
+	}
+	return NULL;
+}
+
+/* The first "\u0000" escape in a string or member name, or NULL.  cJSON decodes it into a
+ * NUL byte, which ends the C string there: "ab\u0000cd" would silently read as "ab". */
+static const char *nul_escape(struct scan s)
+{
+	bool in_str = false;
+
+	for (const char *p = s.text; p < s.end; p++) {
+		if (!in_str) {
+			in_str = *p == '"';
+		} else if (*p == '"') {
+			in_str = false;
+		} else if (*p == '\\') {
+			if (s.end - p >= 6 && !memcmp(p + 1, "u0000", 5))
+				return p;
+			p++;	/* the escaped character */
+		}
+	}
+	return NULL;
 }
 
 /* Parses text[0..len) (text[len] is NUL) as a JSON object without duplicate keys. */
@@ -848,8 +948,18 @@ static cJSON *parse(const char *text, size_t len, const char *file, struct cfg_d
 	nul = memchr(text, '\0', len);
 	root = cJSON_ParseWithOpts(text, &end, 1);
 	if (!root || nul) {
-		/* cJSON stops at an embedded NUL and may accept what precedes it. */
-		syntax_error(d, file, text, len, root ? nul : end);
+		const char *deep = root ? NULL : too_deep((struct scan){ text, text + len });
+
+		if (deep && (!end || deep <= end))
+			record_at(d, file, text, deep, "expected at most %d nested arrays and objects, got more",
+				  CFG_DEPTH_MAX);
+		else	/* cJSON stops at an embedded NUL and may accept what precedes it. */
+			syntax_error(d, file, text, len, root ? nul : end);
+		cJSON_Delete(root);
+		return NULL;
+	}
+	if ((nul = nul_escape((struct scan){ text, text + len }))) {
+		record_at(d, file, text, nul, "expected text, got a NUL character (\\u0000) in a string");
 		cJSON_Delete(root);
 		return NULL;
 	}
@@ -920,6 +1030,212 @@ cJSON *cfg_load_file(const char *path, struct cfg_diag *diag)
 	root = parse(buf, len, path, diag);
 	free(buf);
 	return root;
+}
+
+/* ---- streaming one big array ----------------------------------------------------------- */
+
+static void stream_skip_space(struct cfg_stream *s)
+{
+	while (s->pos < s->len && is_space(s->text[s->pos]))
+		s->pos++;
+}
+
+static void stream_syntax_error(struct cfg_stream *s)
+{
+	syntax_error(s->arr.diag, file_of(s->arr.diag), s->text, s->len, s->text + s->pos);
+}
+
+/* Parses the JSON value at s->pos (a key, a member's value, an element) and moves past it;
+ * NULL after a syntax error where cJSON stopped. */
+static cJSON *stream_value(struct cfg_stream *s)
+{
+	const char *end = NULL;
+	cJSON *v;
+
+	if (s->len - s->pos >= 3 && !memcmp(s->text + s->pos, "\xEF\xBB\xBF", 3)) {
+		stream_syntax_error(s);	/* cJSON would skip a byte order mark at any value's start */
+		return NULL;
+	}
+	v = cJSON_ParseWithLengthOpts(s->text + s->pos, s->len - s->pos, &end, 0);
+	if (!v) {
+		syntax_error(s->arr.diag, file_of(s->arr.diag), s->text, s->len, end);
+		return NULL;
+	}
+	s->pos = (size_t)(end - s->text);
+	return v;
+}
+
+/* Consumes `ch` (after white space); a syntax error otherwise. */
+static bool stream_expect(struct cfg_stream *s, char ch)
+{
+	stream_skip_space(s);
+	if (s->pos < s->len && s->text[s->pos] == ch) {
+		s->pos++;
+		return true;
+	}
+	stream_syntax_error(s);
+	return false;
+}
+
+/* Reads members of the top-level object into s->rest until the array named s->key starts
+ * (true, s->streaming) or the object ends (true); false after an error. */
+static bool stream_members(struct cfg_stream *s, bool first)
+{
+	struct cfg rest = cfg_root(s->rest, s->arr.diag);
+
+	for (;;) {
+		cJSON *k, *v;
+
+		stream_skip_space(s);
+		if (first && s->pos < s->len && s->text[s->pos] == '}') {
+			s->pos++;
+			return true;
+		}
+		if (!first && !(s->pos < s->len && s->text[s->pos] == ',')) {
+			return stream_expect(s, '}');
+		}
+		if (!first)
+			s->pos++;
+		first = false;
+		stream_skip_space(s);
+		if (s->pos >= s->len || s->text[s->pos] != '"' || !(k = stream_value(s))) {
+			if (!s->arr.diag->failed)
+				stream_syntax_error(s);
+			return false;
+		}
+		if (!stream_expect(s, ':')) {
+			cJSON_Delete(k);
+			return false;
+		}
+		stream_skip_space(s);
+		if (s->key && !strcmp(k->valuestring, s->key) && !s->done && s->pos < s->len &&
+		    s->text[s->pos] == '[' && !cfg_has(&rest, s->key)) {
+			cJSON_Delete(k);
+			s->pos++;
+			s->streaming = true;
+			return true;
+		}
+		v = stream_value(s);
+		if (v && s->key && !strcmp(k->valuestring, s->key) && !cfg_has(&rest, s->key) && !s->done)
+			fail_expected(&rest, s->key, v, "an array");
+		else if (v && s->key && !strcmp(k->valuestring, s->key))
+			record(s->arr.diag, file_of(s->arr.diag), "$: duplicate key '%s'", s->key);
+		if (v && !cJSON_AddItemToObject(s->rest, k->valuestring, v))
+			oom();
+		cJSON_Delete(k);
+		if (!v || s->arr.diag->failed)
+			return false;
+	}
+}
+
+bool cfg_stream_open(struct cfg_stream *s, const char *text, size_t len, const char *key, const char *what,
+		     struct cfg_diag *diag)
+{
+	struct scan all = { text, text + len };
+	const char *nul = memchr(text, '\0', len), *deep = too_deep(all);
+
+	*s = (struct cfg_stream){ .text = text, .len = len, .key = key, .arr = cfg_root(NULL, diag) };
+	if (diag->failed)
+		return false;
+	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+		s->pos = 3;
+	stream_skip_space(s);
+	if (s->pos == len) {
+		record(diag, file_of(diag), "empty file, expected %s", what);
+		return false;
+	}
+	if (nul || deep) {
+		if (deep && (!nul || deep < nul))
+			record_at(diag, file_of(diag), text, deep,
+				  "expected at most %d nested arrays and objects, got more", CFG_DEPTH_MAX);
+		else
+			syntax_error(diag, file_of(diag), text, len, nul);
+		return false;
+	}
+	s->nul_at = nul_escape(all);
+	if (text[s->pos] == '[') {
+		s->key = NULL;
+		s->pos++;
+		s->streaming = true;
+		return true;
+	}
+	if (text[s->pos] != '{' || !key) {
+		cJSON *v = stream_value(s);
+		struct cfg root = cfg_root(v, diag);
+
+		if (v)
+			fail_expected(&root, NULL, v, what);
+		cJSON_Delete(v);
+		return false;
+	}
+	s->pos++;
+	s->rest = cJSON_CreateObject();
+	if (!s->rest)
+		oom();
+	path_join(s->arr.path, "$", key, 0);
+	if (!stream_members(s, true))
+		return false;
+	if (!s->streaming) {
+		struct cfg rest = cfg_root(s->rest, diag);
+
+		fail_expected(&rest, key, NULL, "an array");
+		return false;
+	}
+	return true;
+}
+
+cJSON *cfg_stream_next(struct cfg_stream *s, struct cfg *el)
+{
+	cJSON *v;
+
+	if (!s->streaming || s->arr.diag->failed)
+		return NULL;
+	stream_skip_space(s);
+	if (s->pos < s->len && s->text[s->pos] == ']') {
+		s->pos++;
+		s->streaming = false;
+		s->done = true;
+		return NULL;
+	}
+	if (s->index > 0 && !stream_expect(s, ','))
+		return NULL;
+	if (s->index == INT_MAX) {
+		cfg_fail(&s->arr, "expected at most %d elements, got more", INT_MAX);
+		return NULL;
+	}
+	stream_skip_space(s);
+	if (!(v = stream_value(s)))
+		return NULL;
+	struct walk top = { .key = s->key }, at = { .up = s->key ? &top : NULL, .index = s->index };
+	if (has_duplicates(v, &at, s->arr.diag, file_of(s->arr.diag))) {
+		cJSON_Delete(v);
+		return NULL;
+	}
+	*el = cfg_at_node(&s->arr, s->index++, v);
+	return v;
+}
+
+bool cfg_stream_close(struct cfg_stream *s)
+{
+	struct cfg_diag *d = s->arr.diag;
+	bool ok = !d->failed && s->done;
+
+	if (ok && s->key)
+		ok = stream_members(s, false) && !has_duplicates(s->rest, NULL, d, file_of(d));
+	if (ok) {
+		stream_skip_space(s);
+		if (s->pos < s->len) {
+			stream_syntax_error(s);
+			ok = false;
+		}
+	}
+	if (ok && s->nul_at) {
+		record_at(d, file_of(d), s->text, s->nul_at, "expected text, got a NUL character (\\u0000) in a string");
+		ok = false;
+	}
+	cJSON_Delete(s->rest);
+	s->rest = NULL;
+	return ok;
 }
 
 /* ---- --set overrides ------------------------------------------------------------------- */
@@ -1102,12 +1418,20 @@ bool cfg_apply_set(cJSON *root, const char *assignment, struct cfg_diag *diag)
 	path[plen] = '\0';
 	segs = xmalloc((plen + 1) * sizeof(*segs));	/* every segment takes a byte or more */
 	if (parse_set_path(path, segs, &nseg, diag, assignment)) {
+		struct scan text = { eq + 1, eq + 1 + strlen(eq + 1) };
+
 		val = cJSON_ParseWithOpts(eq + 1, NULL, 1);
-		if (!val)
-			val = cJSON_CreateString(eq + 1);
-		if (!val)
-			oom();
-		ok = set_path(root, segs, nseg, val, diag, assignment);
+		if (val && nul_escape(text)) {
+			set_fail(diag, assignment, "expected text, got a NUL character (\\u0000) in a string");
+		} else if (!val && too_deep(text)) {
+			set_fail(diag, assignment, "expected at most %d nested arrays and objects, got more", CFG_DEPTH_MAX);
+		} else {
+			if (!val)
+				val = cJSON_CreateString(eq + 1);
+			if (!val)
+				oom();
+			ok = set_path(root, segs, nseg, val, diag, assignment);
+		}
 		if (!ok)
 			cJSON_Delete(val);
 	}

@@ -29,6 +29,11 @@ struct cfg {
 	const cJSON *node;
 	struct cfg_diag *diag;
 	char path[CFG_PATH_MAX];         /* "$", "$.policies[1]", ... */
+	/* cfg_at's last element of this array cursor (at_index of the array at_arr), where the
+	 * next call starts walking: cJSON arrays are linked lists, and a loop of cfg_at from 0
+	 * to n would otherwise cost O(n^2). */
+	const cJSON *at_arr, *at_node;
+	int at_index;
 };
 
 /* Marks a reader's default as "the key must be present". */
@@ -58,7 +63,12 @@ int cfg_enum(const struct cfg *c, const char *key, const char *const *choices, c
  * an error; a present child of the wrong type is an error. */
 bool cfg_obj(const struct cfg *c, const char *key, bool required, struct cfg *out);
 bool cfg_arr(const struct cfg *c, const char *key, bool required, struct cfg *out, int *count);
-struct cfg cfg_at(const struct cfg *arr, int i);         /* element i of an array cursor */
+/* Element i of an array cursor.  The cursor remembers the element it returned last, so a walk
+ * in increasing i costs O(1) per element; going back starts again from the head. */
+struct cfg cfg_at(struct cfg *arr, int i);
+/* Element i when the caller already holds its node (kept from an earlier walk): O(1) for any
+ * order, e.g. events revisited after sorting them. */
+struct cfg cfg_at_node(const struct cfg *arr, int i, const cJSON *node);
 
 /* The cursor's own value (for array elements). */
 bool cfg_self_num(const struct cfg *c, double lo, double hi, double *out);
@@ -67,13 +77,42 @@ bool cfg_self_int(const struct cfg *c, int64_t lo, int64_t hi, int64_t *out);
 /* Errors on any member of the object not in `known` (NULL-terminated), naming the nearest. */
 bool cfg_only(const struct cfg *c, const char *const *known);
 
-/* Parses a file.  On error returns NULL and fills diag->msg with "FILE:LINE:COL: ..." (syntax)
- * or "FILE: $.path: duplicate key 'k'". */
+/* Parses a file.  On error returns NULL and fills diag->msg with "FILE:LINE:COL: ..." (syntax,
+ * nesting deeper than CFG_DEPTH_MAX, a NUL character "\u0000" in a string or key, which C
+ * strings would silently cut short) or "FILE: $.path: duplicate key 'k'". */
+#define CFG_DEPTH_MAX CJSON_NESTING_LIMIT
 cJSON *cfg_load_file(const char *path, struct cfg_diag *diag);
 cJSON *cfg_parse_text(const char *text, struct cfg_diag *diag);
 
+/* Reading a document whose bulk is one array, element by element: the array is the document
+ * itself or the member `key` of the top-level object.  Memory holds one element's tree at a
+ * time, not the document's (a 10^6-event trace is ~2 GB as one cJSON tree); everything else
+ * is checked as cfg_load_file checks a whole document (syntax with line:column, nesting, NUL
+ * characters, duplicate keys).  Elements are named "$[i]" or "$.key[i]" in errors. */
+struct cfg_stream {
+	const char *text;                /* the document, NUL at text[len]; not owned */
+	size_t len, pos;
+	const char *key;                 /* the array's member name; NULL: the document is the array */
+	struct cfg arr;                  /* the array's path (node NULL) */
+	int index;                       /* elements returned so far */
+	bool streaming, done;            /* inside the array; past its end */
+	cJSON *rest;                     /* the top-level object's other members */
+	const char *nul_at;              /* the first "\u0000" escape, reported at the end */
+};
+/* Starts reading text[0..len): false with diag filled when the document does not start as
+ * said (`what` describes it: "$: expected WHAT, got ..."), or when the array is missing. */
+bool cfg_stream_open(struct cfg_stream *s, const char *text, size_t len, const char *key, const char *what,
+		     struct cfg_diag *diag);
+/* The next element, with *el a cursor on it (the caller deletes the tree); NULL at the end of
+ * the array, or after an error (diag->failed). */
+cJSON *cfg_stream_next(struct cfg_stream *s, struct cfg *el);
+/* Checks the document after the array (call it after cfg_stream_next returned NULL); false
+ * after an error.  Frees what the stream holds, also when the walk stopped early. */
+bool cfg_stream_close(struct cfg_stream *s);
+
 /* Applies "a.b[2].c=value": value is parsed as JSON when it is valid JSON (number, true, false,
- * null, "string", [...], {...}) and taken as a plain string otherwise.  Missing intermediate
+ * null, "string", [...], {...}) and taken as a plain string otherwise; JSON holding "\u0000"
+ * in a string, or nested deeper than CFG_DEPTH_MAX, is an error.  Missing intermediate
  * object members are created; an array index must exist (or equal the length, to append).
  * On error fills diag->msg with "--set 'a.b=1': ..." and returns false. */
 bool cfg_apply_set(cJSON *root, const char *assignment, struct cfg_diag *diag);

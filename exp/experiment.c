@@ -426,7 +426,8 @@ static void load_policy(struct experiment *e, const struct cfg *c, struct policy
 			     POLICY_OPS_VERSION);
 		return;
 	}
-	cfg_str(c, "label", NULL, name, &label);
+	if (!cfg_str(c, "label", NULL, name, &label))
+		return;     /* not a string: label stays NULL (found by tests/mutate) */
 	if (!*label || strlen(label) >= NAME_MAX_LEN || strpbrk(label, ",\"\n\r")) {
 		cfg_fail_key(c, "label", "expected 1 to %d characters without commas, quotes or newlines",
 			     NAME_MAX_LEN - 1);

@@ -1,7 +1,22 @@
-/* gpu — loading and checking GPU descriptions (see gpu.h). */
+/* gpu — loading and checking GPU descriptions (see gpu.h).
+ *
+ * Every field either changes results or is rejected when it would not: a unit count 0 means
+ * the SM lacks the unit (RT work is then emulated on `rt_emulation_unit`, and a kernel that
+ * demands a missing tensor unit is refused at fit, models/kernel.c), except CUDA cores and
+ * load/store units, without which no kernel runs; a field that only applies under another
+ * setting (rt_emulation_unit with RT cores, DRAM figures without dram_sharing, graphics-mode
+ * shared memory without RT cores) is refused when that setting is off; the interference and
+ * power objects are checked here, at load, by the model that will read them.  The one
+ * exception: clock_mhz, l2_mb and dram_gbps are the chip's reference figures, checked and kept
+ * but not read (kernels give their times and DRAM demand for this GPU); they stay where every
+ * earlier combosim reads them (moving them would break the reference binary of
+ * bench/identical.sh on the shipped descriptions), and the descriptions' notes say so.
+ */
 #include "models/gpu.h"
 
 #include <math.h>
+
+#include "models/interference.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +110,76 @@ static int read_kb(const struct cfg *c, const char *key, int64_t hi_kb)
 	return (int)v * 1024;
 }
 
+/* Units per SM: 0 means absent (RT: emulated; tensor: kernels that need it are refused), but
+ * every kernel issues on CUDA cores and load/store units. */
+static void load_units(struct gpu_desc *g, const struct cfg *units)
+{
+	int64_t v;
+	cfg_only(units, (const char *const[]){ "rt", "cuda", "tensor", "lsu", NULL });
+	for (int u = 0; u < UNIT_COUNT; u++) {
+		if (!cfg_int(units, unit_names[u], 0, 1 << 16, CFG_REQUIRED, &v))
+			return;
+		if (v == 0 && (u == UNIT_CUDA || u == UNIT_LSU)) {
+			cfg_fail_key(units, unit_names[u], "expected at least 1 (every kernel issues on CUDA cores and "
+				     "load/store units: a GPU without them runs none), got 0");
+			return;
+		}
+		g->units[u] = (int)v;
+	}
+}
+
+/* The chip's reference figures: checked, kept, not read by the model (kernels give their
+ * solo times and DRAM demand, a share of this bandwidth, for this GPU). */
+static void load_chip(struct gpu_desc *g, const struct cfg *root)
+{
+	double d;
+	if (cfg_num(root, "clock_mhz", 1, 1e5, CFG_REQUIRED, &d))
+		g->clock_mhz = d;
+	if (cfg_num(root, "l2_mb", 0, 1e6, CFG_REQUIRED, &d))
+		g->l2_bytes = d * 1024 * 1024;
+	if (cfg_num(root, "dram_gbps", 1, 1e6, CFG_REQUIRED, &d))
+		g->dram_gbps = d;
+}
+
+/* The documentation members: "notes" text, "sources" an object of texts. */
+static void load_docs(const struct cfg *root)
+{
+	struct cfg src;
+	cfg_str(root, "notes", NULL, "", &(const char *){ NULL });
+	if (!cfg_obj(root, "sources", false, &src))
+		return;
+	for (const cJSON *m = src.node->child; m && !root->diag->failed; m = m->next)
+		cfg_str(&src, m->string, NULL, CFG_REQUIRED, &(const char *){ NULL });
+}
+
+/* "interference" and "power", checked now by the model that reads them (the engine creates
+ * the interference model for every run; its errors belong to the description's load). */
+static void check_models(struct gpu_desc *g, const struct cfg *root)
+{
+	struct cfg ic, pw;
+	const char *name = "bottleneck";
+	cfg_obj(root, "interference", false, &ic);
+	if (!cfg_str(&ic, "model", NULL, "bottleneck", &name))
+		return;
+	const struct interference_ops *m = interference_find(name);
+	if (!m) {
+		cfg_fail_key(&ic, "model", "expected one of \"bottleneck\", got \"%.60s\"", name);
+		return;
+	}
+	void *self = m->create(g, &ic);
+	if (self)
+		m->destroy(self);
+	/* no chip power or clock model exists yet: anything but "none" would be silently ignored */
+	if (cfg_obj(root, "power", false, &pw)) {
+		cfg_only(&pw, (const char *const[]){ "model", "note", "source", NULL });
+		cfg_enum(&pw, "model", (const char *const[]){ "none", NULL }, "none");
+		cfg_str(&pw, "note", NULL, "", &(const char *){ NULL });
+		cfg_str(&pw, "source", NULL, "", &(const char *){ NULL });
+	}
+}
+
+static void check_smem(const struct gpu_desc *g, const struct cfg *smc);
+
 static void load_fields(struct gpu_desc *g, const struct cfg *root)
 {
 	const char *name = NULL;
@@ -140,21 +225,14 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 		g->n_carveouts = n < GPU_MAX_CARVEOUTS ? n : GPU_MAX_CARVEOUTS;
 	}
 	cfg_obj(&sm, "units", true, &units);
-	cfg_only(&units, (const char *const[]){ "rt", "cuda", "tensor", "lsu", NULL });
-	for (int u = 0; u < UNIT_COUNT; u++)
-		if (cfg_int(&units, unit_names[u], 0, 1 << 16, CFG_REQUIRED, &v))
-			g->units[u] = (int)v;
-
+	load_units(g, &units);
+	load_chip(g, root);
 	double d;
-	if (cfg_num(root, "clock_mhz", 1, 1e5, CFG_REQUIRED, &d))
-		g->clock_mhz = d;
-	if (cfg_num(root, "l2_mb", 0, 1e6, CFG_REQUIRED, &d))
-		g->l2_bytes = d * 1024 * 1024;
-	if (cfg_num(root, "dram_gbps", 1, 1e6, CFG_REQUIRED, &d))
-		g->dram_gbps = d;
 	cfg_bool(root, "dram_sharing", &(bool){ true }, &g->dram_sharing);
 	struct cfg ds;
 	if (cfg_obj(root, "dram_saturation", false, &ds)) {
+		if (!g->dram_sharing)
+			cfg_fail(&ds, "has no effect with \"dram_sharing\": false (DRAM is not modelled): remove it or share DRAM");
 		cfg_only(&ds, (const char *const[]){ "knee", "source", NULL });
 		if (cfg_num(&ds, "knee", 0.5, 100, CFG_REQUIRED, &d))
 			g->dram_knee = d;
@@ -167,6 +245,8 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 			if (!cfg_obj(&cds, kclass_names[c], false, &one))
 				continue;
 			cfg_only(&one, (const char *const[]){ "dram", "sat_blocks", "source", NULL });
+			if (cfg_has(&one, "dram") && !g->dram_sharing)
+				cfg_fail_key(&one, "dram", "has no effect with \"dram_sharing\": false (DRAM is not modelled)");
 			if (cfg_has(&one, "dram") && cfg_num(&one, "dram", 0, 1000, CFG_REQUIRED, &d)) {
 				g->class_defaults[c].has_dram = true;
 				g->class_defaults[c].dram = d;
@@ -205,6 +285,9 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 			}
 		}
 	}
+	if (cfg_has(root, "rt_emulation_unit") && g->units[UNIT_RT] > 0 && !root->diag->failed)
+		cfg_fail_key(root, "rt_emulation_unit", "applies only to a GPU without RT cores (sm.units.rt 0), got sm.units.rt %d",
+			     g->units[UNIT_RT]);
 	int fb = cfg_enum(root, "rt_emulation_unit", (const char *const[]){ "cuda", "lsu", NULL }, "cuda");
 	g->rt_fallback = fb == 1 ? UNIT_LSU : UNIT_CUDA;
 	const cJSON *order = cJSON_GetObjectItemCaseSensitive(root->node, "sm_tie_order");
@@ -217,20 +300,50 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 			build_tie_order(g, tie == 1);
 		}
 	}
+	load_docs(root);
 	if (root->diag->failed)
 		return;
+	check_smem(g, &sm);
+}
 
-	/* cross-field checks: the carveouts must fit the unified array */
-	if (g->smem_compute_bytes > g->l1_smem_bytes)
-		cfg_fail_key(&sm, "smem_compute_kb", "expected at most l1_smem_kb (%d), got %d",
+/* The shared-memory fields against each other: the carveouts must fit the unified array, the
+ * compute one must be among the carveouts, and without RT cores (no graphics mode) the
+ * graphics-mode figures must be the compute ones. */
+static void check_smem(const struct gpu_desc *g, const struct cfg *sm)
+{
+	bool listed = false;
+	if (g->smem_compute_bytes > g->l1_smem_bytes) {
+		cfg_fail_key(sm, "smem_compute_kb", "expected at most l1_smem_kb (%d), got %d",
 			     g->l1_smem_bytes / 1024, g->smem_compute_bytes / 1024);
-	else if (g->smem_graphics_bytes + g->graphics_reserved_bytes > g->l1_smem_bytes)
-		cfg_fail_key(&sm, "smem_graphics_kb",
-			     "expected smem_graphics_kb + graphics_reserved_kb <= l1_smem_kb (%d)",
+		return;
+	}
+	if (g->smem_graphics_bytes + g->graphics_reserved_bytes > g->l1_smem_bytes) {
+		cfg_fail_key(sm, "smem_graphics_kb", "expected smem_graphics_kb + graphics_reserved_kb <= l1_smem_kb (%d)",
 			     g->l1_smem_bytes / 1024);
-	else if (g->smem_graphics_bytes > g->smem_compute_bytes)
-		cfg_fail_key(&sm, "smem_graphics_kb", "expected at most smem_compute_kb (%d), got %d",
+		return;
+	}
+	if (g->smem_graphics_bytes > g->smem_compute_bytes) {
+		cfg_fail_key(sm, "smem_graphics_kb", "expected at most smem_compute_kb (%d), got %d",
 			     g->smem_compute_bytes / 1024, g->smem_graphics_bytes / 1024);
+		return;
+	}
+	for (int i = 0; i < g->n_carveouts; i++) {
+		listed |= g->carveouts[i] == g->smem_compute_bytes;
+		if (g->carveouts[i] > g->l1_smem_bytes) {
+			cfg_fail_key(sm, "carveouts_kb", "expected carveouts of at most l1_smem_kb (%d), got %d",
+				     g->l1_smem_bytes / 1024, g->carveouts[i] / 1024);
+			return;
+		}
+	}
+	if (!listed) {
+		cfg_fail_key(sm, "smem_compute_kb", "expected one of carveouts_kb, got %d", g->smem_compute_bytes / 1024);
+		return;
+	}
+	if (g->units[UNIT_RT] == 0 && (g->smem_graphics_bytes != g->smem_compute_bytes || g->graphics_reserved_bytes))
+		cfg_fail_key(sm, g->graphics_reserved_bytes ? "graphics_reserved_kb" : "smem_graphics_kb",
+			     "a GPU without RT cores (units.rt 0) never enters graphics mode: expected smem_graphics_kb = "
+			     "smem_compute_kb (%d) and graphics_reserved_kb 0, got %d and %d", g->smem_compute_bytes / 1024,
+			     g->smem_graphics_bytes / 1024, g->graphics_reserved_bytes / 1024);
 }
 
 struct gpu_desc *gpu_load(const char *path, struct cfg_diag *diag)
@@ -248,6 +361,8 @@ struct gpu_desc *gpu_load(const char *path, struct cfg_diag *diag)
 	snprintf(g->source, sizeof(g->source), "%s", path);
 	struct cfg c = cfg_root(root, diag);
 	load_fields(g, &c);
+	if (!diag->failed)
+		check_models(g, &c);
 	if (diag->failed) {
 		cJSON_Delete(root);
 		free(g);

@@ -44,8 +44,13 @@ struct gpu_desc {
 	int smem_alloc_unit;
 	int carveouts[GPU_MAX_CARVEOUTS]; /* allowed shared-memory carveouts, bytes */
 	int n_carveouts;
-	int units[UNIT_COUNT];            /* how many of each unit an SM has (0: absent, e.g. RT on H100) */
-	/* chip */
+	/* How many of each unit an SM has.  The model uses whether a unit is there: a kernel's
+	 * demand is the share of that unit it keeps busy on this GPU, so the count itself does not
+	 * enter.  0: absent: RT work is emulated on rt_fallback, a kernel demanding tensor units
+	 * is refused (kernel_units_ok); CUDA cores and load/store units must be there (>= 1). */
+	int units[UNIT_COUNT];
+	/* chip: reference figures, checked and kept; the model does not read them (kernels give
+	 * their solo times and DRAM demand, a share of this bandwidth, for this GPU) */
 	double clock_mhz;
 	double l2_bytes;
 	double dram_gbps;
@@ -53,7 +58,8 @@ struct gpu_desc {
 	/* How DRAM saturates: at demand L (1 = the bandwidth), DRAM users slow by
 	 * (1 + L^knee)^(1/knee), a curve that bends near L = 1 as measured; 0: by max(1, L). */
 	double dram_knee;
-	enum unit rt_fallback;            /* where RT-class demand goes when the SM has no RT cores */
+	enum unit rt_fallback;            /* where RT-class demand goes when the SM has no RT cores
+					   * ("rt_emulation_unit", refused on a GPU with RT cores) */
 	/* per class, figures measured on this GPU for kernels that do not give their own */
 	struct class_default {
 		bool has_dram;

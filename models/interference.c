@@ -33,6 +33,8 @@ struct bottleneck {
 static const char *const disciplines[] = { "fair", "age", NULL };
 static const char *const contention_sources[] = { "none", "makespan_reduction", "factors", NULL };
 
+static void read_pairs(struct bottleneck *b, const struct cfg *table, bool reduction, bool apply);
+
 static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 {
 	struct bottleneck *b = calloc(1, sizeof(*b));
@@ -47,37 +49,73 @@ static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 	int d = cfg_enum(p, "discipline", disciplines, "fair");
 	b->disc = d == 1 ? DISC_AGE : DISC_FAIR;
 	int src = cfg_enum(p, "implicit_contention_from", contention_sources, "none");
-	if (src <= 0)
+	if (src < 0)
 		return b;
+	if (src != 2 && cfg_has(p, "factors")) {
+		/* nothing else reads them: they would be silently ignored */
+		cfg_fail_key(p, "factors", "are read only with \"implicit_contention_from\": \"factors\": remove them");
+		return b;
+	}
+	/* the makespan reductions are also COMBO's offline co-run surface (gpu_corun_slowdown):
+	 * checked whenever given, turned into contention factors when they are the source */
 	struct cfg table;
-	const char *key = src == 1 ? "makespan_reduction" : "factors";
-	if (!cfg_obj(p, key, true, &table))
-		return b;
-	for (const cJSON *e = table.node->child; e; e = e->next) {
+	if (cfg_obj(p, "makespan_reduction", src == 1, &table))
+		read_pairs(b, &table, true, src == 1);
+	if (src == 2 && cfg_obj(p, "factors", true, &table))
+		read_pairs(b, &table, false, true);
+	return b;
+}
+
+/* A "A+B" key as two different classes; false after an error. */
+static bool class_pair(const struct cfg *table, const char *key, int *ca, int *cb)
+{
+	char a[8], c[8];
+	int end = 0;
+	*ca = *cb = -1;
+	if (sscanf(key, "%7[A-Z]+%7[A-Z]%n", a, c, &end) == 2 && key[end] == 0) {
+		*ca = kclass_parse(a);
+		*cb = kclass_parse(c);
+	}
+	if (*ca < 0 || *cb < 0) {
+		cfg_fail_key(table, key, "expected a class pair like \"RT+CD\" (classes RT, CD, TC, MEM)");
+		return false;
+	}
+	if (*ca == *cb) {
+		/* two kernels of one class meet on the same units: the model gives them no factor */
+		cfg_fail_key(table, key, "expected two different classes (kernels of one class contend through their units)");
+		return false;
+	}
+	return true;
+}
+
+/* The pairs of a makespan-reduction (reduction: true) or contention-factor table, set as the
+ * contention factors when `apply`. */
+static void read_pairs(struct bottleneck *b, const struct cfg *table, bool reduction, bool apply)
+{
+	bool seen[KC_COUNT][KC_COUNT] = { { false } };
+	for (const cJSON *e = table->node->child; e; e = e->next) {
+		int ca, cb;
 		if (strcmp(e->string, "source") == 0)
 			continue;
-		char a[8], c[8];
-		int ca = -1, cb = -1;
-		if (sscanf(e->string, "%7[A-Z]+%7[A-Z]", a, c) == 2) {
-			ca = kclass_parse(a);
-			cb = kclass_parse(c);
-		}
-		if (ca < 0 || cb < 0) {
-			cfg_fail_key(&table, e->string, "expected a class pair like \"RT+CD\" (classes RT, CD, TC, MEM)");
+		if (!class_pair(table, e->string, &ca, &cb))
+			break;
+		if (seen[ca][cb]) {
+			cfg_fail_key(table, e->string, "expected each pair once, got it in both orders");
 			break;
 		}
+		seen[ca][cb] = seen[cb][ca] = true;
 		double v;
-		if (src == 1) {
+		if (reduction) {
 			/* below 0: co-running is slower than running one after the other */
-			if (!cfg_num(&table, e->string, -1, 0.5, CFG_REQUIRED, &v))
+			if (!cfg_num(table, e->string, -1, 0.5, CFG_REQUIRED, &v))
 				break;
 			v = 1 - 2 * v;
-		} else if (!cfg_num(&table, e->string, 0, 10, CFG_REQUIRED, &v)) {
+		} else if (!cfg_num(table, e->string, 0, 10, CFG_REQUIRED, &v)) {
 			break;
 		}
-		b->contention[ca][cb] = b->contention[cb][ca] = v;
+		if (apply)
+			b->contention[ca][cb] = b->contention[cb][ca] = v;
 	}
-	return b;
 }
 
 static void bottleneck_destroy(void *self)

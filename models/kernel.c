@@ -65,10 +65,26 @@ static double solo_block_speed(const struct kernel_fit *f, const struct gpu_desc
 	return s0 / slow;
 }
 
+bool kernel_units_ok(const struct kernel_spec *k, const struct gpu_desc *g, char *err, size_t errlen)
+{
+	for (int u = 0; u < UNIT_COUNT; u++) {
+		/* RT work without RT cores is emulated (rt_emulation_unit); no other unit stands in */
+		if (u == UNIT_RT || g->units[u] > 0 || k->demand[u] <= 0)
+			continue;
+		snprintf(err, errlen, "kernel '%s' needs %s units (demand %s %g), which %s lacks (sm.units.%s 0): "
+			 "give the kernel as it runs there (its class, demand and solo time on that GPU)",
+			 k->name, unit_names[u], unit_names[u], k->demand[u], g->name, unit_names[u]);
+		return false;
+	}
+	return true;
+}
+
 bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct kernel_fit *f,
 		char *err, size_t errlen)
 {
 	memset(f, 0, sizeof(*f));
+	if (!kernel_units_ok(k, g, err, errlen))
+		return false;
 	if (k->threads > g->max_threads_per_block) {
 		snprintf(err, errlen, "kernel '%s': %d threads per block exceed the GPU's %d",
 			 k->name, k->threads, g->max_threads_per_block);

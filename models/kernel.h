@@ -52,7 +52,12 @@ struct kernel_fit {
 	bool graphics;                   /* needs the SM in graphics mode (RT work) */
 };
 
-/* Fills *fit; returns false with a message in err when a block cannot fit an empty SM. */
+/* Whether the GPU has every unit the kernel demands (RT demand aside: without RT cores it is
+ * emulated); false with a message in err otherwise. */
+bool kernel_units_ok(const struct kernel_spec *k, const struct gpu_desc *g, char *err, size_t errlen);
+
+/* Fills *fit; returns false with a message in err when a block cannot fit an empty SM or the
+ * GPU lacks a unit the kernel demands. */
 bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct kernel_fit *fit,
 		char *err, size_t errlen);
 

@@ -24,6 +24,12 @@ static void *static_init(struct backend *b, const struct cfg *p)
 	int mech = cfg_enum(p, "mechanism", mechanisms, "mask");
 	if (mech < 0)
 		return NULL;
+	if (g->sm_count < 2) {
+		/* else the ranges below read "[1, 0]" */
+		cfg_fail(p, "a static split needs a GPU of at least 2 SMs (games on some, BE apps on the rest); %s has %d",
+			 g->name, g->sm_count);
+		return NULL;
+	}
 	if (mech == 0 && !bk_require(b, p, BK_CAP_MASK, "static's mechanism \"mask\"; use \"mechanism\": \"smbound\""))
 		return NULL;
 	if (cfg_has(p, "game_sms") == cfg_has(p, "game_share")) {

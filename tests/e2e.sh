@@ -39,7 +39,7 @@ expect_error "unwritable results directory" 1 "cannot create results directory" 
 	run experiments/default.json --out /proc/combosim-nope/x
 if [ "$(id -u)" = 0 ] && mkdir -p "$T/full" && mount -t tmpfs -o size=200k tmpfs "$T/full" 2>/dev/null; then
 	"$C" run experiments/default.json --out "$T/full/r" -q 2>"$T/full.err"; rc=$?
-	if [ $rc -eq 1 ] && grep -q "disk full" "$T/full.err" && [ -z "$(ls -A "$T/full")" ]; then
+	if [ $rc -eq 1 ] && grep -Eq "disk full|No space left on device" "$T/full.err" && [ -z "$(ls -A "$T/full")" ]; then
 		ok "full disk: exit 1, message, nothing left behind"
 	else
 		bad "full disk: rc=$rc, $(cat "$T/full.err"), left: $(ls -A "$T/full")"

@@ -870,6 +870,134 @@ static void test_set_then_read(void)
 	cJSON_Delete(j);
 }
 
+/* cfg_at remembers its place: forward walks are O(1) a step, going back still finds the element. */
+static void test_at_cursor(void)
+{
+	cJSON *j = parse_ok("{\"xs\": [10, 11, 12, 13, 14]}");
+	struct cfg_diag d = { .file = "t.json" };
+	struct cfg c = cfg_root(j, &d), xs, copy;
+	int n = 0;
+	int64_t v = 0;
+
+	CU_ASSERT_TRUE(cfg_arr(&c, "xs", true, &xs, &n));
+	static const int order[] = { 0, 1, 2, 4, 3, 0, 4, 5, -1, 2 };
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		struct cfg e = cfg_at(&xs, order[k]);
+		if (order[k] < 0 || order[k] >= n) {
+			CU_ASSERT_PTR_NULL(e.node);
+			continue;
+		}
+		CU_ASSERT_TRUE(cfg_self_int(&e, 0, 100, &v));
+		CU_ASSERT_EQUAL(v, 10 + order[k]);
+	}
+	/* a copy of the cursor pointed at another array does not reuse the first one's place */
+	cJSON *k = parse_ok("{\"ys\": [20, 21, 22]}");
+	copy = xs;
+	copy.node = cJSON_GetObjectItem(k, "ys");
+	struct cfg e = cfg_at(&copy, 2);
+	CU_ASSERT_TRUE(cfg_self_int(&e, 0, 100, &v));
+	CU_ASSERT_EQUAL(v, 22);
+	cJSON_Delete(k);
+	cJSON_Delete(j);
+}
+
+static void test_depth_and_nul(void)
+{
+	char text[2100 + 16];
+	size_t n = (size_t)sprintf(text, "{\"a\": ");
+
+	/* 1000 levels in all are fine: the object and 999 arrays */
+	memset(text + n, '[', 999);
+	memset(text + n + 999, ']', 999);
+	strcpy(text + n + 1998, "}");
+	cJSON_Delete(parse_ok(text));
+	memset(text + n, '[', 1000);
+	memset(text + n + 1000, ']', 1000);
+	strcpy(text + n + 2000, "}");
+	parse_fails(text, "t.json:1:1006: expected at most 1000 nested arrays and objects, got more");
+	parse_fails("{\"a\": \"x\\u0000y\"}", "t.json:1:9: expected text, got a NUL character (\\u0000) in a string");
+	parse_fails("{\"k\\u0000\": 1}", "t.json:1:4: expected text, got a NUL character (\\u0000) in a string");
+	cJSON_Delete(parse_ok("{\"a\": \"x\\\\u0000y\", \"b\": \"\\u0001\"}"));
+
+	cJSON *j = parse_ok("{\"name\": \"a\"}");
+	struct cfg_diag d = { .file = "x.json" };
+	CU_ASSERT_FALSE(cfg_apply_set(j, "name=\"a\\u0000b\"", &d));
+	CHECK_STR(d.msg, "--set 'name=\"a\\u0000b\"': expected text, got a NUL character (\\u0000) in a string");
+	d = (struct cfg_diag){ .file = "x.json" };
+	memset(text, '[', 1001);
+	strcpy(text + 1001, "]");
+	char set[1100];
+	snprintf(set, sizeof(set), "name=%s", text);
+	CU_ASSERT_FALSE(cfg_apply_set(j, set, &d));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "': expected at most 1000 nested arrays and objects, got more"));
+	cJSON_Delete(j);
+}
+
+/* Streams text's array ("items" of the object, or the document), collecting each element's
+ * integer "v"; returns the diag's message ("" when fine) and the sum in *sum. */
+static const char *stream_sum(const char *text, long *sum, struct cfg_diag *d)
+{
+	struct cfg_stream s;
+	struct cfg el;
+	cJSON *v;
+
+	*d = (struct cfg_diag){ .file = "s.json" };
+	*sum = 0;
+	if (cfg_stream_open(&s, text, strlen(text), "items", "an object with \"items\"", d)) {
+		while ((v = cfg_stream_next(&s, &el))) {
+			int64_t x = 0;
+			if (cfg_int(&el, "v", 0, 100, CFG_REQUIRED, &x))
+				*sum += (long)x;
+			cJSON_Delete(v);
+		}
+	}
+	cfg_stream_close(&s);
+	return d->msg;
+}
+
+static void test_stream(void)
+{
+	struct cfg_diag d;
+	long sum = 0;
+	static const struct { const char *text, *msg; long sum; } cases[] = {
+		{ "{\"a\": 1, \"items\": [{\"v\": 1}, {\"v\": 2}], \"b\": [3]}", "", 3 },
+		{ "\xEF\xBB\xBF [ {\"v\": 5} , {\"v\": 6} ] ", "", 11 },
+		{ "{\"items\": []}", "", 0 },
+		{ "[]", "", 0 },
+		{ "{\"items\": [{\"v\": 1}, {\"v\": 200}]}", "s.json: $.items[1].v: expected an integer in [0, 100], got 200", 1 },
+		{ "[{\"v\": 1}, {\"w\": 1}]", "s.json: $[1].v: expected an integer in [0, 100], got nothing", 1 },
+		{ "{\"a\": 1}", "s.json: $.items: expected an array, got nothing", 0 },
+		{ "{\"items\": {\"v\": 1}}", "s.json: $.items: expected an array, got {\"v\":1}", 0 },
+		{ "{\"items\": [], \"items\": []}", "s.json: $: duplicate key 'items'", 0 },
+		{ "{\"a\": 1, \"a\": 2, \"items\": []}", "s.json: $: duplicate key 'a'", 0 },
+		{ "{\"items\": [{\"v\": 1, \"v\": 2}]}", "s.json: $.items[0]: duplicate key 'v'", 0 },
+		{ "{\"items\": [{\"v\": 1}]} x", "s.json:1:23: invalid JSON near 'x'", 1 },
+		{ "{\"items\": [{\"v\": 1},]}", "s.json:1:21: invalid JSON near ']}'", 1 },
+		{ "{\"items\": [{\"v\": 1}", "s.json:1:20: invalid JSON at end of input", 1 },
+		{ "{\"items\": [{\"v\": 1} {\"v\": 2}]}", "s.json:1:21: invalid JSON near '{\"v\": 2}]}'", 1 },
+		{ "{\"items\" [1]}", "s.json:1:10: invalid JSON near '[1]}'", 0 },
+		{ "{\"items\": [{\"v\": 1}, \xEF\xBB\xBF{\"v\": 2}]}", "s.json:1:22: invalid JSON near", 1 },
+		{ "{\"items\": [{\"v\": 1}], \"n\": \"\\u0000\"}", "s.json:1:29: expected text, got a NUL character (\\u0000) in a string", 1 },
+		{ "{\"items\": [[[1]]]}", "s.json: $.items[0]: expected an object, got [[1]]", 0 },
+		{ "42", "s.json: $: expected an object with \"items\", got 42", 0 },
+		{ "   ", "s.json: empty file, expected an object with \"items\"", 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *msg = stream_sum(cases[i].text, &sum, &d);
+		if (strncmp(msg, cases[i].msg, strlen(cases[i].msg)) || (!*cases[i].msg && *msg))
+			fprintf(stderr, "\n  case %zu: got \"%s\", want \"%s\"\n", i, msg, cases[i].msg);
+		CU_ASSERT(!strncmp(msg, cases[i].msg, strlen(cases[i].msg)) && (*cases[i].msg || !*msg));
+		CU_ASSERT_EQUAL(sum, cases[i].sum);
+	}
+	/* a raw NUL byte inside the text (its length given) */
+	static const char nul[] = "[{\"v\": 1}, \0 {\"v\": 2}]";
+	struct cfg_stream s;
+	d = (struct cfg_diag){ .file = "s.json" };
+	CU_ASSERT_FALSE(cfg_stream_open(&s, nul, sizeof(nul) - 1, NULL, "an array", &d));
+	cfg_stream_close(&s);
+	CHECK_STR(d.msg, "s.json:1:12: invalid JSON: NUL byte");
+}
+
 void register_cfg_tests(void)
 {
 	static const struct {
@@ -906,6 +1034,9 @@ void register_cfg_tests(void)
 		{ "set errors", test_set_errors },
 		{ "set on a non-object root", test_set_root_not_object },
 		{ "set then read", test_set_then_read },
+		{ "cfg_at's cursor", test_at_cursor },
+		{ "nesting too deep and NUL characters", test_depth_and_nul },
+		{ "streaming a big array", test_stream },
 	};
 	CU_pSuite s = CU_add_suite("cfg", NULL, NULL);
 

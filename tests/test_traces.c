@@ -625,7 +625,24 @@ static void test_import_pytorch(void)
 		  "\"args\": {\"grid\": [1, 1, 1], \"block\": [128, 1, 1], \"registers per thread\": 32, \"shared memory\": 0}}]}",
 		  "$.traceEvents[0].dur: expected a number in [0, 1e+15], got -2" },
 		{ "{\"traceEvents\": [1, 2,]}", ":1:" },
-		{ "42", "$: expected an object, got 42" },
+		{ "42", "$: expected a Chrome trace (an object with \"traceEvents\", or an array of events), got 42" },
+		/* the trace is streamed event by event: the document is still checked whole */
+		{ "{\"traceEvents\": 5}", "$.traceEvents: expected an array, got 5" },
+		{ "{\"other\": []}", "$.traceEvents: expected an array, got nothing" },
+		{ "{\"traceEvents\": [], \"traceEvents\": []}", "$: duplicate key 'traceEvents'" },
+		{ "{\"x\": {\"a\": 1, \"a\": 2}, \"traceEvents\": []}", "$.x: duplicate key 'a'" },
+		{ "{\"traceEvents\": [{\"a\": 1, \"a\": 2}]}", "$.traceEvents[0]: duplicate key 'a'" },
+		{ "{\"traceEvents\": [{\"ph\": \"X\"}]} x", ":1:32: invalid JSON near 'x'" },
+		{ "{\"traceEvents\": [{\"ph\": \"X\"}, ]}", ":1:31: invalid JSON near ']}'" },
+		{ "{\"traceEvents\": [{\"ph\": \"X\"}", "invalid JSON at end of input" },
+		{ "{\"traceEvents\": [{\"ph\": \"X\\u0000\"}]}", ":1:27: expected text, got a NUL character" },
+		{ "[{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": -2}]",
+		  "$[0].dur: expected a number in [0, 1e+15], got -2" },
+		{ "", "empty file, expected a Chrome trace" },
+		/* a duration the queue cannot hold is refused before its conversion to ns */
+		{ "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 1e14, "
+		  "\"args\": {\"grid\": [1, 1, 1], \"block\": [128, 1, 1], \"registers per thread\": 32, \"shared memory\": 0}}]}",
+		  "$.traceEvents[0]: kernel 'k': expected a duration of at most 1e9 us (after --time-scale), got 1e+14 us" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char *p = tmp_file(bad[i].text, ".json");

@@ -235,6 +235,41 @@ static const char *field(const struct csv *c, int col)
 	return col >= 0 && col < c->n ? c->fields[col] : NULL;
 }
 
+static bool is_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+bool csv_number_syntax(const char *s, bool integer)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (is_digit(*s))
+		while (is_digit(*s))
+			s++;
+	else
+		return false;
+	if (integer)
+		return !*s;
+	if (*s == '.') {
+		if (!is_digit(*++s))
+			return false;
+		while (is_digit(*s))
+			s++;
+	}
+	if (*s == 'e' || *s == 'E') {
+		if (*++s == '+' || *s == '-')
+			s++;
+		if (!is_digit(*s))
+			return false;
+		while (is_digit(*s))
+			s++;
+	}
+	return !*s;
+}
+
 bool csv_long(const struct csv *c, int col, const char *what, long lo, long hi, long *out,
 	      char *err, size_t errlen)
 {
@@ -247,7 +282,7 @@ bool csv_long(const struct csv *c, int col, const char *what, long lo, long hi, 
 	char *end;
 	errno = 0;
 	long v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v < lo || v > hi) {
+	if (!csv_number_syntax(s, true) || *end || errno || v < lo || v > hi) {
 		csv_fail(c, err, errlen, "%s: expected an integer in [%ld, %ld], got \"%.60s\"", what, lo, hi, s);
 		return false;
 	}
@@ -267,7 +302,7 @@ bool csv_double(const struct csv *c, int col, const char *what, double lo, doubl
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (!*s || *end || errno == ERANGE || !isfinite(v) || v < lo || v > hi) {
+	if (!csv_number_syntax(s, false) || *end || errno == ERANGE || !isfinite(v) || v < lo || v > hi) {
 		csv_fail(c, err, errlen, "%s: expected a number in [%g, %g], got \"%.60s\"", what, lo, hi, s);
 		return false;
 	}

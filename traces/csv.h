@@ -53,6 +53,12 @@ bool csv_long(const struct csv *c, int col, const char *what, long lo, long hi, 
 	      char *err, size_t errlen);
 bool csv_double(const struct csv *c, int col, const char *what, double lo, double hi,
 		double *out, char *err, size_t errlen);
+/* Whether s is a number as JSON writes one (integer: no fraction or exponent): an optional
+ * '-', digits without a leading zero, then ".digits" and "e[+-]digits".  strtol and strtod
+ * alone also take leading spaces, '+', hex ("0x1A", "0x1p3"), "inf" and "nan", which the
+ * JSON inputs reject: CSV and JSON inputs read numbers alike. */
+bool csv_number_syntax(const char *s, bool integer);
+
 /* True when field `col` is absent from the row or empty. */
 bool csv_empty(const struct csv *c, int col);
 

@@ -20,6 +20,8 @@
 
 /* ------------------------------------------------------------------ shared */
 
+#define IMPORT_MAX_SOLO_NS 1e12          /* 1e9 us, the BE queue format's largest solo_us */
+
 struct classifier {
 	regex_t tc, cd;
 	bool has_cd;
@@ -204,13 +206,24 @@ static void default_name(const char *path, const struct import_opts *o, char *ou
 static int add_kernel(struct import_state *st, const struct import_opts *o, struct kernel_spec *k,
 		      char *err, size_t errlen, const char *where)
 {
-	double scale = o->time_scale > 0 ? o->time_scale : 1;
-	k->solo_ns = llround((double)k->solo_ns * scale);
+	double scale = o->time_scale > 0 ? o->time_scale : 1, ns = (double)k->solo_ns * scale;
+	/* checked before the conversion: a queue holds solo_us up to 1e9 (profile.c) */
+	if (ns > IMPORT_MAX_SOLO_NS) {
+		snprintf(err, errlen, "%s: kernel '%s': expected a duration of at most 1e9 us (after --time-scale), got %.6g us",
+			 where, k->name, ns / 1e3);
+		return -1;
+	}
+	k->solo_ns = llround(ns);
 	if (k->solo_ns < 1)
 		k->solo_ns = 1;
 	char note[160];
 	const char *np = NULL;
 	if (o->fit) {
+		char why[300];
+		if (!kernel_units_ok(k, o->fit, why, sizeof(why))) {
+			snprintf(err, errlen, "%s: %s", where, why);
+			return -1;
+		}
 		if (k->threads > o->fit->max_threads_per_block) {
 			snprintf(err, errlen, "%s: kernel '%s': %d threads per block exceed %s's %d", where,
 				 k->name, k->threads, o->fit->name, o->fit->max_threads_per_block);
@@ -400,7 +413,8 @@ int import_nsys(const char *path, const struct import_opts *o, FILE *out, char *
 		import_short_name(full, k.name, sizeof(k.name));
 		k.cls = classify(&st.cls, full);
 		kclass_default_demand(k.cls, k.demand, &k.dram);
-		if (!csv_double(&c, col[N_DUR], "Duration", 0, 1e15, &d, err, errlen))
+		/* at most 1e15 ns in any unit, so that the conversion to ns cannot overflow */
+		if (!csv_double(&c, col[N_DUR], "Duration", 0, 1e15 / factor[N_DUR], &d, err, errlen))
 			goto fail;
 		k.solo_ns = llround(d * factor[N_DUR]);
 		long grid = 1, block = 1;
@@ -456,10 +470,11 @@ fail:
 
 /* ------------------------------------------------------------------ PyTorch */
 
+/* A kernel event kept from the first pass over the trace: what the queue needs. */
 struct pt_event {
 	double ts;
-	int index;
-	const cJSON *ev;
+	int index;               /* in the events array: ties keep file order, errors name it */
+	struct kernel_spec k;
 };
 
 static int pt_cmp(const void *a, const void *b)
@@ -467,7 +482,7 @@ static int pt_cmp(const void *a, const void *b)
 	const struct pt_event *x = a, *y = b;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
-	return x->index - y->index;
+	return (x->index > y->index) - (x->index < y->index);
 }
 
 static bool is_kernel_event(const cJSON *ev)
@@ -478,59 +493,50 @@ static bool is_kernel_event(const cJSON *ev)
 	       (!cJSON_IsString(ph) || strcmp(ph->valuestring, "X") == 0);
 }
 
-/* Reads a JSON document; an array at the top (the Chrome trace format's other form) is read as
- * {"traceEvents": [...]}, on the same lines. */
-static cJSON *load_json(const char *path, struct cfg_diag *d)
+static void *pt_grow(void *p, size_t *cap, size_t size)
+{
+	if (*cap > SIZE_MAX / 2 / size) {
+		fprintf(stderr, "combosim: out of memory\n");
+		exit(1);
+	}
+	*cap = *cap ? 2 * *cap : 1024;
+	p = realloc(p, *cap * size);
+	if (!p) {
+		fprintf(stderr, "combosim: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* The whole file ("-": stdin), NUL-terminated; NULL with d filled when it cannot be read. */
+static char *read_all(const char *path, size_t *len, struct cfg_diag *d)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	size_t n = 0, cap = 1 << 16, got;
+	char *buf;
 	if (!f) {
 		d->failed = true;
 		snprintf(d->msg, sizeof(d->msg), "%s: cannot read (%s)", path, strerror(errno));
 		return NULL;
 	}
-	const char wrap[] = "{\"traceEvents\": ";
-	size_t off = sizeof(wrap) - 1, len = off, cap = 1 << 16;
-	char *buf = malloc(cap);
-	size_t got;
-	if (!buf) {
-		fprintf(stderr, "combosim: out of memory\n");
-		exit(1);
+	buf = pt_grow(NULL, &cap, 1);
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n < 2)
+			buf = pt_grow(buf, &cap, 1);
 	}
-	while ((got = fread(buf + len, 1, cap - len - 2, f)) > 0) {
-		len += got;
-		if (cap - len < 3) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf) {
-				fprintf(stderr, "combosim: out of memory\n");
-				exit(1);
-			}
-		}
-	}
-	bool err = ferror(f);
+	bool bad = ferror(f);
 	if (f != stdin)
 		fclose(f);
-	if (err) {
+	if (bad) {
 		free(buf);
 		d->failed = true;
 		snprintf(d->msg, sizeof(d->msg), "%s: read error", d->file);
 		return NULL;
 	}
-	buf[len] = 0;
-	const char *text = buf + off;
-	while (*text == ' ' || *text == '\t' || *text == '\r' || *text == '\n')
-		text++;
-	if (*text == '[') {
-		memcpy(buf, wrap, off);
-		buf[len] = '}';
-		buf[len + 1] = 0;
-		text = buf;
-	} else {
-		text = buf + off;
-	}
-	cJSON *root = cfg_parse_text(text, d);
-	free(buf);
-	return root;
+	buf[n] = 0;
+	*len = n;
+	return buf;
 }
 
 /* Reads a [x, y, z] array of positive integers into their product. */
@@ -558,113 +564,125 @@ static bool dim3(const struct cfg *args, const char *key, long *out)
 	return true;
 }
 
+/* Reads a kernel event into *e (*skip: it runs on a stream other than o->stream); false after
+ * an error in ev's diag. */
+static bool pt_read_event(const struct cfg *ev, const struct classifier *cls, const struct import_opts *o,
+			  struct pt_event *e, bool *skip)
+{
+	struct kernel_spec *k = &e->k;
+	struct cfg args;
+	const char *full = NULL;
+	double dur;
+	int64_t v;
+	long grid = 0, block = 0;
+	*skip = false;
+	if (!cfg_num(ev, "ts", -1e18, 1e18, CFG_REQUIRED, &e->ts) || !cfg_str(ev, "name", NULL, CFG_REQUIRED, &full) ||
+	    !cfg_num(ev, "dur", 0, 1e15, CFG_REQUIRED, &dur) || !cfg_obj(ev, "args", true, &args))
+		return false;
+	if (o->stream >= 0) {
+		if (!cfg_int(&args, "stream", 0, INT64_MAX, CFG_REQUIRED, &v))
+			return false;
+		if (v != o->stream) {
+			*skip = true;
+			return true;
+		}
+	}
+	if (!dim3(&args, "grid", &grid) || !dim3(&args, "block", &block))
+		return false;
+	if (grid > (1L << 30)) {
+		cfg_fail_key(&args, "grid", "expected at most 2^30 blocks, got %ld", grid);
+		return false;
+	}
+	if (block > 4096) {
+		cfg_fail_key(&args, "block", "expected at most 4096 threads, got %ld", block);
+		return false;
+	}
+	memset(k, 0, sizeof(*k));
+	import_short_name(full, k->name, sizeof(k->name));
+	k->cls = classify(cls, full);
+	kclass_default_demand(k->cls, k->demand, &k->dram);
+	k->grid = (int)grid;
+	k->threads = (int)block;
+	k->solo_ns = llround(dur * 1e3);
+	if (!cfg_int(&args, "registers per thread", 0, 255, CFG_REQUIRED, &v))
+		return false;
+	k->regs = (int)v;
+	if (!cfg_int(&args, "shared memory", 0, 1 << 20, CFG_REQUIRED, &v))
+		return false;
+	k->smem = (int)v;
+	return true;
+}
+
+/* First pass: the trace streamed event by event (a 10^6-event trace would take ~2 GB as one
+ * tree), each kernel event checked and kept as a pt_event.  Returns how many were kept. */
+static size_t pt_collect(const char *text, size_t len, struct import_state *st, const struct import_opts *o,
+			 struct pt_event **evs, char *arr_path, struct cfg_diag *d)
+{
+	struct cfg_stream s;
+	struct cfg ev;
+	size_t n = 0, cap = 0;
+	cJSON *node;
+	if (cfg_stream_open(&s, text, len, "traceEvents",
+			    "a Chrome trace (an object with \"traceEvents\", or an array of events)", d)) {
+		while ((node = cfg_stream_next(&s, &ev))) {
+			bool skip = false;
+			if (cJSON_IsObject(node) && is_kernel_event(node)) {
+				if (n == cap)
+					*evs = pt_grow(*evs, &cap, sizeof(**evs));
+				(*evs)[n].index = s.index - 1;
+				if (pt_read_event(&ev, &st->cls, o, &(*evs)[n], &skip) && !skip)
+					n++;
+				st->skipped += skip;
+			}
+			cJSON_Delete(node);
+		}
+	}
+	snprintf(arr_path, CFG_PATH_MAX, "%s", s.arr.path);
+	cfg_stream_close(&s);
+	return n;
+}
+
 int import_pytorch(const char *path, const struct import_opts *o, FILE *out, char *err, size_t errlen)
 {
 	struct cfg_diag d = { .file = strcmp(path, "-") == 0 ? "<stdin>" : path };
 	struct import_state st = { 0 };
 	struct pt_event *evs = NULL;
-	char qname[128];
-	int n_ev = 0, cap = 0;
-	cJSON *root = load_json(path, &d);
-	if (!root) {
+	char qname[128], arr_path[CFG_PATH_MAX];
+	size_t len = 0, n_ev;
+	char *text = read_all(path, &len, &d);
+	if (!text) {
 		snprintf(err, errlen, "%s", d.msg);
 		return -1;
 	}
 	if (classifier_init(&st.cls, o, err, errlen)) {
-		cJSON_Delete(root);
+		free(text);
 		return -1;
 	}
-	struct cfg c = cfg_root(root, &d), arr;
-	int n = 0;
-	if (cJSON_IsArray(root)) {
-		arr = c;
-		n = cJSON_GetArraySize(root);
-	} else if (!cJSON_IsObject(root)) {
-		cfg_fail(&c, "expected a Chrome trace (an object with \"traceEvents\", or an array of events)");
-	} else {
-		cfg_arr(&c, "traceEvents", true, &arr, &n);
+	n_ev = pt_collect(text, len, &st, o, &evs, arr_path, &d);
+	free(text);
+	if (!d.failed && n_ev == 0) {
+		struct cfg root = cfg_root(NULL, &d);
+		cfg_fail(&root, "expected kernel events (\"cat\": \"kernel\"), got none: was the profiler's CUDA activity on?");
 	}
-	for (int i = 0; i < n && !d.failed; i++) {
-		struct cfg ev = cfg_at(&arr, i);
-		if (!cJSON_IsObject(ev.node) || !is_kernel_event(ev.node))
-			continue;
-		double ts;
-		if (!cfg_num(&ev, "ts", -1e18, 1e18, CFG_REQUIRED, &ts))
-			break;
-		if (n_ev == cap) {
-			cap = cap ? 2 * cap : 1024;
-			evs = realloc(evs, (size_t)cap * sizeof(*evs));
-			if (!evs) {
-				fprintf(stderr, "combosim: out of memory\n");
-				exit(1);
-			}
-		}
-		evs[n_ev++] = (struct pt_event){ ts, i, ev.node };
-	}
-	if (!d.failed && n_ev == 0)
-		cfg_fail(&c, "expected kernel events (\"cat\": \"kernel\"), got none: was the profiler's CUDA activity on?");
 	if (d.failed)
 		goto fail;
-	qsort(evs, (size_t)n_ev, sizeof(*evs), pt_cmp);
+	qsort(evs, n_ev, sizeof(*evs), pt_cmp);
 	default_name(path, o, qname, sizeof(qname));
 	begin_queue(&st, o, out, path, qname, "pytorch", "a PyTorch profiler Chrome trace");
-	for (int i = 0; i < n_ev && !d.failed; i++) {
-		struct cfg ev = cfg_at(&arr, evs[i].index), args;
-		const char *full = NULL;
-		double dur;
-		int64_t v;
-		long grid = 0, block = 0;
-		struct kernel_spec k = { 0 };
-		if (!cfg_str(&ev, "name", NULL, CFG_REQUIRED, &full) ||
-		    !cfg_num(&ev, "dur", 0, 1e15, CFG_REQUIRED, &dur) || !cfg_obj(&ev, "args", true, &args))
-			break;
-		if (o->stream >= 0) {
-			if (!cfg_int(&args, "stream", 0, INT64_MAX, CFG_REQUIRED, &v))
-				break;
-			if (v != o->stream) {
-				st.skipped++;
-				continue;
-			}
-		}
-		if (!dim3(&args, "grid", &grid) || !dim3(&args, "block", &block))
-			break;
-		if (grid > (1L << 30)) {
-			cfg_fail_key(&args, "grid", "expected at most 2^30 blocks, got %ld", grid);
-			break;
-		}
-		if (block > 4096) {
-			cfg_fail_key(&args, "block", "expected at most 4096 threads, got %ld", block);
-			break;
-		}
-		import_short_name(full, k.name, sizeof(k.name));
-		k.cls = classify(&st.cls, full);
-		kclass_default_demand(k.cls, k.demand, &k.dram);
-		k.grid = (int)grid;
-		k.threads = (int)block;
-		k.solo_ns = llround(dur * 1e3);
-		if (!cfg_int(&args, "registers per thread", 0, 255, CFG_REQUIRED, &v))
-			break;
-		k.regs = (int)v;
-		if (!cfg_int(&args, "shared memory", 0, 1 << 20, CFG_REQUIRED, &v))
-			break;
-		k.smem = (int)v;
-		char where[300];
-		snprintf(where, sizeof(where), "%s: %s", d.file, ev.path);
-		if (add_kernel(&st, o, &k, err, errlen, where))
+	for (size_t i = 0; i < n_ev; i++) {
+		char where[CFG_PATH_MAX + 300];
+		snprintf(where, sizeof(where), "%s: %s[%d]", d.file, arr_path, evs[i].index);
+		if (add_kernel(&st, o, &evs[i].k, err, errlen, where))
 			goto fail_msg;
 	}
-	if (d.failed)
-		goto fail;
 	finish_report(&st, o, qname);
 	free(evs);
-	cJSON_Delete(root);
 	classifier_free(&st.cls);
 	return 0;
 fail:
 	snprintf(err, errlen, "%s", d.msg);
 fail_msg:
 	free(evs);
-	cJSON_Delete(root);
 	classifier_free(&st.cls);
 	return -1;
 }

@@ -28,6 +28,7 @@ PY
 # the held-out GPU run of each experiment: made by the runner that drives policies/*.c through
 # the CUDA backend (cuda/runs/h100-*-unified/RUN.md); the experiments whose BE apps enqueue two
 # kernels ahead on their stream ("depth": 2, "streams": 1) by the run made with that (-queued)
+dur_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['duration_ms'])" "$1"; }
 real() { case $1 in exclusive|static|w2|hooks) echo cuda/runs/h100-$1-queued ;; *) echo cuda/runs/h100-$1-unified ;; esac; }
 for n in exclusive static pilotfish; do
   "$C" run cuda/experiments/h100_$n.json $(solo_sets cuda/experiments/h100_$n.json "$(real $n)/summary.json") --out "$tmp/x-$n" --quiet
@@ -548,8 +549,48 @@ print('Rows whose number turns on one event more than on the model, each explain
       'kernel is trapped: COMBO), combo in workload 2 (its scheme decisions: second workload).')
 PY
 }
+# three runs of the same binary per experiment (the held-out one, -rep2, -rep3): the GPU's own
+# run-to-run spread, against which a single run's error is to be read
+rep_dirs() { echo "$(real $1) cuda/runs/h100-$1-rep2 cuda/runs/h100-$1-rep3"; }
+repeat_prepare() {
+  for n in exclusive static pilotfish combo w2; do
+    i=0
+    for d in $(rep_dirs $n); do
+      i=$((i + 1))
+      [ -d "$d" ] || continue
+      case $n in
+      combo|w2) bs="$tmp/x-$n"; br="$d" ;;
+      *) bs="$tmp/x-exclusive"; br=$(echo "$(rep_dirs exclusive)" | cut -d' ' -f$i) ;;
+      esac
+      python3 cuda/scripts/compare_runs.py "$tmp/x-$n" "$d" "$(dur_of $d/summary.json)" "$bs" "$br" \
+        --json "$tmp/rep-$n-$i.json" > /dev/null
+    done
+  done
+  python3 - "$tmp" > "$tmp/rep.md" <<'PY'
+import json, os, sys
+tmp = sys.argv[1]
+print('| workload | policy | GPU BE throughput, 3 runs | GPU spread | sim | BE throughput error, each run | throughput-ratio error, each run |')
+print('|---|---|---|---|---|---|---|')
+for w, names in (('1', ('exclusive', 'static', 'pilotfish', 'combo')), ('2', ('w2',))):
+    for n in names:
+        runs = [json.load(open(os.path.join(tmp, 'rep-%s-%d.json' % (n, i))))
+                for i in (1, 2, 3) if os.path.exists(os.path.join(tmp, 'rep-%s-%d.json' % (n, i)))]
+        for row in runs[0]:
+            p = row['policy']
+            if row.get('be_thr_real') is None or row['be_thr_real'] <= 0:
+                continue
+            rs = [next(r for r in run if r['policy'] == p) for run in runs]
+            thr = [r['be_thr_real'] for r in rs]
+            spread = (max(thr) - min(thr)) / (sum(thr) / len(thr))
+            fmt = lambda v: '-' if v is None else '%.1f %%' % (100 * v)
+            print('| %s | %s | %s | %.1f %% | %.3f | %s | %s |' % (
+                w, p, ' / '.join('%.3f' % t for t in thr), 100 * spread, row['be_thr_sim'],
+                ' / '.join(fmt(r.get('be_thr_err')) for r in rs),
+                ' / '.join(fmt(r.get('be_ratio_err')) for r in rs)))
+PY
+}
+repeat_prepare
 # closed-loop games: vGASA's pacing and the hooks experiment, each against its GPU run
-dur_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['duration_ms'])" "$1"; }
 closed_prepare() {
   "$C" run experiments/vgasa/h100_vgasa.json $(solo_sets experiments/vgasa/h100_vgasa.json cuda/runs/h100-vgasa/summary.json) --out "$tmp/x-vgasa" --quiet
   python3 cuda/scripts/compare_frames.py "$tmp/x-vgasa" cuda/runs/h100-vgasa "$(dur_of cuda/runs/h100-vgasa/summary.json)" > "$tmp/f-vgasa.md"
@@ -578,6 +619,7 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | cuda/runs/h100-bench-2 | device properties, placement, SM scaling, co-runs (set 1 both orders, set 2), partitions | calibration: models/h100.json (device figures; RT+CD, RT+TC, CD+TC makespan reductions of set 1; the age discipline from set 1's launch-order effect; RT emulation on the load/store unit; the MEM DRAM demand and saturation curve from bench-scaling, cuda/scripts/fit_dram.py) |
 | cuda/runs/h100-bench-3 | blocks-per-SM saturation (\`bench saturation\`) | calibration: models/h100.json class_defaults RT/CD/TC sat_blocks |
 | cuda/runs/h100-bench-2, set 2 (kernels_heldout.csv) | pairs with a second kernel of another shape and half the solo time | **held out**: no number of it calibrates the model |
+| cuda/runs/h100-{exclusive,static,pilotfish,combo,w2}-rep2, -rep3 | the five full experiments twice more with the same binary, in one device call (\`combosim-cuda run cuda/experiments/h100_NAME.json --out DIR --calib CALIB\` for each, in that order, twice; calib.json in h100-w2-rep3) | the GPU's run-to-run spread (its section) |
 | cuda/runs/h100-exclusive-queued | \`combosim-cuda run cuda/experiments/h100_exclusive.json\` with its BE apps two kernels deep on one stream (\`"depth": 2, "streams": 1\`: a BE job enqueues ahead, so no host gap between its kernels); one device call made the four -queued runs (RUN.md) | **held out** (full experiment) |
 | cuda/runs/h100-static-queued | the same for cuda/experiments/h100_static.json (static fills the depth) | **held out** (full experiment) |
 | cuda/runs/h100-w2-queued | the same for cuda/experiments/h100_w2.json (every policy; pilotfish and COMBO launch one kernel at a time by design); holds the call's calibration cache | **held out** (full experiment) |
@@ -612,6 +654,16 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 ## Summary: error on held-out runs (goal: within 10 %)
 
 $(summary)
+
+## GPU run-to-run spread: three runs of each full experiment
+
+The same binary ran each full experiment three times (the held-out run, then \`-rep2\` and
+\`-rep3\`, cuda/runs/h100-*-rep2/3, made in one device call after it).  The simulator is run
+once, at the held-out run's measured solo times; its error against each GPU run says how much
+of a row's error in the summary is one run's luck: where the GPU spread is as large as the
+error, one run cannot tell the model's miss from the GPU's noise.
+
+$(cat $tmp/rep.md)
 
 ## Held-out: full experiments (game frames + BE apps under a policy)
 

@@ -192,10 +192,19 @@ static void release(struct hl_run *r, int game, long number, long long at)
 		r->bk.ops->frame_launch(r, &fi, NULL);
 }
 
+/* Every kernel of the app's repeats launched (sim/engine.c app_launched_all). */
+static bool app_launched_all(const struct hl_run *r, int app)
+{
+	const struct app_spec *as = &r->e->apps[app];
+	return as->repeat && r->apps[app].launched >= as->repeat * as->n_kernels;
+}
+
+/* As the simulator's app_ready: no be_ready for an app that is done, full to its depth, or has
+ * nothing left to launch (below its depth with its last kernels in flight: depth >= 2) */
 static void app_ready(struct hl_run *r, int app)
 {
 	const struct hl_app *a = &r->apps[app];
-	if (a->done || a->in_flight >= hl_app_depth(r, app))
+	if (a->done || a->in_flight >= hl_app_depth(r, app) || app_launched_all(r, app))
 		return;
 	if (pol(r)->be_ready)
 		pol(r)->be_ready(r->pol, &r->bk, app);

@@ -268,6 +268,7 @@ static void test_sleep_open_fails(void)
 struct depth_pol {
 	int depth, max_in_flight;
 	long launched, bad;
+	long ready, idle_ready;            /* be_ready calls; those in which nothing could launch */
 	long last[FAKE_STREAMS];
 };
 
@@ -283,8 +284,11 @@ static void depth_ready(void *self, struct backend *b, int app)
 {
 	struct depth_pol *p = self;
 	p->depth = bk_app_depth(b, app);
+	long before = p->launched;
 	while (bk_app_launch(b, app, NULL) >= 0)
 		p->launched++;
+	p->ready++;
+	p->idle_ready += p->launched == before;
 	if (bk_app_in_flight(b, app) > p->max_in_flight)
 		p->max_in_flight = bk_app_in_flight(b, app);
 }
@@ -345,6 +349,43 @@ static void test_depth_two(void)
 	CU_ASSERT_EQUAL(p->max_in_flight, 2);
 	CU_ASSERT(p->launched > 20);
 	CU_ASSERT_EQUAL(p->bad, 0);
+	h_free(&h);
+}
+
+static void test_depth_launched_all(void)
+{
+	/* as the simulator's app_ready (sim/engine.c): no be_ready for an app that has launched
+	 * every kernel of its repeats, though fewer than its depth are in flight.  Depth 2, 6
+	 * kernels: be_ready at the start (2 launched), then at each of the first 4 completions (1
+	 * launched each); the 5th completion leaves 1 in flight of depth 2 and nothing to launch,
+	 * and must not call be_ready (a policy's be_ready may act for every app: COMBO's does). */
+	for (int streams = 1; streams <= 2; streams++) {
+		char x[2048];
+		struct harness h;
+		if (!h_load_text(&h, xp(x, sizeof(x), "\"duration_ms\": 20, " KERNELS ", \"apps\": [{\"name\": \"a\", "
+					   "\"kernels\": [\"A\", \"B\"], \"repeat\": 3, \"depth\": 2, \"streams\": %d}]}",
+					   streams)))
+			return;
+		run_ok(&h, &depth_ops, NULL);
+		const struct depth_pol *p = h.r.pol;
+		CU_ASSERT_EQUAL(p->launched, 6);
+		CU_ASSERT_EQUAL(p->ready, 5);
+		CU_ASSERT_EQUAL(p->idle_ready, 0);
+		CU_ASSERT(h.r.apps[0].done);
+		h_free(&h);
+	}
+	/* depth 1: the same app, one at a time: be_ready at the start and after each of the
+	 * first 5 completions, each launching one */
+	char x[2048];
+	struct harness h;
+	if (!h_load_text(&h, xp(x, sizeof(x), "\"duration_ms\": 20, " KERNELS ", \"apps\": [{\"name\": \"a\", "
+				   "\"kernels\": [\"A\", \"B\"], \"repeat\": 3}]}")))
+		return;
+	run_ok(&h, &depth_ops, NULL);
+	const struct depth_pol *p = h.r.pol;
+	CU_ASSERT_EQUAL(p->launched, 6);
+	CU_ASSERT_EQUAL(p->ready, 6);
+	CU_ASSERT_EQUAL(p->idle_ready, 0);
 	h_free(&h);
 }
 
@@ -715,6 +756,7 @@ void hosthooks_tests(CU_pSuite s)
 	CU_add_test(s, "CUDA backend: closed loop, sleeping an open-loop game fails", test_sleep_open_fails);
 	CU_add_test(s, "CUDA backend: depth 2, two kernels of an app at once on two streams", test_depth_two);
 	CU_add_test(s, "CUDA backend: depth 1, one at a time", test_depth_one);
+	CU_add_test(s, "CUDA backend: depth 2, no be_ready once every kernel is launched", test_depth_launched_all);
 	CU_add_test(s, "CUDA backend: depth streams in the simulator's numbering", test_depth_streams);
 	CU_add_test(s, "CUDA backend: depth 2, streams 1: enqueued ahead, no host gap", test_depth_queued);
 	CU_add_test(s, "CUDA backend: depth 3, streams 2: fewest-held stream, ties the first", test_depth_fewest);

@@ -137,8 +137,8 @@ FIG := build/figures
 figures: all
 	@command -v gnuplot >/dev/null || scripts/deps.sh all
 	rm -rf $(FIG)/fig2 $(FIG)/fig13 $(FIG)/fig16_17
-	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim $(FIG)/workloads
-	sh experiments/combo/fig15/workloads.sh $(BIN)/combosim $(FIG)/workloads
+	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim experiments/combo/workloads
+	sh experiments/combo/fig15/workloads.sh $(BIN)/combosim experiments/combo/workloads
 	$(BIN)/combosim run experiments/combo/table3.json -q --out $(FIG)/table3
 	$(BIN)/combosim run experiments/combo/fig4_fig7.json -q --out $(FIG)/fig4_fig7
 	$(BIN)/combosim run experiments/combo/table6.json -q --out $(FIG)/table6a
@@ -168,7 +168,7 @@ figures: all
 	$(BIN)/combosim run experiments/combo/fig15.json -q --out $(FIG)/fig15
 	sh experiments/combo/fig15/report.sh $(FIG)/fig15 $(FIG)/fig15/report
 	$(BIN)/combosim run experiments/combo/fig18.json -q --out $(FIG)/fig18
-	sh experiments/combo/fig18/report.sh $(FIG)/fig18 $(FIG)/workloads/steel.csv 240 $(FIG)/fig18/report
+	sh experiments/combo/fig18/report.sh $(FIG)/fig18 experiments/combo/workloads/steel.csv 240 $(FIG)/fig18/report
 	$(BIN)/combosim run experiments/combo/overhead.json -q --out $(FIG)/overhead
 	sh experiments/combo/overhead/report.sh $(FIG)/overhead $(FIG)/overhead/report
 	@mkdir -p plots/out

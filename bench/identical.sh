@@ -12,9 +12,7 @@ tmp=$(mktemp -d /tmp/combosim-identical.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 n=0
-# the Fig. 13-18 reproductions read generated workloads (make figures makes them too)
-[ -e build/figures/workloads/steel.csv ] || sh experiments/combo/fig13/workloads.sh "$ref" >/dev/null
-[ -e build/figures/workloads/quake2-dynamic.csv ] || sh experiments/combo/fig15/workloads.sh "$ref" >/dev/null
+# the Fig. 13-18 reproductions read the tracked workloads of experiments/combo/workloads
 check() {
 	name=$1; shift
 	n=$((n + 1))
@@ -54,7 +52,7 @@ check fig15 experiments/combo/fig15.json
 check table6-dynamic experiments/combo/table6.json --set games[0].trace=table6/dynamic.csv
 check table3 experiments/combo/table3.json
 check fig13-point experiments/combo/fig13.json
-check fig13-steel-sgemm experiments/combo/fig13.json --set games[0].trace=../../build/figures/workloads/steel.csv --set games[0].profile=steel --set apps[0].queue=../../build/figures/workloads/sgemm.json
+check fig13-steel-sgemm experiments/combo/fig13.json --set games[0].trace=workloads/steel.csv --set games[0].profile=steel --set apps[0].queue=workloads/sgemm.json
 check fig2 experiments/combo/fig2.json
 check fig4-fig7 experiments/combo/fig4_fig7.json
 for p in combo-exact combo-intra combo-nm pilotfish static exclusive; do

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Generates the workloads of the COMBO Fig. 13-17 reproductions into DIR (default
-# build/figures/workloads): for each of the four games of COMBO Table 2 a frame-level trace of
+# experiments/combo/workloads, tracked: the shipped experiments read them): for each of the four games of COMBO Table 2 a frame-level trace of
 # 240 stable-load frames followed by 240 dynamic-load frames (COMBO §6.2: the game traces
 # comprise both load modes; the 2 s + 2 s split is our assumption), and a BE queue for each of
 # the eight Parboil apps.  Deterministic (fixed seeds).  The DNN queues are the captured ones
@@ -9,7 +9,7 @@
 # which random draw of the game load, 1 by default: seeds 2*DRAW-1 (stable) and 2*DRAW (dynamic))
 set -eu
 C=${1:?usage: workloads.sh COMBOSIM [DIR [QUALITY]]}
-D=${2:-build/figures/workloads}
+D=${2:-experiments/combo/workloads}
 Q=${3:-high}
 R=${4:-1}
 S1=$((2 * R - 1))

@@ -3,25 +3,11 @@
  * are pending (back to the heap below EVQ_CAL_OFF).  Both modes give the exact (time, seq) pop
  * order and the same handles (one slot allocator), so switching never changes a run's output.
  *
- * Measured with bench/evq_bench.c (hold model, Exp(1 ms) increments, one core of the shared
- * 2-core Xeon VM, gcc 12 -O2; M hold steps/s, hold / hold with one reschedule per step; the
- * heap alone was a copy of heap mode, sim/evq_heap.c, since removed, measured in the same run;
- * the hybrid's first row and the heap's 1e3..1e6 are bench/results/evq_bench.txt as of commit
- * 5102121, the second row an earlier run of the same code):
- *
- *   N                      4          256        1e3         1e4         1e5        1e6
- *   heap (old evq)      54.0/25.2  27.5/17.9  22.9/15.6  14.5/10.3  10.3/5.9  3.3/1.5
- *   calendar alone      32.1/18.3  31.4/17.4  31.1/17.0  27.4/14.9  17.1/9.4  5.6/3.0
- *   this file (hybrid)  50.6/25.1  25.8/17.6  28.8/15.3  25.0/13.1  16.2/8.5  4.0/2.0
- *                                             -31.0/17.0 -26.8/14.5 -16.4/9.2 -4.9/2.5
- *
- * The calendar reaches the >= 20 M/s target at 1e4 (hold) and is 1.6-2x the heap from 1e4 up,
- * but its constant cost (~31 ns a step at any n, branchy list code) loses to the heap below
- * ~100 pending events, and the engine runs with 2-6 pending on average: the calendar alone made
- * whole runs ~4 % slower, hence the hybrid.  Whole runs (default.json, 10^4 frames, median of
- * 21-31 alternating pairs): pilotfish 0.297 s vs 0.298 s, exclusive 0.240 vs 0.238, combo
- * 0.287 vs 0.283-0.285 (+1.2 %: the engine never leaves heap mode, so this is code layout).
- * Still unmet: hold_resched at 1e4 (13-14.5 M/s).
+ * Why both: the calendar's cost per step is flat in the number pending and wins from about 10^4
+ * pending events up, but its constant cost (branchy list code) loses to the heap below ~100,
+ * and the engine runs with a handful pending: the calendar alone made whole runs slower.  The
+ * measurements (bench/evq_bench.c, hold model, per mode and size) are in
+ * bench/results/evq_bench.txt and evq_calendar_prediction.txt.
  *
  * Heap mode: the former sim/evq.c (its comment, with the table of the heap variants measured,
  * is in `git show 854a045^:sim/evq.c`): {time, seq, slot} entries, 128-bit branch-free key

@@ -800,22 +800,29 @@ void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t)
 	free(hs);
 }
 
-void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *t)
+/* Checks the slots and enqueues their copies into the pinned buffer on the copy stream,
+ * recorded by d->rread (not waited for). */
+static void slots_read_async(struct ck_dev *d, const char *who, const int *slots, int n)
 {
-	if (n < 1)
-		return;
 	for (int i = 0; i < n; i++)
 		if (slots[i] < 0 || slots[i] >= d->an) {
-			fprintf(stderr, "combosim-cuda: ck_slots_take: slot %d outside [0, %d)\n", slots[i], d->an);
+			fprintf(stderr, "combosim-cuda: %s: slot %d outside [0, %d)\n", who, slots[i], d->an);
 			exit(1);
 		}
 	ck_rbuf(d, n);
-	/* the reads into the pinned buffer, waited for; then the blanking, not waited for here
-	 * (the next launch's stream waits for it, ck_launch_async), all on the copy stream */
 	for (int i = 0; i < n; i++)
 		CUDA_CHECK(cudaMemcpyAsync(d->rbuf + i, d->aslots + slots[i], sizeof(*d->rbuf), cudaMemcpyDeviceToHost,
 					   d->rstream));
 	CUDA_CHECK(cudaEventRecord(d->rread, d->rstream));
+}
+
+void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *t)
+{
+	if (n < 1)
+		return;
+	/* the reads into the pinned buffer, waited for; then the blanking, not waited for here
+	 * (the next launch's stream waits for it, ck_launch_async), all on the copy stream */
+	slots_read_async(d, "ck_slots_take", slots, n);
 	for (int i = 0; i < n; i++) {
 		CUDA_CHECK(cudaMemcpyAsync(d->aslots + slots[i], d->blank, sizeof(*d->blank), cudaMemcpyHostToDevice,
 					   d->rstream));
@@ -834,18 +841,9 @@ void ck_slots_peek(struct ck_dev *d, const int *slots, int n, struct ck_timing *
 {
 	if (n < 1)
 		return;
-	for (int i = 0; i < n; i++)
-		if (slots[i] < 0 || slots[i] >= d->an) {
-			fprintf(stderr, "combosim-cuda: ck_slots_peek: slot %d outside [0, %d)\n", slots[i], d->an);
-			exit(1);
-		}
-	ck_rbuf(d, n);
 	/* on the copy stream, behind earlier blankings of other slots (quick); the copy engine
 	 * reads through L2, where the workers' atomics are done, so the counters are current */
-	for (int i = 0; i < n; i++)
-		CUDA_CHECK(cudaMemcpyAsync(d->rbuf + i, d->aslots + slots[i], sizeof(*d->rbuf), cudaMemcpyDeviceToHost,
-					   d->rstream));
-	CUDA_CHECK(cudaEventRecord(d->rread, d->rstream));
+	slots_read_async(d, "ck_slots_peek", slots, n);
 	CUDA_CHECK(cudaEventSynchronize(d->rread));
 	for (int i = 0; i < n; i++)
 		ck_timing_of(&d->rbuf[i], &t[i]);

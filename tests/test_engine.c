@@ -10,28 +10,11 @@
 
 #include "models/interference.h"
 #include "sim/engine.h"
+#include "tests/load.h"
 #include "tests/suites.h"
 
 #define RTX "\"gpu\": \"rtx3090\""
 #define POL "\"policies\": [{\"name\": \"exclusive\", \"run\": \"be\"}], "
-
-/* Writes `json` to a temporary file and loads it as an experiment. */
-static struct experiment *load_text(const char *json)
-{
-	char path[] = "/tmp/combosim-test-XXXXXX";
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return NULL;
-	FILE *f = fdopen(fd, "w");
-	fputs(json, f);
-	fclose(f);
-	struct cfg_diag diag = { 0 };
-	struct experiment *e = experiment_load(path, NULL, 0, &diag);
-	if (!e)
-		fprintf(stderr, "\nload failed: %s\n", diag.msg);
-	unlink(path);
-	return e;
-}
 
 struct run {
 	struct experiment *e;
@@ -44,7 +27,7 @@ struct run {
 static bool run_open(struct run *r, const char *json, const struct policy_spec *p)
 {
 	memset(r, 0, sizeof(*r));
-	r->e = load_text(json);
+	r->e = test_load_text(json);
 	if (!r->e)
 		return false;
 	r->kf = open_memstream(&r->kernels, &r->kernels_len);
@@ -704,7 +687,7 @@ static const char game_exp[] = "{" RTX ", \"seed\": 3, \"duration_ms\": 100, \"k
 
 static char *run_to_text(const char *json, size_t *len)
 {
-	struct experiment *e = load_text(json);
+	struct experiment *e = test_load_text(json);
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
 	struct sim_sinks sk = { .kernels = f, .frames = f, .label = "t" };
@@ -746,7 +729,7 @@ static void test_determinism(void)
 
 static void test_frames(void)
 {
-	struct experiment *e = load_text(game_exp);
+	struct experiment *e = test_load_text(game_exp);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	struct cfg_diag d = { 0 };
 	struct policy_spec excl = { .name = "excl", .ops = policy_find("exclusive"), .params = NULL };

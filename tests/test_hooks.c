@@ -12,6 +12,7 @@
 
 #include "sim/engine.h"
 #include "traces/gamerng.h"
+#include "tests/load.h"
 #include "tests/suites.h"
 
 #define MS 1000000LL
@@ -30,17 +31,9 @@ struct run {
 
 static struct experiment *load_text(const char *json, char *err, size_t n)
 {
-	char path[] = "/tmp/combosim-hooks-XXXXXX";
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return NULL;
-	FILE *f = fdopen(fd, "w");
-	fputs(json, f);
-	fclose(f);
-	struct cfg_diag diag = { 0 };
-	struct experiment *e = experiment_load(path, NULL, 0, &diag);
+	struct cfg_diag diag;
+	struct experiment *e = test_load_json(json, &diag);
 	snprintf(err, n, "%s", e ? "" : diag.msg);
-	unlink(path);
 	return e;
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sim/engine.h"
+#include "tests/load.h"
 #include "tests/suites.h"
 
 /* One game (RT 3 ms + CD 3 ms at full GPU, 120 fps) and BE apps, as experiment text. */
@@ -26,25 +27,10 @@ static char *experiment(const char *cv, const char *apps, const char *kernels_ex
 	return t;
 }
 
-static struct experiment *load(const char *json)
-{
-	char path[] = "/tmp/combosim-pol-XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fdopen(fd, "w");
-	fputs(json, f);
-	fclose(f);
-	struct cfg_diag d = { 0 };
-	struct experiment *e = experiment_load(path, NULL, 0, &d);
-	if (!e)
-		fprintf(stderr, "\n%s\n", d.msg);
-	unlink(path);
-	return e;
-}
-
 /* Runs policy `params` (JSON) on the experiment text; returns the run's summary object. */
 static cJSON *run_policy(const char *json, const char *params)
 {
-	struct experiment *e = load(json);
+	struct experiment *e = test_load_text(json);
 	if (!e)
 		return NULL;
 	cJSON *p = cJSON_Parse(params);
@@ -168,7 +154,7 @@ static void test_only_class(void)
 			     "{\"name\":\"tc\",\"kernels\":[\"B\",\"T\"],\"only_class\":\"TC\"}",
 			     ",{\"name\":\"B\",\"class\":\"CD\",\"grid\":1312,\"threads\":256,\"solo_us\":500}"
 			     ",{\"name\":\"T\",\"class\":\"TC\",\"grid\":1312,\"threads\":256,\"smem\":20480,\"solo_us\":500}");
-	struct experiment *e = load(x);
+	struct experiment *e = test_load_text(x);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_EQUAL(e->apps[0].n_kernels, 1);
 	CU_ASSERT_EQUAL(e->kernels[e->apps[0].kernels[0]].cls, KC_CD);

@@ -17,6 +17,7 @@
 
 #include "models/power.h"
 #include "sim/engine.h"
+#include "tests/load.h"
 #include "tests/suites.h"
 
 #define P_KERNEL "{\"name\":\"P\",\"class\":\"CD\",\"grid\":4920,\"threads\":256,\"solo_us\":1000,\"sat_blocks\":6}"
@@ -25,23 +26,6 @@
 #define POL "\"policies\": [{\"name\": \"exclusive\", \"run\": \"be\"}], "
 
 /* ------------------------------------------------------------ harness */
-
-static struct experiment *load_text(const char *json)
-{
-	char path[] = "/tmp/combosim-test-XXXXXX";
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return NULL;
-	FILE *f = fdopen(fd, "w");
-	fputs(json, f);
-	fclose(f);
-	struct cfg_diag diag = { 0 };
-	struct experiment *e = experiment_load(path, NULL, 0, &diag);
-	if (!e)
-		fprintf(stderr, "\nload failed: %s\n", diag.msg);
-	unlink(path);
-	return e;
-}
 
 struct run {
 	struct experiment *e;
@@ -56,7 +40,7 @@ struct run {
 static bool run_open(struct run *r, const char *json, const struct policy_ops *ops, const char *params)
 {
 	memset(r, 0, sizeof(*r));
-	r->e = load_text(json);
+	r->e = test_load_text(json);
 	if (!r->e)
 		return false;
 	r->params = cJSON_Parse(params);

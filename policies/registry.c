@@ -10,6 +10,8 @@ extern const struct policy_ops policy_combo_nm;
 extern const struct policy_ops policy_combo_intra;
 extern const struct policy_ops policy_combo_exact;
 extern const struct policy_ops policy_vgasa;
+extern const struct policy_ops policy_smqos;
+extern const struct policy_ops policy_static_smqos;
 
 static const struct policy_ops *const policies[] = {
 	&policy_exclusive,
@@ -20,10 +22,12 @@ static const struct policy_ops *const policies[] = {
 	&policy_combo_intra,
 	&policy_combo_exact,
 	&policy_vgasa,
+	&policy_smqos,
+	&policy_static_smqos,
 };
 
 static const char *const names[] = {
-	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", "vgasa", NULL
+	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", "vgasa", "smqos", "static-smqos", NULL
 };
 
 const struct policy_ops *policy_find(const char *name)

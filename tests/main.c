@@ -17,6 +17,7 @@ int main(void)
 	register_hooks_tests();
 	register_reshape_tests();
 	register_vgasa_tests();
+	register_smqos_tests();
 	register_hardening_tests();
 	register_sweep_tests();
 	CU_basic_set_mode(CU_BRM_NORMAL);

@@ -12,6 +12,7 @@ void register_backend_tests(void);
 void register_hooks_tests(void);
 void register_reshape_tests(void);
 void register_vgasa_tests(void);
+void register_smqos_tests(void);
 void register_hardening_tests(void);
 void register_sweep_tests(void);
 

@@ -978,6 +978,9 @@ static struct experiment *load_default(void)
 		"policies[10]={\"name\":\"combo-exact\",\"label\":\"combo-exact-masked\",\"be_launch\":\"masked\"}",
 		/* the default game is open-loop: vgasa measures and decides but cannot sleep there */
 		"policies[11]={\"name\":\"vgasa\",\"scheduler\":\"none\",\"window_ms\":100}",
+		/* the DNN app as the LS task, MRI-Q as the batch task; the games run by default */
+		"policies[12]={\"name\":\"smqos\",\"qos\":0.6,\"epoch_cycles\":1000000}",
+		"policies[13]={\"name\":\"static-smqos\",\"qos\":0.6,\"epoch_cycles\":1000000}",
 	};
 	struct cfg_diag d = { 0 };
 	int n = (int)(sizeof(sets) / sizeof(sets[0]));

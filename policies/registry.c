@@ -12,6 +12,7 @@ extern const struct policy_ops policy_combo_exact;
 extern const struct policy_ops policy_vgasa;
 extern const struct policy_ops policy_smqos;
 extern const struct policy_ops policy_static_smqos;
+extern const struct policy_ops policy_spart;
 
 static const struct policy_ops *const policies[] = {
 	&policy_exclusive,
@@ -24,10 +25,11 @@ static const struct policy_ops *const policies[] = {
 	&policy_vgasa,
 	&policy_smqos,
 	&policy_static_smqos,
+	&policy_spart,
 };
 
 static const char *const names[] = {
-	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", "vgasa", "smqos", "static-smqos", NULL
+	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", "vgasa", "smqos", "static-smqos", "spart", NULL
 };
 
 const struct policy_ops *policy_find(const char *name)

@@ -21,6 +21,14 @@
  * it gives the paper's Offline allocation (§5.4: the LS app's fewest SMs that meet the target,
  * the rest to the batch apps); on a GPU it is RH-SMQoS as evaluated (§6.1: "the SM allocation
  * ratio for the LS task is equal to the QoS policy").
+ *
+ * `spart` is the paper's Spart comparison point (its ref. [19], Aguilera et al., "QoS-aware
+ * dynamic resource allocation for spatial-multitasking GPUs", ASP-DAC 2014), modelled as the
+ * SMQoS paper describes it: SM partitioning driven by a linear performance predictor.  Each
+ * epoch the LS app's rate per SM is taken as constant and the split moves at once to the SMs
+ * that would meet the target; the batch apps get every other SM (no gating).  A linear
+ * predictor over-reads a saturating (MI) LS app on few SMs and under-reads interference, which
+ * is what the paper's Fig. 7-8 show of it; its real predictor's details are not modelled.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -35,8 +43,12 @@ struct epoch_row {
 	double ls_ipc, batch_ipc;
 };
 
+enum mode { MODE_DYNAMIC, MODE_STATIC, MODE_SPART };
+static const char *const mode_names[] = { "dynamic", "static", "spart" };
+
 struct smqos {
-	bool adjust, gate, by_duration, keep_series;
+	enum mode mode;
+	bool gate, by_duration, keep_series;
 	int ls_app, napps;
 	double qos, threshold;
 	struct smqos_alloc alloc;
@@ -128,17 +140,34 @@ static bool read_static(struct smqos *q, struct backend *b, const struct cfg *p)
 	return true;
 }
 
-static void *smqos_create(struct backend *b, const struct cfg *p, bool adjust)
+/* Spart: the LS app's SMs from a linear predictor; no gating. */
+static bool read_spart(struct smqos *q, struct backend *b, const struct cfg *p)
 {
+	int total = bk_gpu(b)->sm_count;
+	int64_t v;
+	if (!cfg_int(p, "initial_ls_sms", 1, total - 1, &(int64_t){ total / 2 }, &v))
+		return false;
+	q->alloc = (struct smqos_alloc){ .total = total, .ls = (int)v, .batch = total - (int)v };
+	return bk_require(b, p, BK_CAP_RESIZE, "Spart repartitions the SMs of running kernels each epoch");
+}
+
+static void *smqos_create(struct backend *b, const struct cfg *p, enum mode mode)
+{
+	static const char *const keys[][12] = {
+		[MODE_DYNAMIC] = { "name", "label", "ls", "qos", "metric", "series", "epoch_cycles", "threshold",
+				   "initial_ls_sms", "gate", NULL },
+		[MODE_STATIC] = { "name", "label", "ls", "qos", "metric", "series", "epoch_cycles", "ls_sms", NULL },
+		[MODE_SPART] = { "name", "label", "ls", "qos", "metric", "series", "epoch_cycles", "initial_ls_sms", NULL },
+	};
+	static bool (*const readers[])(struct smqos *, struct backend *, const struct cfg *) = {
+		[MODE_DYNAMIC] = read_dynamic, [MODE_STATIC] = read_static, [MODE_SPART] = read_spart,
+	};
 	struct smqos *q = calloc(1, sizeof(*q));
 	if (!q)
 		return NULL;
-	q->adjust = adjust;
-	cfg_only(p, adjust ? (const char *const[]){ "name", "label", "ls", "qos", "metric", "series", "epoch_cycles",
-						  "threshold", "initial_ls_sms", "gate", NULL }
-			   : (const char *const[]){ "name", "label", "ls", "qos", "metric", "series", "epoch_cycles",
-						  "ls_sms", NULL });
-	bool ok = read_common(q, b, p) && (adjust ? read_dynamic(q, b, p) : read_static(q, b, p));
+	q->mode = mode;
+	cfg_only(p, keys[mode]);
+	bool ok = read_common(q, b, p) && readers[mode](q, b, p);
 	if (ok) {
 		q->running = malloc((size_t)q->napps * sizeof(*q->running));
 		q->app_work = calloc((size_t)q->napps, sizeof(*q->app_work));
@@ -158,12 +187,17 @@ static void *smqos_create(struct backend *b, const struct cfg *p, bool adjust)
 
 static void *smqos_init(struct backend *b, const struct cfg *p)
 {
-	return smqos_create(b, p, true);
+	return smqos_create(b, p, MODE_DYNAMIC);
 }
 
 static void *static_smqos_init(struct backend *b, const struct cfg *p)
 {
-	return smqos_create(b, p, false);
+	return smqos_create(b, p, MODE_STATIC);
+}
+
+static void *spart_init(struct backend *b, const struct cfg *p)
+{
+	return smqos_create(b, p, MODE_SPART);
 }
 
 static void smqos_destroy(void *self)
@@ -284,6 +318,15 @@ static void record(struct smqos *q, double ls_ipc, double batch_ipc)
 	};
 }
 
+/* Resizes every app's kernel to the allocation and starts those that were waiting for SMs. */
+static void move_to(struct smqos *q, struct backend *b)
+{
+	apply_alloc(q, b);
+	for (int a = 0; a < q->napps; a++)
+		if (q->running[a] < 0)
+			smqos_be_ready(q, b, a);
+}
+
 /* Algorithms 2, 1 and 3 in that order: opt_k learns from the batch apps' last move, then the
  * LS app moves, then the batch apps. */
 static void adjust(struct smqos *q, struct backend *b, double ls_epoch, double ls_ave, double batch_ipc)
@@ -297,12 +340,26 @@ static void adjust(struct smqos *q, struct backend *b, double ls_epoch, double l
 	q->batch_ipc_last = batch_ipc;
 	q->ls_swaps += q->alloc.ls != ls_before;
 	q->batch_swaps += q->alloc.batch != before;
-	if (q->alloc.ls != ls_before || q->alloc.batch != before) {
-		apply_alloc(q, b);
-		for (int a = 0; a < q->napps; a++)
-			if (q->running[a] < 0)
-				smqos_be_ready(q, b, a);
-	}
+	if (q->alloc.ls != ls_before || q->alloc.batch != before)
+		move_to(q, b);
+}
+
+/* Spart: the LS app's rate per SM this epoch, taken as constant (a linear predictor), gives
+ * the SMs that meet the target; the split moves there at once, the batch apps get the rest. */
+static void spart_adjust(struct smqos *q, struct backend *b, double ls_epoch)
+{
+	if (ls_epoch <= 0)
+		return;
+	double per_sm = ls_epoch / q->alloc.ls;
+	int need = (int)ceil(q->qos / per_sm - 1e-9);
+	need = need < 1 ? 1 : need > q->alloc.total - 1 ? q->alloc.total - 1 : need;
+	if (need == q->alloc.ls)
+		return;
+	q->ls_swaps += abs(need - q->alloc.ls);
+	q->batch_swaps += abs(need - q->alloc.ls);
+	q->alloc.ls = need;
+	q->alloc.batch = q->alloc.total - need;
+	move_to(q, b);
 }
 
 static void smqos_epoch(void *self, struct backend *b, long number)
@@ -317,8 +374,10 @@ static void smqos_epoch(void *self, struct backend *b, long number)
 	double batch_ipc = batch_rate(q, b);
 	bool judged = ls_perf(q, &ls, &epoch, &ave);
 	record(q, ls.rate, batch_ipc);
-	if (q->adjust && judged)
+	if (q->mode == MODE_DYNAMIC && judged)
 		adjust(q, b, epoch, ave, batch_ipc);
+	else if (q->mode == MODE_SPART && judged)
+		spart_adjust(q, b, epoch);
 }
 
 /* ---------------------------------------------------------------- results */
@@ -346,7 +405,7 @@ static void smqos_finish(void *self, struct backend *b, cJSON *summary)
 	cJSON *o = cJSON_AddObjectToObject(summary, "smqos");
 	double perf = q->by_duration ? (q->n_dur ? q->dur_sum / (double)q->n_dur : 0)
 				     : (now > 0 ? q->app_work[q->ls_app] / (double)now : 0);
-	cJSON_AddStringToObject(o, "mode", q->adjust ? "dynamic" : "static");
+	cJSON_AddStringToObject(o, "mode", mode_names[q->mode]);
 	cJSON_AddNumberToObject(o, "ls_app", q->ls_app);
 	cJSON_AddStringToObject(o, "metric", q->by_duration ? "duration" : "ipc");
 	cJSON_AddNumberToObject(o, "qos", q->qos);
@@ -367,10 +426,12 @@ static void smqos_finish(void *self, struct backend *b, cJSON *summary)
 	cJSON_AddNumberToObject(o, "ls_sms", q->alloc.ls);
 	cJSON_AddNumberToObject(o, "batch_sms", q->alloc.batch);
 	cJSON_AddNumberToObject(o, "active_sms_mean", q->epochs ? q->active_sm_epochs / (double)q->epochs : 0);
-	if (q->adjust) {
+	if (q->mode == MODE_DYNAMIC) {
 		cJSON_AddNumberToObject(o, "opt_k", q->optk.opt_k);
 		cJSON_AddBoolToObject(o, "upper_k", q->optk.upper_k);
 		cJSON_AddBoolToObject(o, "lower_k", q->optk.lower_k);
+	}
+	if (q->mode != MODE_STATIC) {
 		cJSON_AddNumberToObject(o, "ls_swaps", (double)q->ls_swaps);
 		cJSON_AddNumberToObject(o, "batch_swaps", (double)q->batch_swaps);
 	}
@@ -395,6 +456,18 @@ const struct policy_ops policy_static_smqos = {
 	.name = "static-smqos",
 	.summary = "Static-SMQoS / Offline / RH-SMQoS: LS app on a fixed SM share (the QoS policy, or ls_sms), batch apps on the rest",
 	.init = static_smqos_init,
+	.destroy = smqos_destroy,
+	.be_ready = smqos_be_ready,
+	.kernel_finished = smqos_kernel_finished,
+	.epoch = smqos_epoch,
+	.finish = smqos_finish,
+};
+
+const struct policy_ops policy_spart = {
+	.version = POLICY_OPS_VERSION,
+	.name = "spart",
+	.summary = "Spart-style SM partitioning: LS app's SMs from a linear predictor each epoch, batch apps on the rest",
+	.init = spart_init,
 	.destroy = smqos_destroy,
 	.be_ready = smqos_be_ready,
 	.kernel_finished = smqos_kernel_finished,

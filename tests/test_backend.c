@@ -981,6 +981,7 @@ static struct experiment *load_default(void)
 		/* the DNN app as the LS task, MRI-Q as the batch task; the games run by default */
 		"policies[12]={\"name\":\"smqos\",\"qos\":0.6,\"epoch_cycles\":1000000}",
 		"policies[13]={\"name\":\"static-smqos\",\"qos\":0.6,\"epoch_cycles\":1000000}",
+		"policies[14]={\"name\":\"spart\",\"qos\":0.6,\"epoch_cycles\":1000000}",
 	};
 	struct cfg_diag d = { 0 };
 	int n = (int)(sizeof(sets) / sizeof(sets[0]));

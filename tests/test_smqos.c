@@ -250,6 +250,19 @@ static void test_static_split(void)
 	srun_free(&r);
 }
 
+static void test_spart_jumps_by_prediction(void)
+{
+	/* CI LS at 50 %: a linear predictor is right for a CI app on its own SMs, so Spart goes
+	 * to about half the SMs in a move or two, not one SM per epoch */
+	struct srun r;
+	CU_ASSERT_FATAL(srun(&r, "CI", "CI", "{\"name\":\"spart\",\"qos\":0.5,\"initial_ls_sms\":10,\"series\":true}", 2));
+	CU_ASSERT_EQUAL(num(epoch_row(r.q, 0), "ls_sms"), 10);
+	CU_ASSERT(num(epoch_row(r.q, 3), "ls_sms") >= 38);
+	CU_ASSERT(num(r.q, "ls_sms") >= 38 && num(r.q, "ls_sms") <= 46);
+	CU_ASSERT_EQUAL(num(r.q, "active_sms_mean"), 82);
+	srun_free(&r);
+}
+
 void register_smqos_tests(void)
 {
 	CU_pSuite s = CU_add_suite("smqos", NULL, NULL);
@@ -262,4 +275,5 @@ void register_smqos_tests(void)
 	CU_add_test(s, "threshold moves opt_k (Fig. 10)", test_threshold_moves_opt_k);
 	CU_add_test(s, "no epoch skipped", test_every_epoch_runs);
 	CU_add_test(s, "Static-SMQoS split", test_static_split);
+	CU_add_test(s, "Spart moves by its linear predictor", test_spart_jumps_by_prediction);
 }

@@ -13,6 +13,7 @@ extern const struct policy_ops policy_vgasa;
 extern const struct policy_ops policy_smqos;
 extern const struct policy_ops policy_static_smqos;
 extern const struct policy_ops policy_spart;
+extern const struct policy_ops policy_rollover;
 
 static const struct policy_ops *const policies[] = {
 	&policy_exclusive,
@@ -26,10 +27,11 @@ static const struct policy_ops *const policies[] = {
 	&policy_smqos,
 	&policy_static_smqos,
 	&policy_spart,
+	&policy_rollover,
 };
 
 static const char *const names[] = {
-	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", "vgasa", "smqos", "static-smqos", "spart", NULL
+	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", "vgasa", "smqos", "static-smqos", "spart", "rollover", NULL
 };
 
 const struct policy_ops *policy_find(const char *name)

@@ -982,6 +982,7 @@ static struct experiment *load_default(void)
 		"policies[12]={\"name\":\"smqos\",\"qos\":0.6,\"epoch_cycles\":1000000}",
 		"policies[13]={\"name\":\"static-smqos\",\"qos\":0.6,\"epoch_cycles\":1000000}",
 		"policies[14]={\"name\":\"spart\",\"qos\":0.6,\"epoch_cycles\":1000000}",
+		"policies[15]={\"name\":\"rollover\",\"qos\":0.6,\"epoch_cycles\":1000000}",
 	};
 	struct cfg_diag d = { 0 };
 	int n = (int)(sizeof(sets) / sizeof(sets[0]));

@@ -139,6 +139,8 @@ static bool srun(struct srun *r, const char *ls, const char *batch, const char *
 	r->root = cJSON_CreateObject();
 	sim_report(r->s, r->root);
 	r->q = cJSON_GetObjectItem(r->root, "smqos");
+	if (!r->q)
+		r->q = cJSON_GetObjectItem(r->root, "rollover");
 	return r->q != NULL;
 }
 
@@ -263,6 +265,21 @@ static void test_spart_jumps_by_prediction(void)
 	srun_free(&r);
 }
 
+static void test_rollover_follows_its_account(void)
+{
+	struct srun hi, lo;
+	CU_ASSERT_FATAL(srun(&hi, "CI", "MI", "{\"name\":\"rollover\",\"qos\":0.9}", 2));
+	CU_ASSERT_FATAL(srun(&lo, "CI", "MI", "{\"name\":\"rollover\",\"qos\":0.5}", 2));
+	/* both meet their quota; the tighter one holds more LS blocks per SM, out of 6 */
+	CU_ASSERT(num(hi.q, "ls_norm") > 0.98 && num(hi.q, "ls_norm") < 1.05);
+	CU_ASSERT(num(lo.q, "ls_norm") > 0.98 && num(lo.q, "ls_norm") < 1.05);
+	CU_ASSERT_EQUAL(num(hi.q, "ls_occupancy"), 6);
+	CU_ASSERT(num(hi.q, "ls_blocks_per_sm_mean") > num(lo.q, "ls_blocks_per_sm_mean") + 1.5);
+	CU_ASSERT(num(hi.q, "moves") > 10);
+	srun_free(&hi);
+	srun_free(&lo);
+}
+
 void register_smqos_tests(void)
 {
 	CU_pSuite s = CU_add_suite("smqos", NULL, NULL);
@@ -276,4 +293,5 @@ void register_smqos_tests(void)
 	CU_add_test(s, "no epoch skipped", test_every_epoch_runs);
 	CU_add_test(s, "Static-SMQoS split", test_static_split);
 	CU_add_test(s, "Spart moves by its linear predictor", test_spart_jumps_by_prediction);
+	CU_add_test(s, "Rollover's blocks per SM follow its quota account", test_rollover_follows_its_account);
 }

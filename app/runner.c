@@ -369,7 +369,11 @@ static void print_table(FILE *t, const struct experiment *e, const cJSON *runs, 
 			fprintf(t, "%8.2f%% ", 100 * viol);
 		} else
 			fprintf(t, "%8s %8s %9s ", "-", "-", "-");
-		fprintf(t, "%6.1f%%\n", 100 * num(util, "sm_busy"));
+		double busy = num(util, "sm_busy");
+		if (isnan(busy))
+			fprintf(t, "%7s\n", "-");  /* nothing ran: no time to be busy in */
+		else
+			fprintf(t, "%6.1f%%\n", 100 * busy);
 	}
 	if (e->n_games > 1)
 		fprintf(t, "(FPS of the first game; QoS violations: the worst game)\n");

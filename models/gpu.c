@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "models/interference.h"
+#include "models/power.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,8 +153,8 @@ static void load_docs(const struct cfg *root)
 		cfg_str(&src, m->string, NULL, CFG_REQUIRED, &(const char *){ NULL });
 }
 
-/* "interference" and "power", checked now by the model that reads them (the engine creates
- * the interference model for every run; its errors belong to the description's load). */
+/* "interference" and "power", checked now by the models that read them (the engine creates
+ * both for every run; their errors belong to the description's load). */
 static void check_models(struct gpu_desc *g, const struct cfg *root)
 {
 	struct cfg ic, pw;
@@ -169,13 +170,13 @@ static void check_models(struct gpu_desc *g, const struct cfg *root)
 	void *self = m->create(g, &ic);
 	if (self)
 		m->destroy(self);
-	/* no chip power or clock model exists yet: anything but "none" would be silently ignored */
-	if (cfg_obj(root, "power", false, &pw)) {
-		cfg_only(&pw, (const char *const[]){ "model", "note", "source", NULL });
-		cfg_enum(&pw, "model", (const char *const[]){ "none", NULL }, "none");
-		cfg_str(&pw, "note", NULL, "", &(const char *){ NULL });
-		cfg_str(&pw, "source", NULL, "", &(const char *){ NULL });
-	}
+	const char *pname = "none";
+	if (!cfg_obj(root, "power", false, &pw) || !cfg_str(&pw, "model", power_model_names, "none", &pname))
+		return;
+	const struct power_ops *p = power_find(pname);
+	void *pself = p->create(g, &pw);
+	if (pself)
+		p->destroy(pself);
 }
 
 static void check_smem(const struct gpu_desc *g, const struct cfg *smc);

@@ -1,5 +1,5 @@
-/* power — the power models (see power.h).  "none": gated SM-time only, until the real model
- * and its coefficients come (a later issue). */
+/* power — the model registry and "none", gated SM-time only (see power.h; "linear" is in
+ * power_linear.c). */
 #include "models/power.h"
 
 #include <stdio.h>
@@ -13,7 +13,9 @@ struct none {
 
 static void *none_create(const struct gpu_desc *g, const struct cfg *params)
 {
-	cfg_only(params, (const char *const[]){ "model", "note", NULL });
+	cfg_only(params, (const char *const[]){ "model", "note", "source", NULL });
+	cfg_str(params, "note", NULL, "", &(const char *){ NULL });
+	cfg_str(params, "source", NULL, "", &(const char *){ NULL });
 	struct none *n = calloc(1, sizeof(*n));
 	if (!n) {
 		fprintf(stderr, "combosim: out of memory\n");
@@ -52,9 +54,11 @@ const struct power_ops power_none = {
 	.report = none_report,
 };
 
+const char *const power_model_names[] = { "none", "linear", NULL };
+
 const struct power_ops *power_find(const char *name)
 {
-	static const struct power_ops *const models[] = { &power_none };
+	static const struct power_ops *const models[] = { &power_none, &power_linear };
 	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
 		if (strcmp(models[i]->name, name) == 0)
 			return models[i];

@@ -1,18 +1,27 @@
 /* power — the chip power model, behind an ops table in the manner of models/interference.h.
  *
- * The engine tells the model what the SMs did over each interval of a run (SM-time busy,
- * power-gated, each unit's activity, resident threads: the integrals it keeps anyway) and the
- * model adds its figures to the run's summary.json.  Intervals come in order and back to
- * back: the engine closes one whenever the set of power-gated SMs changes (policies/policy.h
- * bk_sms_gate) and at the end of the run.
+ * The engine tells the model what the chip did over each interval of a run (SM-time busy,
+ * power-gated, each unit's activity, resident threads, DRAM bandwidth in use: integrals it
+ * keeps anyway) and the model adds its figures to the run's summary.json.  Intervals come in
+ * order and back to back: the engine closes one whenever the set of power-gated SMs changes
+ * (policies/policy.h bk_sms_gate) and at the end of the run.  The GPU description's "power"
+ * object picks the model ("model", default "none") and gives its coefficients; it is checked
+ * when the description is loaded (models/gpu.c), so bad coefficients fail there with the file
+ * and the JSON path.
  *
- * Only the model "none" exists now.  It adds up the SM-time that gated SMs spent gated (what
- * SMQoS's power gating saves, Alg. 3) and reports that alone, as "power": {"gated_sm_ms"}, and
- * only in runs that gated an SM, so runs that never gate keep their outputs byte for byte.
- * The power model proper (static power per SM that gating saves, dynamic power per active unit,
- * the chip's power cap and its clock response, which interference_ops.clock_factor will read,
- * energy as SPEC §3.3 and §3.6 ask) lands with a later issue, with coefficients measured on
- * the H100; it implements this interface, a version bump bringing what more it needs.
+ * "none" (models/power.c) adds up the SM-time that gated SMs spent gated and reports that
+ * alone, as "power": {"gated_sm_ms"}, and only in runs that gated an SM, so runs on a GPU
+ * without coefficients keep their outputs byte for byte.
+ *
+ * "linear" (models/power_linear.c) integrates a chip power that is linear in the activity:
+ *   P(t) = const_w + sm_static_w * (SMs not power-gated) + sm_idle_w * (SMs ungated and empty)
+ *        + sm_active_w * (SMs with a resident block) + sum_u unit_w[u] * (unit u's load summed
+ *          over SMs, each at most 1) + dram_w * (share of the DRAM bandwidth in use)
+ * so a power-gated SM saves its static power (and its idle floor), as SMQoS Alg. 3 gates the
+ * SMs it gives to no task; idle ungated SMs still leak.  Energy is the integral of P over the
+ * run; it reports energy, average power and the energy of each term.  Every coefficient must
+ * name its source (or say "assumption") in the object's "sources".  No power cap or clock
+ * response: interference_ops.clock_factor stays 1.
  */
 #ifndef COMBOSIM_POWER_H
 #define COMBOSIM_POWER_H
@@ -22,9 +31,9 @@
 #include "base/time.h"
 #include "models/gpu.h"
 
-#define POWER_OPS_VERSION 1
+#define POWER_OPS_VERSION 2              /* 2: dram_busy_ns */
 
-/* What the SMs did over [from, to).  SM-time is SMs x ns. */
+/* What the chip did over [from, to).  SM-time is SMs x ns. */
 struct power_interval {
 	sim_time from, to;
 	int sms;                          /* SMs on the chip */
@@ -33,6 +42,9 @@ struct power_interval {
 	double gated_sm_ns;               /* SM-time gated and empty: power-gated for real */
 	double unit_sm_ns[UNIT_COUNT];    /* SM-time of each unit's load (at most 1) */
 	double thread_sm_ns;              /* resident threads x ns */
+	/* the share of the chip's DRAM bandwidth its users get, integrated (1 x ns = the whole
+	 * bandwidth for 1 ns): demand L over the slowdown it causes, L / gpu_dram_slowdown(L) */
+	double dram_busy_ns;
 };
 
 struct power_ops {
@@ -47,6 +59,9 @@ struct power_ops {
 };
 
 extern const struct power_ops power_none;
+extern const struct power_ops power_linear;
+/* The models' names, NULL-terminated, for messages and cfg_str's choices. */
+extern const char *const power_model_names[];
 
 /* The model of that name, or NULL. */
 const struct power_ops *power_find(const char *name);

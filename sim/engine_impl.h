@@ -216,6 +216,10 @@ struct sim {
 	int n_active;
 	struct kinst *hw_wait_head, *hw_wait_tail;
 	double dram_load;
+	/* the share of the DRAM bandwidth its users get at that load (dram_load / its slowdown),
+	 * integrated up to dram_since (ns): the power model's dram_busy_ns */
+	double dram_share, dram_int;
+	sim_time dram_since;
 	struct game_rt *games;
 	struct app_rt *apps;
 	struct metrics *m;
@@ -240,7 +244,7 @@ struct sim {
 	void *power_self;
 	struct power_mark {
 		sim_time at;
-		double unit[UNIT_COUNT], busy, thread, gated;
+		double unit[UNIT_COUNT], busy, thread, gated, dram;
 	} power_mark;
 };
 

@@ -26,7 +26,7 @@ static void power_account(struct sim *s)
 	struct power_interval iv = {
 		.from = m->at, .to = s->now, .sms = s->g->sm_count, .gated_sms = s->n_gated,
 		.busy_sm_ns = s->busy_int - m->busy, .gated_sm_ns = s->gated_int - m->gated,
-		.thread_sm_ns = s->thread_int - m->thread,
+		.thread_sm_ns = s->thread_int - m->thread, .dram_busy_ns = s->dram_int - m->dram,
 	};
 	for (int u = 0; u < UNIT_COUNT; u++) {
 		iv.unit_sm_ns[u] = s->unit_int[u] - m->unit[u];
@@ -38,6 +38,7 @@ static void power_account(struct sim *s)
 	m->busy = s->busy_int;
 	m->gated = s->gated_int;
 	m->thread = s->thread_int;
+	m->dram = s->dram_int;
 }
 
 /* Splits off c's gated part (gated from now) from its other members (ungated). */
@@ -75,12 +76,11 @@ void gate_set(struct sim *s, const struct smset *gated)
 
 void power_open(struct sim *s, struct cfg_diag *diag)
 {
-	static const char *const names[] = { "none", NULL };
 	cJSON *empty = s->g->power ? NULL : cJSON_CreateObject();
 	struct cfg pc = cfg_root(s->g->power ? s->g->power : empty, diag);
 	snprintf(pc.path, sizeof(pc.path), "$.power");
 	const char *name = "none";
-	if (cfg_str(&pc, "model", names, "none", &name)) {
+	if (cfg_str(&pc, "model", power_model_names, "none", &name)) {
 		s->power = power_find(name);
 		s->power_self = s->power->create(s->g, &pc);
 	}

@@ -189,8 +189,17 @@ static inline void class_integrate(struct sim *s, struct smclass *c)
 	c->since = s->now;
 }
 
+/* The DRAM bandwidth in use up to now, at the load that held since the last call. */
+static void dram_integrate(struct sim *s)
+{
+	if (s->now > s->dram_since)
+		s->dram_int += s->dram_share * (double)(s->now - s->dram_since);
+	s->dram_since = s->now;
+}
+
 void residency_integrate_all(struct sim *s)
 {
+	dram_integrate(s);
 	for (int i = 0; i < s->n_classes; i++)
 		if (s->classes[i].alive)
 			class_integrate(s, &s->classes[i]);
@@ -759,6 +768,7 @@ static double class_dram(const struct smclass *c)
 void residency_settle(struct sim *s)
 {
 	double before = s->dram_load;
+	dram_integrate(s);
 	if (s->g->dram_sharing) {
 		/* a split or merge of identical classes leaves the total unchanged */
 		for (int i = 0; i < s->n_dirty; i++) {
@@ -772,6 +782,8 @@ void residency_settle(struct sim *s)
 		if (s->dram_load < 1e-9)
 			s->dram_load = 0;
 	}
+	if (s->dram_load != before)
+		s->dram_share = s->dram_load > 0 ? s->dram_load / gpu_dram_slowdown(s->g, s->dram_load) : 0;
 	if (gpu_dram_slowdown(s->g, before) != gpu_dram_slowdown(s->g, s->dram_load)) {
 		for (int i = 0; i < s->n_classes; i++) {
 			struct smclass *c = &s->classes[i];

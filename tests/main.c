@@ -20,6 +20,7 @@ int main(void)
 	register_smqos_tests();
 	register_hardening_tests();
 	register_sweep_tests();
+	register_power_tests();
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed() +

@@ -15,5 +15,6 @@ void register_vgasa_tests(void);
 void register_smqos_tests(void);
 void register_hardening_tests(void);
 void register_sweep_tests(void);
+void register_power_tests(void);
 
 #endif

@@ -274,7 +274,7 @@ static void test_gpu_fields(void)
 		{ { "sm.units.lsu=0" }, "$.sm.units.lsu: expected at least 1" },
 		{ { "rt_emulation_unit=lsu" }, "$.rt_emulation_unit: applies only to a GPU without RT cores" },
 		{ { "clock_mhz=\"fast\"" }, "$.clock_mhz: expected a number in [1, 100000], got \"fast\"" },
-		{ { "power.model=cap" }, "$.power.model: expected one of \"none\", got \"cap\"" },
+		{ { "power.model=cap" }, "$.power.model: expected one of \"none\", \"linear\", got \"cap\"" },
 		{ { "power.budget_w=350" }, "$.power: unknown key 'budget_w'" },
 		{ { "interference.model=fancy" }, "$.interference.model: expected one of \"bottleneck\", got \"fancy\"" },
 		{ { "interference.factors={\"RT+CD\": 0.1}" }, "$.interference.factors: are read only with" },

@@ -469,6 +469,31 @@ static int check_queue(const char *file, const char *gpu_path)
 	return EXIT_OK;
 }
 
+/* A BE profile ("format": "combosim be-profile") is checked by its loader, each kernel fitted on
+ * the GPU; anything else ending in .json is a queue. */
+static bool is_be_profile(const char *file)
+{
+	struct cfg_diag d = { .file = file };
+	cJSON *root = cfg_load_file(file, &d);
+	const cJSON *fmt = root ? cJSON_GetObjectItemCaseSensitive(root, "format") : NULL;
+	bool yes = cJSON_IsString(fmt) && strcmp(fmt->valuestring, "combosim be-profile") == 0;
+	cJSON_Delete(root);
+	return yes;
+}
+
+static int check_be_profile(const char *file, const struct gpu_desc *g)
+{
+	struct cfg_diag d = { .file = file };
+	struct be_profile *p = be_profile_load(file, g, &d);
+	if (!p) {
+		fprintf(stderr, "combosim: %s\n", d.msg);
+		return EXIT_BAD_INPUT;
+	}
+	printf("%s: BE profile '%s' (%s), %d kernels, fit on %s\n", file, p->name, p->kind, p->n_kernels, g->name);
+	be_profile_free(p);
+	return EXIT_OK;
+}
+
 static int check_cmd(int argc, char **argv)
 {
 	struct opt opts[] = { { "--profile", NULL }, { "--gpu", "rtx3090" }, { NULL, NULL } };
@@ -481,6 +506,11 @@ static int check_cmd(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	const char *file = pos[0];
 	size_t len = strlen(file);
+	if (len > 5 && strcmp(file + len - 5, ".json") == 0 && is_be_profile(file)) {
+		int rc = check_be_profile(file, g);
+		gpu_free(g);
+		return rc;
+	}
 	if (len > 5 && strcmp(file + len - 5, ".json") == 0) {
 		char gpath[PATH_MAX];
 		snprintf(gpath, sizeof(gpath), "%s", g->source);

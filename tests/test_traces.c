@@ -16,6 +16,7 @@
 #include "traces/gen.h"
 #include "traces/import.h"
 #include "traces/profile.h"
+#include "tests/load.h"
 #include "tests/suites.h"
 
 #define ERRLEN 1024
@@ -482,6 +483,68 @@ static void test_gen_be(void)
 	gpu_free(g);
 }
 
+/* The GPUs of SMQoS (models/gpgpusim-sm24.json, v100.json, a100.json) carry their sources'
+ * figures, an experiment can name each, and the Table 3 profiles fit their GPU. */
+static void test_smqos_gpus_and_profiles(void)
+{
+	static const struct { const char *name; int sms, threads, blocks, regs, smem_kb; double gbps; } gpus[] = {
+		{ "gpgpusim-sm24", 24, 1536, 8, 32768, 48, 177.4 },  /* SMQoS Table 2; GTX480 config */
+		{ "v100", 80, 2048, 32, 65536, 96, 900 },           /* V100 whitepaper, cc 7.0 */
+		{ "a100", 108, 2048, 32, 65536, 164, 2039 },        /* A100 whitepaper, cc 8.0 */
+	};
+	for (size_t i = 0; i < sizeof(gpus) / sizeof(gpus[0]); i++) {
+		char path[64], json[512];
+		struct cfg_diag d = { 0 };
+		snprintf(path, sizeof(path), "models/%s.json", gpus[i].name);
+		struct gpu_desc *g = gpu_load(path, &d);
+		if (!g)
+			fprintf(stderr, "\n%s\n", d.msg);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+		CU_ASSERT_EQUAL(g->sm_count, gpus[i].sms);
+		CU_ASSERT_EQUAL(g->max_threads, gpus[i].threads);
+		CU_ASSERT_EQUAL(g->max_blocks, gpus[i].blocks);
+		CU_ASSERT_EQUAL(g->regs, gpus[i].regs);
+		CU_ASSERT_EQUAL(g->smem_compute_bytes, gpus[i].smem_kb * 1024);
+		CU_ASSERT_DOUBLE_EQUAL(g->dram_gbps, gpus[i].gbps, 1e-9);
+		gpu_free(g);
+		snprintf(json, sizeof(json), "{ \"gpu\": \"%s\", \"kernels\": [ { \"name\": \"k\", \"class\": \"CD\", "
+			 "\"grid\": 96, \"threads\": 256, \"solo_us\": 100 } ], \"apps\": [ { \"name\": \"a\", "
+			 "\"kernels\": [\"k\"] } ], \"policies\": [ { \"name\": \"exclusive\", \"run\": \"be\" } ] }",
+			 gpus[i].name);
+		struct experiment *e = test_load_text(json);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT_EQUAL(e->gpu->sm_count, gpus[i].sms);
+		experiment_free(e);
+	}
+	/* SMQoS Table 3: six CI and six MI benchmarks; grids read from the benchmarks' sources */
+	static const struct { const char *app; bool ci; int grid; } apps[] = {
+		{ "bino", true, 512 }, { "merge", true, 4096 }, { "cp", true, 121 }, { "tpacf", true, 201 },
+		{ "hs", true, 1849 }, { "pf", true, 463 }, { "atax", false, 16 }, { "bicg", false, 16 },
+		{ "gesummv", false, 16 }, { "lib", false, 64 }, { "lbm", false, 18000 }, { "mri-g", false, 2048 },
+	};
+	static const char *const gpu_of[] = { "h100", "gpgpusim-sm24" };
+	for (int gi = 0; gi < 2; gi++) {
+		char path[96];
+		struct cfg_diag d = { 0 };
+		snprintf(path, sizeof(path), "models/%s.json", gpu_of[gi]);
+		struct gpu_desc *g = gpu_load(path, &d);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+		for (size_t i = 0; i < sizeof(apps) / sizeof(apps[0]); i++) {
+			snprintf(path, sizeof(path), "traces/smqos/%s/%s.json", gpu_of[gi], apps[i].app);
+			memset(&d, 0, sizeof(d));
+			struct be_profile *p = be_profile_load(path, g, &d);
+			if (!p)
+				fprintf(stderr, "\n%s\n", d.msg);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+			CU_ASSERT_STRING_EQUAL(p->kind, apps[i].ci ? "compute-intensive" : "memory-intensive");
+			CU_ASSERT_EQUAL(p->kernels[0].k.grid, apps[i].grid);
+			CU_ASSERT_EQUAL(p->kernels[0].k.cls, KC_CD);
+			be_profile_free(p);
+		}
+		gpu_free(g);
+	}
+}
+
 /* ------------------------------------------------------------------ importers */
 
 static void test_short_names(void)
@@ -860,6 +923,7 @@ void register_traces_tests(void)
 	CU_add_test(s, "frame-level trace: expansion by the profile", test_frame_trace_expand);
 	CU_add_test(s, "frame-level trace: malformed rows", test_frame_trace_errors);
 	CU_add_test(s, "game profiles follow COMBO Table 4 (and Table 2, §6.3)", test_profiles_table4);
+	CU_add_test(s, "SMQoS GPUs and Table 3 BE profiles", test_smqos_gpus_and_profiles);
 	CU_add_test(s, "game profile errors", test_profile_errors);
 	CU_add_test(s, "game generator: deterministic, dynamic vs stable (Eq. 2-3), persistent", test_gen_game);
 	CU_add_test(s, "BE generator and the Parboil profiles (§5.2, §6.2-6.3)", test_gen_be);

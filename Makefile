@@ -146,18 +146,18 @@ figures: all
 	sh experiments/combo/table6/report.sh $(FIG)/table6a $(FIG)/table6b $(FIG)/table6
 	$(BIN)/combosim sweep experiments/combo/fig13_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13
 	sh experiments/combo/fig13/report.sh $(FIG)/fig13 $(FIG)/fig13/report
-	for d in 2 3; do sh experiments/combo/fig13/workloads.sh $(BIN)/combosim $(FIG)/workloads-d$$d high $$d || exit 1; done
+	for d in 2 3; do sh experiments/combo/fig13/workloads.sh $(BIN)/combosim experiments/combo/workloads-d$$d high $$d || exit 1; done
 	rm -rf $(FIG)/fig13_draws
 	$(BIN)/combosim sweep experiments/combo/fig13_draws_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_draws
 	sh experiments/combo/fig13/draws_report.sh $(FIG)/fig13 $(FIG)/fig13_draws $(FIG)/fig13_draws/report
-	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim $(FIG)/workloads-medium medium
+	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim experiments/combo/workloads-medium medium
 	rm -rf $(FIG)/fig13_medium
 	$(BIN)/combosim sweep experiments/combo/fig13_medium_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_medium
 	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_medium $(FIG)/fig13_medium/report medium "games at medium quality"
 	rm -rf $(FIG)/fig13_split
 	$(BIN)/combosim sweep experiments/combo/fig13_split_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_split
 	sh experiments/combo/fig13/split_report.sh $(FIG)/fig13 $(FIG)/fig13_split $(FIG)/fig13_split/report
-	sh experiments/combo/fig13/exit_gpu.sh $(FIG)/gpus/rtx3090-h100-exit.json
+	sh experiments/combo/fig13/exit_gpu.sh experiments/combo/gpus/rtx3090-h100-exit.json
 	rm -rf $(FIG)/fig13_exit
 	$(BIN)/combosim sweep experiments/combo/fig13_exit_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_exit
 	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_exit $(FIG)/fig13_exit/report exithold "the RTX 3090 with the H100's measured exit time of SM-bound blocks"
@@ -186,6 +186,7 @@ figures: all
 	gnuplot -e "in='$(FIG)/overhead/report/reproduction.csv'; out='plots/out/overhead.png'" plots/overhead.gp
 	sh experiments/combo/results.sh $(FIG)
 	$(MAKE) --no-print-directory figures-vgasa
+	$(MAKE) --no-print-directory figures-smqos
 
 # vGASA (experiments/vgasa/): Fig. 7 and 9, consolidation, BE beside the games, Fig. 8; its
 # reproduction.csv under build/figures/vgasa/report, plots/out/vgasa_*.png, experiments/vgasa/RESULTS.md
@@ -200,6 +201,21 @@ figures-vgasa: all
 	gnuplot -e "dir='$(FIG)/vgasa/report'; out='plots/out/vgasa_fig7.png'" plots/vgasa_fig7.gp
 	gnuplot -e "in='$(FIG)/vgasa/report/fig8.csv'; rep='$(FIG)/vgasa/report/reproduction.csv'; out='plots/out/vgasa_fig8.png'" plots/vgasa_fig8.gp
 	sh experiments/vgasa/results.sh $(FIG)/vgasa/report
+
+# SMQoS (experiments/smqos/): 132 LS + batch pairs under every policy (Fig. 7, 8, 11-13,
+# Static-SMQoS), Fig. 9, 10 and 14; reproduction.csv under build/figures/smqos/report,
+# plots/out/smqos_*.png, experiments/smqos/RESULTS.md
+.PHONY: figures-smqos
+figures-smqos: all
+	@command -v gnuplot >/dev/null || scripts/deps.sh all
+	for x in pairs fig9 fig10 fig14; do \
+		$(BIN)/combosim sweep experiments/smqos/$${x}_sweep.json -j $(or $(JOBS),2) --out $(FIG)/smqos/$$x >/dev/null || exit 1; done
+	sh experiments/smqos/report.sh $(FIG)/smqos/pairs $(FIG)/smqos/fig9 $(FIG)/smqos/fig10 \
+		$(FIG)/smqos/fig14 $(FIG)/smqos/report >/dev/null
+	@mkdir -p plots/out
+	gnuplot -e "dir='$(FIG)/smqos/report'; out='plots/out/smqos_fig7_8.png'" plots/smqos_qos.gp
+	gnuplot -e "dir='$(FIG)/smqos/report'; out='plots/out/smqos_fig9_10_12.png'" plots/smqos_alloc.gp
+	sh experiments/smqos/results.sh $(FIG)/smqos/report
 
 install: all
 	install -d $(PREFIX)/bin $(PREFIX)/share/man/man1

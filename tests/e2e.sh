@@ -258,5 +258,19 @@ if cmp -s "$T/sw1/sweep.csv" "$T/sw3/sweep.csv"; then ok "sweep: killed and resu
 expect_error "sweep: bad grid" 2 '$.grid.seed.range: expected [first, last] or [first, last, step]' -- \
 	sweep tests/bad_sweeps/range.json --out "$T/swbad"
 
+# ---- every shipped experiment runs on a clone as it stands (briefly), every shipped sweep's
+# points load; generated inputs (build/) are not needed
+shipped=0 broken=""
+for f in experiments/*.json experiments/*/*.json; do
+	case $f in
+	experiments/sweeps/*) "$C" sweep "$f" --dry-run --out "$T/shipped-sweep" >/dev/null 2>"$T/shipped.err" ;;
+	*/workloads/*) continue ;;
+	*_sweep.json) "$C" sweep "$f" --dry-run --out "$T/shipped-sweep" >/dev/null 2>"$T/shipped.err" ;;
+	*) "$C" run "$f" --set duration_ms=5 -q --out "$T/shipped" 2>"$T/shipped.err" ;;
+	esac || broken="$broken $f ($(head -c 200 "$T/shipped.err"))"
+	shipped=$((shipped + 1))
+done
+if [ -z "$broken" ]; then ok "all $shipped shipped experiments and sweeps load and run"; else bad "shipped experiments fail:$broken"; fi
+
 echo "e2e: $((n-fails))/$n passed"
 [ $fails -eq 0 ]

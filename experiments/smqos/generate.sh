@@ -1,0 +1,172 @@
+#!/bin/sh
+# Writes the SMQoS reproduction's experiment and sweep files (experiments/smqos/*.json) and its
+# BE queues (experiments/smqos/workloads/*.json, from the profiles under traces/smqos/$GPU/).
+# The files it writes are tracked, so that every experiment runs on a fresh clone; run it again
+# after a profile changes.  Usage: sh experiments/smqos/generate.sh  (from the project root)
+#
+# The workload (SMQoS §5.1): the 12 benchmarks of its Table 3; every ordered pair of two
+# different ones as LS task + batch task (132 mixes: the paper does not list its pairs); 2 M
+# cycles at the GPU's 1.4 GHz per mix, tasks re-executed until then; SMs split evenly at the
+# start; QoS policy 80-95 % in steps of 5.
+set -eu
+GPU=gpgpusim-sm24
+CI="bino merge cp tpacf hs pf"
+MI="atax bicg gesummv lib lbm mri-g"
+ALL="$CI $MI"
+D=experiments/smqos
+RUN_MS=1.428571          # 2 M cycles at 1400 MHz (Table 2)
+SMS=24
+mkdir -p $D/workloads
+
+for b in $ALL; do
+	bin/combosim trace gen be --profile traces/smqos/$GPU/$b.json >$D/workloads/$b.json.tmp
+	mv $D/workloads/$b.json.tmp $D/workloads/$b.json
+done
+
+# Each benchmark's longest thread block on this GPU (solo time / waves of sat_blocks per SM):
+# an SM changes hands only once its blocks finished (§4.1), so a task whose blocks outlast the
+# run keeps the SMs it started on whatever the policy decides.
+{
+	echo "benchmark,block_us,outlasts_run"
+	for b in $ALL; do
+		awk -F'[:,]' -v b=$b -v sms=$SMS -v run_ms=$RUN_MS '
+		/"name":/ && /"grid":/ {
+			for (i = 1; i < NF; i++) {
+				k = $i; gsub(/[ "{]/, "", k)
+				if (k == "grid") g = $(i + 1) + 0
+				if (k == "solo_us") t = $(i + 1) + 0
+				if (k == "sat_blocks") s = $(i + 1) + 0
+			}
+			slots = sms * (s > 0 ? s : 1); if (slots > g) slots = g
+			w = int((g + slots - 1) / slots); bt = t / w; if (bt > m) m = bt
+		}
+		END { printf "%s,%.1f,%s\n", b, m, (m > 1000 * run_ms ? "yes" : "no") }' $D/workloads/$b.json
+	done
+} >$D/workloads/blocks.csv
+
+app() { printf '{"name": "%s", "queue": "workloads/%s.json"}' "$1" "$1"; }
+
+# policies at every QoS policy, then the Offline candidates: every static split (§5.4)
+policies() {
+	sep=""
+	for q in 0.80 0.85 0.90 0.95; do
+		for p in smqos static-smqos spart rollover; do
+			printf '%s\n    {"name": "%s", "label": "%s-%s", "qos": %s}' "$sep" $p $p $q $q
+			sep=","
+		done
+	done
+	k=1
+	while [ $k -lt $SMS ]; do
+		printf ',\n    {"name": "static-smqos", "label": "split-%02d", "qos": 0.95, "ls_sms": %d}' $k $k
+		k=$((k + 1))
+	done
+}
+
+header() { # name description
+	printf '{\n  "name": "%s",\n  "description": "%s",\n' "$1" "$2"
+	printf '  "inputs": "SMQoS Table 2 (GPU: models/%s.json), Table 3 (benchmarks: traces/smqos/README.md), §5.1 (2 M cycles, 10 K-cycle epochs, even initial split, QoS policy 80-95 %%), Alg. 1-3 (policies/smqos.c)",\n' $GPU
+	printf '  "gpu": "%s",\n  "seed": 1,\n  "duration_ms": %s,\n  "kernels": [],\n' $GPU $RUN_MS
+}
+
+# pairs.json: one mix (BINO as LS, LBM as batch) under every policy; pairs_sweep.json: all 132
+{
+	header smqos-pairs "SMQoS Fig. 7, 8, 11-13 and Static-SMQoS vs SMQoS: one LS task + one batch task under SMQoS, Static-SMQoS, Spart and Rollover at QoS policy 80-95 %, and every static split (the Offline candidates). This file runs one mix (BINO + LBM); pairs_sweep.json runs all 132."
+	printf '  "apps": [%s, %s],\n  "policies": [' "$(app bino)" "$(app lbm)"
+	policies
+	printf '\n  ],\n  "baseline": null\n}\n'
+} >$D/pairs.json
+
+{
+	printf '{\n "description": "SMQoS §5.2-5.4: every ordered pair of two different Table 3 benchmarks (132 mixes) as LS + batch task, each under every policy of pairs.json.",\n'
+	printf ' "experiment": "pairs.json",\n "grid": {\n  "apps": [\n'
+	sep=""
+	for ls in $ALL; do
+		for bt in $ALL; do
+			[ $ls = $bt ] && continue
+			printf '%s   [%s, %s]' "$sep" "$(app $ls)" "$(app $bt)"
+			sep=",
+"
+		done
+	done
+	printf '\n  ]\n }\n}\n'
+} >$D/pairs_sweep.json
+# which point of pairs_sweep.json is which pair (the reports join on it)
+{
+	echo "point,ls,batch"
+	n=0
+	for ls in $ALL; do
+		for bt in $ALL; do
+			[ $ls = $bt ] && continue
+			printf '%06d,%s,%s\n' $n $ls $bt
+			n=$((n + 1))
+		done
+	done
+} >$D/workloads/pairs.csv
+
+# fig9.json: SM_active and opt_k per epoch at 95 %; fig9_sweep.json: the paper's four mixes
+{
+	header smqos-fig9 "SMQoS Fig. 9: the active SMs and opt_k of the batch task per epoch at 95 % QoS policy, for BINO-CP, BINO-LBM, BICG-CP and BICG-LBM (fig9_sweep.json; this file runs BINO-LBM)."
+	printf '  "apps": [%s, %s],\n' "$(app bino)" "$(app lbm)"
+	printf '  "policies": [{"name": "smqos", "qos": 0.95, "series": true}],\n  "baseline": null\n}\n'
+} >$D/fig9.json
+{
+	printf '{\n "description": "SMQoS Fig. 9: CI-CI (BINO-CP), CI-MI (BINO-LBM), MI-CI (BICG-CP), MI-MI (BICG-LBM).",\n'
+	printf ' "experiment": "fig9.json",\n "grid": {\n  "apps": [\n'
+	printf '   [%s, %s],\n   [%s, %s],\n   [%s, %s],\n   [%s, %s]\n  ]\n }\n}\n' \
+		"$(app bino)" "$(app cp)" "$(app bino)" "$(app lbm)" "$(app bicg)" "$(app cp)" "$(app bicg)" "$(app lbm)"
+} >$D/fig9_sweep.json
+
+# fig10.json: threshold 0.01-0.1 with LBM as the LS task at 95 %, each other benchmark as batch
+{
+	header smqos-fig10 "SMQoS Fig. 10: batch throughput (normalised to isolated) against Alg. 2's threshold, 0.01 to 0.1, LS task LBM at 95 % QoS policy; fig10_sweep.json runs every other benchmark as the batch task (this file: BINO)."
+	printf '  "apps": [%s, %s],\n  "policies": [' "$(app lbm)" "$(app bino)"
+	sep=""
+	for t in 0.01 0.02 0.03 0.04 0.05 0.06 0.07 0.08 0.09 0.10; do
+		printf '%s\n    {"name": "smqos", "label": "threshold-%s", "qos": 0.95, "threshold": %s}' "$sep" $t $t
+		sep=","
+	done
+	printf '\n  ],\n  "baseline": null\n}\n'
+} >$D/fig10.json
+{
+	printf '{\n "description": "SMQoS Fig. 10: every benchmark but LBM as the batch task beside LBM.",\n'
+	printf ' "experiment": "fig10.json",\n "grid": {\n  "apps": [\n'
+	sep=""
+	for bt in $ALL; do
+		[ $bt = lbm ] && continue
+		printf '%s   [%s, %s]' "$sep" "$(app lbm)" "$(app $bt)"
+		sep=",
+"
+	done
+	printf '\n  ]\n }\n}\n'
+} >$D/fig10_sweep.json
+
+# fig14.json: three tasks, one LS + two batch (§5.5): 3 CI and 3 MI benchmarks
+T3="bino cp hs atax lbm lib"
+{
+	header smqos-fig14 "SMQoS Fig. 14: one LS task + two batch tasks at QoS policy 80-95 %; fig14_sweep.json runs each of BINO, CP, HS, ATAX, LBM, LIB as the LS task with every pair of the other five as batch tasks (6 x 10 = 60 mixes; this file: BINO + CP + LBM)."
+	printf '  "apps": [%s, %s, %s],\n  "policies": [' "$(app bino)" "$(app cp)" "$(app lbm)"
+	sep=""
+	for q in 0.80 0.85 0.90 0.95; do
+		printf '%s\n    {"name": "smqos", "label": "smqos-%s", "qos": %s}' "$sep" $q $q
+		sep=","
+	done
+	printf '\n  ],\n  "baseline": null\n}\n'
+} >$D/fig14.json
+{
+	printf '{\n "description": "SMQoS Fig. 14 / §5.5: 6 LS tasks x C(5,2) batch pairs = 60 three-task mixes.",\n'
+	printf ' "experiment": "fig14.json",\n "grid": {\n  "apps": [\n'
+	sep=""
+	for ls in $T3; do
+		rest=$(echo $T3 | tr ' ' '\n' | grep -vx $ls | tr '\n' ' ')
+		for a in $rest; do
+			for b in $rest; do
+				[ "$a" \< "$b" ] || continue
+				printf '%s   [%s, %s, %s]' "$sep" "$(app $ls)" "$(app $a)" "$(app $b)"
+				sep=",
+"
+			done
+		done
+	done
+	printf '\n  ]\n }\n}\n'
+} >$D/fig14_sweep.json
+echo "wrote $D/{pairs,fig9,fig10,fig14}{,_sweep}.json and $D/workloads/"

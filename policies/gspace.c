@@ -42,6 +42,7 @@ struct gspace {
 	bool has_table, has_lr;
 	struct gs_table table;
 	struct gs_lr lr;
+	double feat_be[GS_FEATURES], feat_lc[GS_FEATURES];   /* their profiles (§4.4) */
 	int mb_be, mb_lc;                        /* NN's micro-benchmarks */
 	struct gs_point est_nn[GS_MAX_CFG], est_lr[GS_MAX_CFG];
 	struct gs_search search;
@@ -94,6 +95,12 @@ static bool read_apps(struct gspace *g, struct backend *b, const struct cfg *p)
 		return false;
 	}
 	g->kbe = fit.occ_compute;
+	gs_features(bk_app_next(b, g->be), bk_gpu(b), g->feat_be);
+	if (!app_kernel(b, g->lc, &fit)) {
+		cfg_fail_key(p, "lc", "app %d's first kernel does not fit this GPU", g->lc);
+		return false;
+	}
+	gs_features(bk_app_next(b, g->lc), bk_gpu(b), g->feat_lc);
 	return true;
 }
 
@@ -142,12 +149,9 @@ static bool read_grid(struct gspace *g, struct backend *b, const struct cfg *p)
 /* NN: the micro-benchmarks nearest the BE and LC kernels; their table row, on our grid. */
 static void predict_nn(struct gspace *g, struct backend *b)
 {
-	struct kernel_fit fit;
-	double fb[GS_FEATURES], fl[GS_FEATURES], nb[GS_FEATURES], nl[GS_FEATURES];
-	gs_features(app_kernel(b, g->be, &fit), bk_gpu(b), fb);
-	gs_features(app_kernel(b, g->lc, &fit), bk_gpu(b), fl);
-	gs_norm_apply(&g->table.nm, fb, nb);
-	gs_norm_apply(&g->table.nm, fl, nl);
+	double nb[GS_FEATURES], nl[GS_FEATURES];
+	gs_norm_apply(&g->table.nm, g->feat_be, nb);
+	gs_norm_apply(&g->table.nm, g->feat_lc, nl);
 	const double (*set)[GS_FEATURES] = (const double (*)[GS_FEATURES])g->table.norm;
 	g->mb_be = gs_nearest(set, g->table.nmicro, nb);
 	g->mb_lc = gs_nearest(set, g->table.nmicro, nl);
@@ -437,6 +441,9 @@ static void gspace_finish(void *self, struct backend *b, cJSON *summary)
 		cJSON_AddNumberToObject(o, "after_lc_latency_us", g->after_lat_sum * 1e-3 / (double)g->after_n);
 		cJSON_AddNumberToObject(o, "after_be_tput", g->after_tput_sum / (double)g->after_n);
 	}
+	cJSON *f = cJSON_AddObjectToObject(o, "features");
+	cJSON_AddItemToObject(f, "be", cJSON_CreateDoubleArray(g->feat_be, GS_FEATURES));
+	cJSON_AddItemToObject(f, "lc", cJSON_CreateDoubleArray(g->feat_lc, GS_FEATURES));
 	if (g->has_table && g->method != GS_FIXED)
 		add_errors(g, o);
 	add_trials(g, o);

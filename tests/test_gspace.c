@@ -395,6 +395,27 @@ static void test_bad_table(void)
 	remove(path);
 }
 
+static void test_shipped_table_drives_nn(void)
+{
+	struct gs_table t;
+	struct cfg_diag d = { 0 };
+	CU_ASSERT_FATAL(gs_table_load(&t, "traces/gspace/microbench.json", &d));
+	CU_ASSERT_EQUAL(t.nmicro, 18);
+	CU_ASSERT_EQUAL(gs_ncfg(&t.grid), 80);
+	gs_table_free(&t);
+	/* NN: the profiling run and its pick; the pick is the best of the nearest pair's row */
+	struct grun r;
+	CU_ASSERT_FATAL(gnew(&r, "{\"name\":\"gspace\",\"lc\":1,\"search\":\"nn\",\"deadline_ratio\":3,"
+				 "\"table\":\"traces/gspace/microbench.json\"}", 20));
+	CU_ASSERT_FATAL(gfinish(&r));
+	CU_ASSERT_EQUAL(num(r.g, "search_trials"), 2);
+	const cJSON *e = cJSON_GetObjectItem(r.g, "prediction_error");
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT(num(e, "nn_lc") >= 0 && num(e, "nn_lc") < 1);
+	CU_ASSERT(num(e, "lr_be") >= 0 && num(e, "lr_be") <= 1);
+	gfree(&r);
+}
+
 void register_gspace_tests(void)
 {
 	CU_pSuite s = CU_add_suite("gspace", NULL, NULL);
@@ -408,4 +429,5 @@ void register_gspace_tests(void)
 	CU_add_test(s, "SRS scales gamma and stops on a repeat", test_srs_scales_and_stops);
 	CU_add_test(s, "brute and NN trial counts", test_brute_and_nn_counts);
 	CU_add_test(s, "bad table: file, path, expectation", test_bad_table);
+	CU_add_test(s, "shipped table loads and drives NN", test_shipped_table_drives_nn);
 }

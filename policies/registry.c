@@ -14,6 +14,7 @@ extern const struct policy_ops policy_smqos;
 extern const struct policy_ops policy_static_smqos;
 extern const struct policy_ops policy_spart;
 extern const struct policy_ops policy_rollover;
+extern const struct policy_ops policy_gspace;
 
 static const struct policy_ops *const policies[] = {
 	&policy_exclusive,
@@ -28,10 +29,11 @@ static const struct policy_ops *const policies[] = {
 	&policy_static_smqos,
 	&policy_spart,
 	&policy_rollover,
+	&policy_gspace,
 };
 
 static const char *const names[] = {
-	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", "vgasa", "smqos", "static-smqos", "spart", "rollover", NULL
+	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", "vgasa", "smqos", "static-smqos", "spart", "rollover", "gspace", NULL
 };
 
 const struct policy_ops *policy_find(const char *name)

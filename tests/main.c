@@ -18,6 +18,7 @@ int main(void)
 	register_reshape_tests();
 	register_vgasa_tests();
 	register_smqos_tests();
+	register_gspace_tests();
 	register_hardening_tests();
 	register_sweep_tests();
 	register_power_tests();

@@ -13,6 +13,7 @@ void register_hooks_tests(void);
 void register_reshape_tests(void);
 void register_vgasa_tests(void);
 void register_smqos_tests(void);
+void register_gspace_tests(void);
 void register_hardening_tests(void);
 void register_sweep_tests(void);
 void register_power_tests(void);

@@ -983,6 +983,8 @@ static struct experiment *load_default(void)
 		"policies[13]={\"name\":\"static-smqos\",\"qos\":0.6,\"epoch_cycles\":1000000}",
 		"policies[14]={\"name\":\"spart\",\"qos\":0.6,\"epoch_cycles\":1000000}",
 		"policies[15]={\"name\":\"rollover\",\"qos\":0.6,\"epoch_cycles\":1000000}",
+		/* MRI-Q as the BE kernel yielding to the DNN app's kernels, found by neighbour search */
+		"policies[16]={\"name\":\"gspace\",\"lc\":0,\"search\":\"ns\",\"deadline_ratio\":3}",
 	};
 	struct cfg_diag d = { 0 };
 	int n = (int)(sizeof(sets) / sizeof(sets[0]));

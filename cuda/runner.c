@@ -103,7 +103,9 @@ static void prepare(struct runner *r, const struct kernel_spec *s)
 	k->cls = (int)s->cls;          /* enum kclass and enum ck_class agree: RT, CD, TC, MEM */
 	k->variant = CK_ORIGINAL;
 	k->tasks = s->grid;
-	k->threads = s->threads;
+	/* the hardware allocates whole warps (a block of 120 threads holds 4 warps' slots, as
+	 * models/kernel.c fits it), and the synthetic kernels run whole warps: 128 threads */
+	k->threads = (s->threads + 31) / 32 * 32;
 	k->smem = s->smem;
 	int occ = ck_occupancy(r->d, k->cls, k->threads, k->smem);
 	if (occ < 1) {

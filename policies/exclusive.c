@@ -11,6 +11,13 @@ static void *exclusive_init(struct backend *b, const struct cfg *p)
 	int run = cfg_enum(p, "run", exclusive_runs, "game");
 	if (run < 0)
 		return NULL;
+	if ((run == 0 ? bk_games(b) : bk_apps(b)) == 0) {
+		/* else the run would be empty and its row all zeros */
+		cfg_fail(p, "\"run\": \"%s\" runs the %s alone, and the experiment has none%s",
+			 exclusive_runs[run], run == 0 ? "games" : "BE apps",
+			 run == 0 ? "; give \"run\": \"be\" for the BE apps alone" : "");
+		return NULL;
+	}
 	if (run == 0)
 		bk_exclude_apps(b);
 	else

@@ -7,7 +7,7 @@
  * alone on the whole GPU) and runs Algorithm 1 on the LS app against its target, `qos` x its
  * isolated rate (1 by the definition of a kernel's solo time: §5.1's QoS policy x isolated
  * IPC); with `"metric": "duration"` the LS app's performance is instead its finished kernels'
- * solo time over their duration (launch to finish), as RH-SMQoS uses task duration (§4.1).
+ * solo time over their duration (start to finish), as RH-SMQoS uses task duration (§4.1).
  * Algorithm 2 follows the batch apps' summed rate after each of their moves to find opt_k, and
  * Algorithm 3 gives a freed SM to the batch apps or power-gates it (policies/smqos_alg.c).
  * The apps run as SM-bound persistent kernels resized at each move (bk_kernel_resize): a
@@ -83,12 +83,6 @@ static bool read_common(struct smqos *q, struct backend *b, const struct cfg *p)
 	if (!cfg_int(p, "ls", 0, q->napps - 1, &(int64_t){ 0 }, &v))
 		return false;
 	q->ls_app = (int)v;
-	for (int a = 0; a < q->napps; a++)
-		if (bk_app_depth(b, a) > 1) {
-			/* a move resizes the app's one kernel in flight */
-			cfg_fail(p, "SMQoS runs each app one kernel at a time; app %d has depth %d", a, bk_app_depth(b, a));
-			return false;
-		}
 	if (!cfg_num(p, "qos", 0.01, 1, CFG_REQUIRED, &q->qos))
 		return false;
 	int m = cfg_enum(p, "metric", metrics, "ipc");
@@ -111,6 +105,19 @@ static bool read_common(struct smqos *q, struct backend *b, const struct cfg *p)
 	return true;
 }
 
+/* A move resizes each app's one kernel in flight: the moving modes run apps at depth 1 (a
+ * static split launches every kernel on its side and may queue several). */
+static bool one_in_flight(const struct smqos *q, struct backend *b, const struct cfg *p)
+{
+	for (int a = 0; a < q->napps; a++)
+		if (bk_app_depth(b, a) > 1) {
+			cfg_fail(p, "%s moves SMs between the apps' running kernels, one per app; app %d has depth %d",
+				 q->mode == MODE_SPART ? "Spart" : "SMQoS", a, bk_app_depth(b, a));
+			return false;
+		}
+	return true;
+}
+
 static bool read_dynamic(struct smqos *q, struct backend *b, const struct cfg *p)
 {
 	int total = bk_gpu(b)->sm_count;
@@ -121,7 +128,7 @@ static bool read_dynamic(struct smqos *q, struct backend *b, const struct cfg *p
 		return false;
 	q->alloc = (struct smqos_alloc){ .total = total, .ls = (int)v, .batch = total - (int)v };
 	q->optk = (struct smqos_optk){ .opt_k = q->alloc.batch };
-	if (!bk_require(b, p, BK_CAP_RESIZE, "SMQoS moves SMs between running kernels each epoch"))
+	if (!one_in_flight(q, b, p) || !bk_require(b, p, BK_CAP_RESIZE, "SMQoS moves SMs between running kernels each epoch"))
 		return false;
 	bool can_gate = bk_can(b, BK_CAP_GATE);
 	if (!cfg_bool(p, "gate", &can_gate, &q->gate))
@@ -148,7 +155,8 @@ static bool read_spart(struct smqos *q, struct backend *b, const struct cfg *p)
 	if (!cfg_int(p, "initial_ls_sms", 1, total - 1, &(int64_t){ total / 2 }, &v))
 		return false;
 	q->alloc = (struct smqos_alloc){ .total = total, .ls = (int)v, .batch = total - (int)v };
-	return bk_require(b, p, BK_CAP_RESIZE, "Spart repartitions the SMs of running kernels each epoch");
+	return one_in_flight(q, b, p) &&
+	       bk_require(b, p, BK_CAP_RESIZE, "Spart repartitions the SMs of running kernels each epoch");
 }
 
 static void *smqos_create(struct backend *b, const struct cfg *p, enum mode mode)
@@ -256,8 +264,9 @@ static void smqos_kernel_finished(void *self, struct backend *b, const struct ke
 		return;
 	if (q->running[k->app] == k->id)
 		q->running[k->app] = -1;
-	if (k->app == q->ls_app && k->finished > k->launched) {
-		double perf = (double)k->spec->solo_ns / (double)(k->finished - k->launched);
+	if (k->app == q->ls_app && k->finished > k->started) {
+		/* its run, not its wait behind the app's previous kernel on the stream */
+		double perf = (double)k->spec->solo_ns / (double)(k->finished - k->started);
 		q->dur_sum += perf;
 		q->n_dur++;
 		q->epoch_dur_sum += perf;

@@ -170,3 +170,54 @@ T3="bino cp hs atax lbm lib"
 	printf '\n  ]\n }\n}\n'
 } >$D/fig14_sweep.json
 echo "wrote $D/{pairs,fig9,fig10,fig14}{,_sweep}.json and $D/workloads/"
+
+# h100_rh.json: RH-SMQoS as §6 evaluates it (LS SM share = QoS policy, no adjustment, task
+# duration as the metric) beside the apps sharing every SM, on the H100 description with the
+# H100 profiles; h100_rh_sweep.json: the paper's 16 pairs (§6.1: HS, MERGE, LIB, LBM as LS
+# tasks; PF, BINO, GESUMMV, ATAX as batch tasks).  cuda/scripts/device_smqos.sh replays the
+# same pairs on the GPU.  Each app keeps two kernels in flight on one stream (a benchmark's host
+# enqueues its kernels asynchronously, as cuda/experiments/h100_static.json's apps do).
+RH_LS="hs merge lib lbm"
+RH_BATCH="pf bino gesummv atax"
+mkdir -p $D/workloads-h100
+for b in $RH_LS $RH_BATCH; do
+	bin/combosim trace gen be --profile traces/smqos/h100/$b.json >$D/workloads-h100/$b.json.tmp
+	mv $D/workloads-h100/$b.json.tmp $D/workloads-h100/$b.json
+done
+happ() { printf '{"name": "%s", "queue": "workloads-h100/%s.json", "depth": 2, "streams": 1}' "$1" "$1"; }
+{
+	printf '{\n  "name": "smqos-h100-rh",\n'
+	printf '  "description": "SMQoS Fig. 15-16 setting on the H100: one LS task + one batch task under RH-SMQoS (static-smqos: the LS task on the QoS policy'"'"'s share of the SMs, SM-bound persistent workers) at QoS policy 80-95 %%, and the two sharing every SM (exclusive run=be, labelled shared). NPM and NTP come from kernels.csv (experiments/smqos/rh_report.sh). This file runs HS + PF; h100_rh_sweep.json the 16 pairs; cuda/scripts/device_smqos.sh the same on the GPU.",\n'
+	printf '  "inputs": "SMQoS §6.1 (pairs, QoS policies, the LS SM share = QoS policy); profiles measured on the H100 (traces/smqos/h100, cuda/runs/h100-smqos-kernels)",\n'
+	printf '  "assumptions": "100 ms per policy; two kernels in flight per app on one stream; the epoch (2 M cycles = 1 ms) only integrates the batch work for summary.json",\n'
+	printf '  "gpu": "h100",\n  "seed": 1,\n  "duration_ms": 100,\n  "kernels": [],\n'
+	printf '  "apps": [%s, %s],\n  "policies": [' "$(happ hs)" "$(happ pf)"
+	sep=""
+	for q in 0.80 0.85 0.90 0.95; do
+		printf '%s\n    {"name": "static-smqos", "label": "rh-smqos-%s", "qos": %s, "metric": "duration", "epoch_cycles": 2000000}' "$sep" $q $q
+		sep=","
+	done
+	printf ',\n    {"name": "exclusive", "label": "shared", "run": "be"}\n  ],\n  "baseline": null\n}\n'
+} >$D/h100_rh.json
+{
+	printf '{\n "description": "SMQoS §6: the 16 LS + batch pairs of its real-hardware evaluation under h100_rh.json'"'"'s policies.",\n'
+	printf ' "experiment": "h100_rh.json",\n "grid": {\n  "apps": {\n   "values": [\n'
+	sep=""
+	for ls in $RH_LS; do
+		for bt in $RH_BATCH; do
+			printf '%s    [%s, %s]' "$sep" "$(happ $ls)" "$(happ $bt)"
+			sep=",
+"
+		done
+	done
+	printf '\n   ],\n   "labels": ['
+	sep=""
+	for ls in $RH_LS; do
+		for bt in $RH_BATCH; do
+			printf '%s"%s+%s"' "$sep" $ls $bt
+			sep=", "
+		done
+	done
+	printf ']\n  }\n }\n}\n'
+} >$D/h100_rh_sweep.json
+echo "wrote $D/h100_rh.json, $D/h100_rh_sweep.json and $D/workloads-h100/"

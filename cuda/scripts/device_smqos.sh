@@ -1,0 +1,25 @@
+#!/bin/sh
+# Runs on the device machine (through the workplace's device tool), from the repository root,
+# with build/devcarry carried (cuda/scripts/carry.sh): replays experiments/smqos/h100_rh.json
+# (RH-SMQoS at QoS policy 80-95 % and the shared baseline) for each of the 16 pairs of SMQoS §6
+# with `combosim-cuda run`, each into $OUT/r/<ls>+<batch>, one calibration cache for all, and
+# packs $OUT/run.tgz.  Usage: sh cuda/scripts/device_smqos.sh [LS_TASKS [BATCH_TASKS]]
+set -u
+export LD_LIBRARY_PATH="$PWD/build/devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+B="$PWD/build/devcarry/combosim-cuda"
+R="$OUT/r"
+mkdir -p "$R"
+{
+  date -u; uname -a; nvidia-smi; nvidia-smi -q -d CLOCK,PERFORMANCE,POWER
+} > "$R/nvidia-smi.txt" 2>&1
+app() { printf '{"name": "%s", "queue": "workloads-h100/%s.json", "depth": 2, "streams": 1}' "$1" "$1"; }
+for ls in ${1:-hs merge lib lbm}; do
+  for bt in ${2:-pf bino gesummv atax}; do
+    start=$(date +%s)
+    "$B" run experiments/smqos/h100_rh.json --set "apps=[$(app $ls), $(app $bt)]" \
+      --out "$R/$ls+$bt" --calib "$R/calib.json" > "$R/$ls+$bt.log" 2>&1
+    echo "== $ls+$bt rc=$? in $(( $(date +%s) - start )) s"
+    tail -3 "$R/$ls+$bt.log"
+  done
+done
+tar czf "$OUT/run.tgz" -C "$OUT" r && rm -rf "$R"

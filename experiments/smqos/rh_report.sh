@@ -1,0 +1,33 @@
+#!/bin/sh
+# SMQoS §6's measures from the kernels.csv of runs of experiments/smqos/h100_rh.json (simulated
+# or replayed on a GPU): per pair and policy, the LS task's NPM = T_solo / (qos x T_co) and the
+# batch task's NTP = T_solo / T_co, with T the summed start-to-finish time of the task's
+# finished kernels and T_solo their summed solo times.  The shared run (no partition) is judged
+# against every QoS policy.  Rows on stdout:
+#   source,pair,policy,qos,npm,ntp,reached
+# Usage: rh_report.sh SOURCE RUN_DIR...   (each RUN_DIR holds one pair's kernels.csv)
+set -eu
+src=${1:?usage: rh_report.sh SOURCE RUN_DIR...}
+shift
+echo "source,pair,policy,qos,npm,ntp,reached"
+for d in "$@"; do
+	awk -F, -v src="$src" '
+	NR == 1 { next }
+	{
+		pol = $1; own = $5; dur = $10 - $9
+		if (!(own in role)) role[own] = (own ~ /^(hs|merge|lib|lbm)$/) ? "ls" : "batch"
+		if (role[own] == "ls") ls = own; else bt = own
+		solo[pol, role[own]] += $11; busy[pol, role[own]] += dur; pols[pol] = 1
+	}
+	END {
+		for (p in pols) {
+			if (busy[p, "ls"] <= 0 || busy[p, "batch"] <= 0) continue
+			perf = solo[p, "ls"] / busy[p, "ls"]; ntp = solo[p, "batch"] / busy[p, "batch"]
+			if (p ~ /^rh-smqos-/) { q = substr(p, 10) + 0; nq = 1; qs[1] = q }
+			else { nq = 4; qs[1] = 0.80; qs[2] = 0.85; qs[3] = 0.90; qs[4] = 0.95 }
+			for (i = 1; i <= nq; i++)
+				printf "%s,%s+%s,%s,%.2f,%.4f,%.4f,%d\n", src, ls, bt, (p ~ /^rh-smqos-/ ? "rh-smqos" : p),
+					qs[i], perf / qs[i], ntp, (perf / qs[i] >= 1)
+		}
+	}' "$d/kernels.csv"
+done

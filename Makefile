@@ -208,10 +208,10 @@ figures-vgasa: all
 .PHONY: figures-smqos
 figures-smqos: all
 	@command -v gnuplot >/dev/null || scripts/deps.sh all
-	for x in pairs fig9 fig10 fig14; do \
+	for x in pairs fig9 fig10 fig14 h100_rh; do \
 		$(BIN)/combosim sweep experiments/smqos/$${x}_sweep.json -j $(or $(JOBS),2) --out $(FIG)/smqos/$$x >/dev/null || exit 1; done
 	sh experiments/smqos/report.sh $(FIG)/smqos/pairs $(FIG)/smqos/fig9 $(FIG)/smqos/fig10 \
-		$(FIG)/smqos/fig14 $(FIG)/smqos/report >/dev/null
+		$(FIG)/smqos/fig14 $(FIG)/smqos/h100_rh $(FIG)/smqos/report >/dev/null
 	@mkdir -p plots/out
 	gnuplot -e "dir='$(FIG)/smqos/report'; out='plots/out/smqos_fig7_8.png'" plots/smqos_qos.gp
 	gnuplot -e "dir='$(FIG)/smqos/report'; out='plots/out/smqos_fig9_10_12.png'" plots/smqos_alloc.gp

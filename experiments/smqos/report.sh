@@ -1,11 +1,11 @@
 #!/bin/sh
 # Turns the SMQoS sweeps' results into OUT/reproduction.csv (metric,unit,paper,simulated,note)
 # and the data files the plots read (OUT/fig7.csv, fig8.csv, fig9.csv, fig10.csv, fig12.csv,
-# fig14.csv).  Usage: report.sh PAIRS_DIR FIG9_DIR FIG10_DIR FIG14_DIR OUT
-# (each *_DIR a `combosim sweep --out` directory).
+# fig14.csv, rh.csv).  Usage: report.sh PAIRS_DIR FIG9_DIR FIG10_DIR FIG14_DIR RH_DIR OUT
+# (each *_DIR a `combosim sweep --out` directory; RH_DIR of h100_rh_sweep.json).
 set -eu
-pairs=${1:?usage: report.sh PAIRS FIG9 FIG10 FIG14 OUT}
-fig9=${2:?} fig10=${3:?} fig14=${4:?} out=${5:?}
+pairs=${1:?usage: report.sh PAIRS FIG9 FIG10 FIG14 RH OUT}
+fig9=${2:?} fig10=${3:?} fig14=${4:?} rh=${5:?} out=${6:?}
 here=$(dirname "$0")
 mkdir -p "$out"
 x() { sh "$here/extract.sh" "$1"/runs/*/summary.json; }
@@ -107,4 +107,12 @@ awk -F, 'NR > 1 { printf "fig14_qos_reach_%s,%%,100,%s,three tasks: the paper sa
 		/"epochs_series":/ { ser = 1 }' "$d/summary.json"
 	done
 } >"$out/fig9.csv"
+# §6 on the H100 description: RH-SMQoS's QoS reach and batch NTP (Fig. 15-16)
+sh "$here/rh_report.sh" sim "$rh"/runs/* >"$out/rh.csv"
+awk -F, 'NR > 1 && $3 == "rh-smqos" { n++; r += $7; t += $6; if ($4 == 0.95) { n95++; r95 += $7 } }
+END {
+	printf "rh_smqos_qos_reach,%%,93.8,%.1f,RH-SMQoS on the H100 description over the 16 pairs x 4 QoS policies of §6 (Fig. 15); the GPU run: cuda/VALIDATION.md\n", 100 * r / n
+	printf "rh_smqos_qos_reach_95,%%,100,%.1f,the same at 95 %% (Fig. 15)\n", 100 * r95 / n95
+	printf "rh_smqos_batch_ntp,%%,41.2,%.1f,mean batch NTP (Fig. 16; the paper averages the co-locations where all three of its approaches met QoS, we all 64)\n", 100 * t / n
+}' "$out/rh.csv" >>"$out/reproduction.csv"
 echo "wrote $out/reproduction.csv"

@@ -11,6 +11,10 @@ src=${1:?usage: rh_report.sh SOURCE RUN_DIR...}
 shift
 echo "source,pair,policy,qos,npm,ntp,reached"
 for d in "$@"; do
+	if [ ! -f "$d/kernels.csv" ]; then
+		echo "rh_report.sh: $d has no kernels.csv (a failed run): left out" >&2
+		continue
+	fi
 	awk -F, -v src="$src" '
 	NR == 1 { next }
 	{

@@ -516,28 +516,33 @@ static void test_smqos_gpus_and_profiles(void)
 		CU_ASSERT_EQUAL(e->gpu->sm_count, gpus[i].sms);
 		experiment_free(e);
 	}
-	/* SMQoS Table 3: six CI and six MI benchmarks; grids read from the benchmarks' sources */
-	static const struct { const char *app; bool ci; int grid; } apps[] = {
-		{ "bino", true, 512 }, { "merge", true, 4096 }, { "cp", true, 121 }, { "tpacf", true, 201 },
-		{ "hs", true, 1849 }, { "pf", true, 463 }, { "atax", false, 16 }, { "bicg", false, 16 },
-		{ "gesummv", false, 16 }, { "lib", false, 64 }, { "lbm", false, 18000 }, { "mri-g", false, 2048 },
+	/* SMQoS Table 3: six CI and six MI benchmarks; grids read from the benchmarks' sources at
+	 * their standard inputs and at GPGPU-Sim's (gs: BINO 1 option, MERGE 8192 keys) */
+	static const struct { const char *app; bool ci; int grid, grid_gs; } apps[] = {
+		{ "bino", true, 512, 1 }, { "merge", true, 4096, 8 }, { "cp", true, 121, 121 },
+		{ "tpacf", true, 201, 201 }, { "hs", true, 1849, 1849 }, { "pf", true, 463, 463 },
+		{ "atax", false, 16, 16 }, { "bicg", false, 16, 16 }, { "gesummv", false, 16, 16 },
+		{ "lib", false, 64, 64 }, { "lbm", false, 18000, 18000 }, { "mri-g", false, 2048, 2048 },
 	};
-	static const char *const gpu_of[] = { "h100", "gpgpusim-sm24" };
-	for (int gi = 0; gi < 2; gi++) {
+	static const struct { const char *dir, *gpu; bool gs; } sets[] = {
+		{ "h100", "h100", false }, { "gpgpusim-sm24", "gpgpusim-sm24", false },
+		{ "h100-gsinputs", "h100", true }, { "gpgpusim-sm24-gsinputs", "gpgpusim-sm24", true },
+	};
+	for (size_t si = 0; si < sizeof(sets) / sizeof(sets[0]); si++) {
 		char path[96];
 		struct cfg_diag d = { 0 };
-		snprintf(path, sizeof(path), "models/%s.json", gpu_of[gi]);
+		snprintf(path, sizeof(path), "models/%s.json", sets[si].gpu);
 		struct gpu_desc *g = gpu_load(path, &d);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(g);
 		for (size_t i = 0; i < sizeof(apps) / sizeof(apps[0]); i++) {
-			snprintf(path, sizeof(path), "traces/smqos/%s/%s.json", gpu_of[gi], apps[i].app);
+			snprintf(path, sizeof(path), "traces/smqos/%s/%s.json", sets[si].dir, apps[i].app);
 			memset(&d, 0, sizeof(d));
 			struct be_profile *p = be_profile_load(path, g, &d);
 			if (!p)
 				fprintf(stderr, "\n%s\n", d.msg);
 			CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 			CU_ASSERT_STRING_EQUAL(p->kind, apps[i].ci ? "compute-intensive" : "memory-intensive");
-			CU_ASSERT_EQUAL(p->kernels[0].k.grid, apps[i].grid);
+			CU_ASSERT_EQUAL(p->kernels[0].k.grid, sets[si].gs ? apps[i].grid_gs : apps[i].grid);
 			CU_ASSERT_EQUAL(p->kernels[0].k.cls, KC_CD);
 			be_profile_free(p);
 		}

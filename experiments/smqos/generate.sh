@@ -1,6 +1,6 @@
 #!/bin/sh
 # Writes the SMQoS reproduction's experiment and sweep files (experiments/smqos/*.json) and its
-# BE queues (experiments/smqos/workloads/*.json, from the profiles under traces/smqos/$GPU/).
+# BE queues (experiments/smqos/workloads/*.json, from the profiles under traces/smqos/$PROFILES/).
 # The files it writes are tracked, so that every experiment runs on a fresh clone; run it again
 # after a profile changes.  Usage: sh experiments/smqos/generate.sh  (from the project root)
 #
@@ -10,6 +10,9 @@
 # start; QoS policy 80-95 % in steps of 5.
 set -eu
 GPU=gpgpusim-sm24
+# the profile set (traces/smqos/README.md): gpgpusim-sm24 (standard inputs) or
+# gpgpusim-sm24-gsinputs (GPGPU-Sim's inputs); PROFILES=... sh experiments/smqos/generate.sh
+PROFILES=${PROFILES:-gpgpusim-sm24}
 CI="bino merge cp tpacf hs pf"
 MI="atax bicg gesummv lib lbm mri-g"
 ALL="$CI $MI"
@@ -19,7 +22,7 @@ SMS=24
 mkdir -p $D/workloads
 
 for b in $ALL; do
-	bin/combosim trace gen be --profile traces/smqos/$GPU/$b.json >$D/workloads/$b.json.tmp
+	bin/combosim trace gen be --profile traces/smqos/$PROFILES/$b.json >$D/workloads/$b.json.tmp
 	mv $D/workloads/$b.json.tmp $D/workloads/$b.json
 done
 

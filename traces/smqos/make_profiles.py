@@ -1,11 +1,21 @@
 #!/usr/bin/env python3
-"""Writes the SMQoS Table 3 BE profiles (traces/smqos/{h100,gpgpusim-sm24}/*.json) from the
-Nsight Compute measurements in cuda/runs/h100-smqos-kernels/raw/ncu.csv.  The rules are in
-traces/smqos/README.md; run from the repository root: python3 traces/smqos/make_profiles.py"""
-import csv, json, math, os, statistics
+"""Writes the SMQoS Table 3 BE profiles from Nsight Compute measurements on the H100.  Two input
+sets (--inputs): 'standard' (default) reads cuda/runs/h100-smqos-kernels/raw/ncu.csv and writes
+traces/smqos/{h100,gpgpusim-sm24}/*.json and measured.tsv; 'gpgpusim' (the sizes of GPGPU-Sim's
+benchmark distribution) reads cuda/runs/h100-smqos-kernels-gpgpusim/raw/ncu.csv and writes
+traces/smqos/{h100-gsinputs,gpgpusim-sm24-gsinputs}/*.json and measured-gsinputs.tsv.  The rules
+are in traces/smqos/README.md; run from the repository root:
+python3 traces/smqos/make_profiles.py [--inputs standard|gpgpusim]"""
+import argparse, csv, json, math, os, statistics
 
-RAW = "cuda/runs/h100-smqos-kernels/raw/ncu.csv"
 OUT = "traces/smqos"
+# per input set: Nsight Compute record, run folder, output folders (H100, 24-SM GPU), summary
+SETS = {
+    "standard": dict(raw="cuda/runs/h100-smqos-kernels/raw/ncu.csv", run="cuda/runs/h100-smqos-kernels",
+                     dirs=("h100", "gpgpusim-sm24"), tsv="measured.tsv"),
+    "gpgpusim": dict(raw="cuda/runs/h100-smqos-kernels-gpgpusim/raw/ncu.csv", run="cuda/runs/h100-smqos-kernels-gpgpusim",
+                     dirs=("h100-gsinputs", "gpgpusim-sm24-gsinputs"), tsv="measured-gsinputs.tsv"),
+}
 
 # models/h100.json: 132 SMs, 128 FP32 lanes, 1980 MHz, 3352 GB/s, DRAM knee 2.3 (fit_dram.py)
 H100 = dict(sms=132, lanes=128, mhz=1980, gbps=3352, knee=2.3)
@@ -43,14 +53,38 @@ APPS = [
      "parboil/benchmarks/mri-gridding/src/cuda/GPU_kernels.cu", "binsize 32; 2^20 samples on a 128^3 grid (assumption for small.uks)", 1),
 ]
 
+# --inputs gpgpusim: the input GPGPU-Sim's distribution runs each benchmark with, and where that is
+# stated (gpgpu-sim_simulations@96c5ec95: YML = util/job_launching/apps/define-all-apps.yml, source
+# paths under benchmarks/src/cuda/).  Only BINO and MERGE differ from the standard set.
+YML = "define-all-apps.yml"
+GS_INPUTS = {
+    "bino": "1 option, 2048 steps, single precision (GPGPU-Sim's sdk/4.2/binomialOptions/binomialOptions.cpp line 89: "
+            "OPT_N_MAX = 1; %s line 85 lists binomialOptions, commented out, with no arguments)" % YML,
+    "merge": "8192 keys (GPGPU-Sim's sdk/4.2/mergeSort/main.cpp line 31: N = 8192; %s line 99: mergeSort, no arguments)" % YML,
+    "cp": "%s line 401: -i small/input/watbox.sl40.pqr; that file is not available: 6400 atoms in a 40 A box "
+          "(assumption); 11 launches, one a z-slab" % YML,
+    "tpacf": "%s line 425: -n 100 -p 10391 (Datapnts.1, Randompnts.1-100 not available: points uniform on the sphere, "
+             "assumption)" % YML,
+    "hs": "%s line 257: 512 2 2 (temp_512, power_512 not available: uniform random, assumption)" % YML,
+    "pf": "%s line 291: 100000 100 20 (5 launches)" % YML,
+    "atax": "NX = NY = 4096 (polybench-gpu-1.0/CUDA/ATAX/atax.cu lines 26-27; %s line 440: no arguments)" % YML,
+    "bicg": "NX = NY = 4096 (polybench-gpu-1.0/CUDA/BICG/bicg.cu lines 25-26; %s line 442: no arguments)" % YML,
+    "gesummv": "N = 4096 (polybench-gpu-1.0/CUDA/GESUMMV/gesummv.cu line 27; %s line 452: no arguments)" % YML,
+    "lib": "NPATH 4096 (ispass-2009/LIB/libor.cu line 18; %s line 311: no arguments)" % YML,
+    "lbm": "%s line 407: long/input/120_120_150_ldc.of -- 3000 (the obstacle file is not available: no obstacles, "
+           "assumption)" % YML,
+    "mri-g": "%s line 416: small/input/small.uks -- 32 0, binsize 32 (small.uks not available: 2^20 samples on a "
+             "128^3 grid, assumption)" % YML,
+}
+
 
 def num(s):
     return float(s.replace(",", ""))
 
 
-def load():
+def load(raw):
     rows, hdr = [], None
-    for r in csv.reader(open(RAW)):
+    for r in csv.reader(open(raw)):
         if r and r[0] == "ID":
             hdr = r
         elif hdr and r and r[0].isdigit():
@@ -125,10 +159,16 @@ def derive(k, g, t_us, bytes_, occ, sat=None):
 
 
 def main():
-    rows = load()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--inputs", choices=sorted(SETS), default="standard")
+    inputs = ap.parse_args().inputs
+    cfg = SETS[inputs]
+    rows = load(cfg["raw"])
     table = []
     for slug, bench, t3kernel, suite, kind, knames, path, inp, launches in APPS:
-        for gname in ("h100", "gpgpusim-sm24"):
+        if inputs == "gpgpusim":
+            inp = GS_INPUTS[slug]
+        for gname, odir in zip(("h100", "gpgpusim-sm24"), cfg["dirs"]):
             kernels, notes = [], []
             for kn in knames:
                 k = kernel_h100(rows, kn)
@@ -160,7 +200,7 @@ def main():
                     d["dram"] = round(L * d["sat"] * SM24["sms"] / max(1, resident), 4)
                     # same unit share per block as on the H100 (assumption): demand at sat_blocks scales with sat
                     d["demand"] = {x: round(v * d["sat"] / dh["sat"], 3) for x, v in dh["demand"].items()}
-                    how = ("derived from traces/smqos/h100 by make_profiles.py (assumption: roofline transform): compute "
+                    how = ("derived from traces/smqos/" + cfg["dirs"][0] + " by make_profiles.py (assumption: roofline transform): compute "
                            "time %.1f us x (active SMs x lanes x MHz) 132x128x1980 -> 24x32x1400 = %.1f us, DRAM time "
                            "%.0f B / 177.4 GB/s = %.1f us, solo_us the larger; dram %.4f = DRAM/compute time %.3f scaled to "
                            "sat_blocks on every SM; sat_blocks as on the H100 capped at this GPU's occupancy %d, demand the H100's per-block share x sat_blocks"
@@ -170,6 +210,14 @@ def main():
                     "smem": k["smem"], "solo_us": round(solo, 2), "demand": d["demand"], "dram": d["dram"],
                     "sat_blocks": d["sat"], "ptb_workers": min(k["grid"], occ * (H100 if gname == "h100" else SM24)["sms"]),
                     "launches": launches, "note": how})
+            if inputs == "standard":
+                src_input = ("util/job_launching/apps/define-all-apps.yml of the same repository, or the source's defaults "
+                             "(traces/smqos/README.md)")
+                measured = "cuda/runs/h100-smqos-kernels (Nsight Compute on the H100, 2026-11-25)"
+            else:
+                src_input = ("GPGPU-Sim's inputs: util/job_launching/apps/define-all-apps.yml of the same repository and "
+                             "the sizes compiled into its copies of the sources (line numbers in the description)")
+                measured = cfg["run"] + " (Nsight Compute on the H100, 2026-11-25)"
             prof = {
                 "format": "combosim be-profile", "version": 1, "name": slug,
                 "description": "SMQoS Table 3 benchmark %s: %s of %s, input %s; one pass = the benchmark's launches of "
@@ -178,18 +226,17 @@ def main():
                 "kind_source": "SMQoS Table 3 (CI: BINO, MERGE, CP, TPACF, HS, PF; MI: ATAX, BICG, GESUMMV, LIB, LBM, MRI-G)",
                 "sources": {
                     "code": "gpgpu-sim/gpgpu-sim_simulations@96c5ec95 benchmarks/src/cuda/" + path,
-                    "input": "util/job_launching/apps/define-all-apps.yml of the same repository, or the source's defaults "
-                             "(traces/smqos/README.md)",
-                    "measured": "cuda/runs/h100-smqos-kernels (Nsight Compute on the H100, 2026-11-25)",
+                    "input": src_input,
+                    "measured": measured,
                     "rules": "traces/smqos/README.md; traces/smqos/make_profiles.py"},
                 "notes": "Written by traces/smqos/make_profiles.py; do not edit by hand.",
                 "cv": 0, "cv_source": "one measured duration per kernel",
                 "kernels": kernels}
-            os.makedirs(os.path.join(OUT, gname), exist_ok=True)
-            with open(os.path.join(OUT, gname, slug + ".json"), "w") as f:
+            os.makedirs(os.path.join(OUT, odir), exist_ok=True)
+            with open(os.path.join(OUT, odir, slug + ".json"), "w") as f:
                 json.dump(prof, f, indent=2)
                 f.write("\n")
-    with open(os.path.join(OUT, "measured.tsv"), "w") as f:
+    with open(os.path.join(OUT, cfg["tsv"]), "w") as f:
         f.write("bench\tkernel\tgrid\tthreads\tregs\tsmem\tsolo_us\tdram_bytes\tdram_share\tncu_dram_pct\tsm_throughput_pct"
                 "\tissue_pct\tl1tex_pct\tsat_blocks\tdram\tkind\n")
         for bench, kn, suite, path, inp, k, d, kind in table:

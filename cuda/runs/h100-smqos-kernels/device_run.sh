@@ -2,12 +2,24 @@
 # On the device machine, from the repository root: each driver once with event timing, then
 # each kernel under Nsight Compute.  Writes $OUT/events.txt, $OUT/ncu.csv, $OUT/env.txt.
 # Binaries: build/smqos-bin (cuda/runs/h100-smqos-kernels/build.sh, carried).
+# INPUTS=standard (default): the drivers' defaults (cuda/runs/h100-smqos-kernels);
+# INPUTS=gpgpusim: the sizes of GPGPU-Sim's copies where they differ (BINO 1 option, MERGE 8192
+# keys: cuda/runs/h100-smqos-kernels-gpgpusim/RUN.md); every other driver's default is already
+# the input GPGPU-Sim's define-all-apps.yml names.
 set -u
 B=${B:-build/smqos-bin}
 O=${OUT:-/tmp/out}
+INPUTS=${INPUTS:-standard}
+case $INPUTS in standard | gpgpusim) ;; *) echo "unknown INPUTS=$INPUTS" >&2; exit 2 ;; esac
+args() { # driver -> its arguments under $INPUTS
+	case "$INPUTS:$1" in
+	gpgpusim:bino) echo 1 ;;
+	gpgpusim:merge) echo 8192 ;;
+	esac
+}
 { nvidia-smi; ncu --version; nvcc --version; } > "$O/env.txt" 2>&1
 for d in bino merge cp tpacf lbm mrig hs pf atax bicg gesummv lib; do
-	"$B/$d" >> "$O/events.txt" 2>&1 || echo "FAILED $d" >> "$O/events.txt"
+	"$B/$d" $(args $d) >> "$O/events.txt" 2>&1 || echo "FAILED $d" >> "$O/events.txt"
 done
 M=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
 M=$M,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed
@@ -19,7 +31,7 @@ M=$M,sm__cycles_active.avg,gpc__cycles_elapsed.max,sm__cycles_elapsed.avg.per_se
 M=$M,launch__registers_per_thread,launch__grid_size,launch__block_size,launch__shared_mem_per_block_static
 M=$M,launch__occupancy_limit_blocks,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,launch__occupancy_limit_warps
 prof() { # binary kernel-regex launches
-	ncu --clock-control none --csv --page raw --metrics "$M" -k "regex:$2" -c "$3" "$B/$1" > /tmp/ncu.$$ 2>&1
+	ncu --clock-control none --csv --page raw --metrics "$M" -k "regex:$2" -c "$3" "$B/$1" $(args $1) > /tmp/ncu.$$ 2>&1
 	grep '^"' /tmp/ncu.$$ >> "$O/ncu.csv" || { echo "ncu failed on $1"; tail -5 /tmp/ncu.$$; }
 }
 prof bino binomialOptionsKernel 3

@@ -10,9 +10,10 @@
 # start; QoS policy 80-95 % in steps of 5.
 set -eu
 GPU=gpgpusim-sm24
-# the profile set (traces/smqos/README.md): gpgpusim-sm24 (standard inputs) or
-# gpgpusim-sm24-gsinputs (GPGPU-Sim's inputs); PROFILES=... sh experiments/smqos/generate.sh
-PROFILES=${PROFILES:-gpgpusim-sm24}
+# the profile set (traces/smqos/README.md): gpgpusim-sm24-gsinputs (the inputs GPGPU-Sim's
+# benchmark distribution runs, the simulator the paper used: the default) or gpgpusim-sm24
+# (the benchmarks' standard inputs); PROFILES=... sh experiments/smqos/generate.sh
+PROFILES=${PROFILES:-gpgpusim-sm24-gsinputs}
 CI="bino merge cp tpacf hs pf"
 MI="atax bicg gesummv lib lbm mri-g"
 ALL="$CI $MI"

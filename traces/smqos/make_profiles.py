@@ -185,11 +185,17 @@ def main():
                 else:
                     occ = occupancy_sm24(k["threads"], k["regs"], k["smem"])
                     dh = derive(k, H100, k["t_us"], k["bytes"], k["occ"])
-                    # roofline transform (assumption): compute time scales with active SMs x lanes x clock,
+                    # roofline transform (assumption): the share of the compute time the SMs spent issuing
+                    # (ncu's issue-slot utilisation u) scales with active SMs x lanes x clock; the rest,
+                    # waiting on dependent latencies, with the clock and the number of waves of blocks;
                     # DRAM time with bandwidth; the solo time is the larger of the two (hard max(1, L))
                     tc_h = k["t_us"] / dh["S"]
-                    tc = tc_h * (min(H100["sms"], k["grid"]) * H100["lanes"] * H100["mhz"]) / \
+                    u = min(1.0, k["sm_pct"] / 100)
+                    r_issue = (min(H100["sms"], k["grid"]) * H100["lanes"] * H100["mhz"]) / \
                         (min(SM24["sms"], k["grid"]) * SM24["lanes"] * SM24["mhz"])
+                    waves = lambda g_, o_: math.ceil(k["grid"] / (g_["sms"] * max(1, o_)))
+                    r_lat = H100["mhz"] / SM24["mhz"] * waves(SM24, occ) / waves(H100, k["occ"])
+                    tc = tc_h * (u * r_issue + (1 - u) * r_lat)
                     tm = k["bytes"] / (SM24["gbps"] * 1e9) * 1e6
                     solo = max(tc, tm)
                     d = derive(k, SM24, solo, k["bytes"], occ, sat=dh["sat"])
@@ -201,10 +207,11 @@ def main():
                     # same unit share per block as on the H100 (assumption): demand at sat_blocks scales with sat
                     d["demand"] = {x: round(v * d["sat"] / dh["sat"], 3) for x, v in dh["demand"].items()}
                     how = ("derived from traces/smqos/" + cfg["dirs"][0] + " by make_profiles.py (assumption: roofline transform): compute "
-                           "time %.1f us x (active SMs x lanes x MHz) 132x128x1980 -> 24x32x1400 = %.1f us, DRAM time "
+                           "time %.1f us, its issuing share %.3f x %.2f (active SMs x lanes x MHz, 132x128x1980 -> 24x32x1400) and "
+                           "the rest x %.2f (clock 1980 -> 1400 MHz x waves of blocks %d -> %d) = %.1f us, DRAM time "
                            "%.0f B / 177.4 GB/s = %.1f us, solo_us the larger; dram %.4f = DRAM/compute time %.3f scaled to "
                            "sat_blocks on every SM; sat_blocks as on the H100 capped at this GPU's occupancy %d, demand the H100's per-block share x sat_blocks"
-                           % (tc_h, tc, k["bytes"], tm, d["dram"], L, occ))
+                           % (tc_h, u, r_issue, r_lat, waves(H100, k["occ"]), waves(SM24, occ), tc, k["bytes"], tm, d["dram"], L, occ))
                 kernels.append({
                     "name": kn, "class": "CD", "grid": k["grid"], "threads": k["threads"], "regs": k["regs"],
                     "smem": k["smem"], "solo_us": round(solo, 2), "demand": d["demand"], "dram": d["dram"],

@@ -48,9 +48,9 @@ def num(s):
     return float(s.replace(",", ""))
 
 
-def load():
+def load(path=RAW):
     rows, hdr = [], None
-    for r in csv.reader(open(RAW)):
+    for r in csv.reader(open(path)):
         if r and r[0] == "ID":
             hdr = r
         elif hdr and r and r[0].isdigit():
@@ -198,4 +198,5 @@ def main():
                 k["dram_pct_ncu"], k["sm_tp"], k["sm_pct"], k["lsu_pct"], d["sat"], d["dram"], kind))
 
 
-main()
+if __name__ == "__main__":
+    main()

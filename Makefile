@@ -187,6 +187,7 @@ figures: all
 	sh experiments/combo/results.sh $(FIG)
 	$(MAKE) --no-print-directory figures-vgasa
 	$(MAKE) --no-print-directory figures-smqos
+	$(MAKE) --no-print-directory figures-gspace
 
 # vGASA (experiments/vgasa/): Fig. 7 and 9, consolidation, BE beside the games, Fig. 8; its
 # reproduction.csv under build/figures/vgasa/report, plots/out/vgasa_*.png, experiments/vgasa/RESULTS.md
@@ -216,6 +217,23 @@ figures-smqos: all
 	gnuplot -e "dir='$(FIG)/smqos/report'; out='plots/out/smqos_fig7_8.png'" plots/smqos_qos.gp
 	gnuplot -e "dir='$(FIG)/smqos/report'; out='plots/out/smqos_fig9_10_12.png'" plots/smqos_alloc.gp
 	sh experiments/smqos/results.sh $(FIG)/smqos/report
+
+# G-Space (experiments/gspace/): Fig. 2 (no yield), Fig. 3-4 (solo scalability), Fig. 5-6
+# (280 blocks yielded), Fig. 9-10 (prediction errors, searches against brute force);
+# reproduction.csv under build/figures/gspace/report, plots/out/gspace_*.png,
+# experiments/gspace/RESULTS.md
+.PHONY: figures-gspace
+figures-gspace: all
+	@command -v gnuplot >/dev/null || scripts/deps.sh all
+	rm -rf $(FIG)/gspace
+	for x in fig2 fig34 fig56 search; do \
+		$(BIN)/combosim sweep experiments/gspace/$${x}_sweep.json -j $(or $(JOBS),2) --out $(FIG)/gspace/$$x >/dev/null || exit 1; done
+	sh experiments/gspace/report.sh $(FIG)/gspace/fig2 $(FIG)/gspace/fig34 $(FIG)/gspace/fig56 \
+		$(FIG)/gspace/search $(FIG)/gspace/report >/dev/null
+	@mkdir -p plots/out
+	gnuplot -e "dir='$(FIG)/gspace/report'; out='plots/out/gspace_fig2_6.png'" plots/gspace_motivation.gp
+	gnuplot -e "dir='$(FIG)/gspace/report'; out='plots/out/gspace_fig9_10.png'" plots/gspace_search.gp
+	sh experiments/gspace/results.sh $(FIG)/gspace/report
 
 install: all
 	install -d $(PREFIX)/bin $(PREFIX)/share/man/man1

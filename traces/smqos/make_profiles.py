@@ -252,4 +252,5 @@ def main():
                 k["dram_pct_ncu"], k["sm_tp"], k["sm_pct"], k["lsu_pct"], d["sat"], d["dram"], kind))
 
 
-main()
+if __name__ == "__main__":
+    main()

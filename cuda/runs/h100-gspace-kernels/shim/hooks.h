@@ -1,0 +1,2 @@
+/* Stands in for the hooks.h of Rodinia's streamcluster (region-of-interest markers); empty. */
+#pragma once

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/datadir.h"
 #include "policies/policy.h"
 #include "exp/experiment.h"
 #include "app/runner.h"
@@ -32,6 +33,7 @@ static void usage(FILE *f)
 	      "left beside DIR (DIR.tmp-PID), unless --no-cleanup (combosim sweep's runs: the sweep\n"
 	      "cleans its runs/ once).\n"
 	      "Exit codes: 0 ok, 1 run failed, 2 bad usage or input.\n", f);
+	fprintf(f, "Data directory (models/, traces/, experiments/ when installed): %s\n", datadir_default());
 }
 
 static int cmd_run(int argc, char **argv)
@@ -80,6 +82,8 @@ static int cmd_run(int argc, char **argv)
 		free(sets);
 		return EXIT_BAD_INPUT;
 	}
+	char found[4096];
+	file = runner_find_input("run", file, found, sizeof(found));
 	struct cfg_diag diag = { .file = file };
 	struct experiment *e = experiment_load(file, sets, n_sets, &diag);
 	free(sets);

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/datadir.h"
 #include "sim/engine.h"
 #include "traces/timeline.h"
 
@@ -696,6 +697,15 @@ out:
 	if (close_all(o, files, 4))
 		rc = rc ? rc : EXIT_RUN_FAILED;
 	return rc;
+}
+
+const char *runner_find_input(const char *cmd, const char *file, char *buf, size_t n)
+{
+	if (file[0] == '/' || access(file, F_OK) == 0 || !datadir_find(file, buf, n))
+		return file;
+	/* a result must never come from a file the user did not expect: say which one */
+	fprintf(stderr, "combosim %s: no %s in the current directory: using %s\n", cmd, file, buf);
+	return buf;
 }
 
 int runner_run(const struct experiment *e, const char *out_dir, FILE *table, bool cleanup)

@@ -742,6 +742,8 @@ int cmd_sweep(int argc, char **argv, const char *self)
 		fprintf(stderr, "combosim sweep: -j expects a number of parallel runs from 1 to 4096, got '%s'\n", o.jobs);
 		return EXIT_BAD_INPUT;
 	}
+	char found[PATH_MAX];
+	o.file = runner_find_input("sweep", o.file, found, sizeof(found));
 	struct sweep s;
 	struct cfg_diag diag = { 0 };
 	if (!sweep_load(&s, o.file, &diag) || !check_points(&s, s.points, &diag)) {

@@ -71,4 +71,9 @@ struct experiment *experiment_load(const char *file, const char *const *sets, in
 				   struct cfg_diag *diag);
 void experiment_free(struct experiment *e);
 
+/* Finds a GPU description: a name ("rtx3090": models/rtx3090.json under $COMBOSIM_MODELS, then
+ * the lookup of base/datadir.h from EXPFILE, NULL for the command line) or a path to a JSON
+ * file.  False (out: GPU) if none is readable. */
+bool experiment_gpu_path(const char *gpu, const char *expfile, char *out, size_t n);
+
 #endif

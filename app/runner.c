@@ -708,6 +708,14 @@ const char *runner_find_input(const char *cmd, const char *file, char *buf, size
 	return buf;
 }
 
+bool cli_asks_help(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if ((!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) && (i == 0 || strncmp(argv[i - 1], "--", 2) != 0))
+			return true;
+	return false;
+}
+
 int runner_run(const struct experiment *e, const char *out_dir, FILE *table, bool cleanup)
 {
 	struct outdir o;

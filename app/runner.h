@@ -31,6 +31,10 @@ void runner_remove_stale(const char *dir, const char *name);
  * CMD: ...`).  Returns FILE itself or buf. */
 const char *runner_find_input(const char *cmd, const char *file, char *buf, size_t n);
 
+/* Whether a command line asks for help: "--help" or "-h" where it is not the value of an
+ * option (every option of trace and validate takes a value, so one after "--x" is a value). */
+bool cli_asks_help(int argc, char **argv);
+
 extern const char combosim_version[];
 
 #endif

@@ -524,7 +524,7 @@ out:
 
 int cmd_trace(int argc, char **argv)
 {
-	if (argc < 1 || strcmp(argv[0], "help") == 0 || strcmp(argv[0], "--help") == 0) {
+	if (argc < 1 || strcmp(argv[0], "help") == 0 || cli_asks_help(argc, argv)) {
 		usage(argc < 1 ? stderr : stdout);
 		return argc < 1 ? EXIT_BAD_INPUT : EXIT_OK;
 	}

@@ -32,6 +32,16 @@ expect_error "--set unknown policy" 2 '$.policies[0].name: expected one of "excl
 expect_error "--set out of range" 2 '$.policies[2].game_share: expected a number in [0, 1], got 1.5' -- \
 	run experiments/default.json --set 'policies[2].game_share=1.5' --out "$T/x"
 expect_error "--set bad syntax" 2 "--set 'seed'" -- run experiments/default.json --set seed --out "$T/x"
+expect_error "--unset an absent key" 2 "--unset 'policies[2].game_sms': \$.policies[2]: no key 'game_sms' to remove" -- \
+	run experiments/default.json --unset 'policies[2].game_sms' --out "$T/x"
+expect_error "--unset without a path" 2 "combosim run: --unset needs a value" -- run experiments/default.json --unset
+for c in run sweep trace validate; do
+	if "$C" $c --help >"$T/out" 2>"$T/err" && grep -q "^usage: combosim $c" "$T/out" && [ ! -s "$T/err" ]; then
+		ok "$c --help: usage on stdout, exit 0"
+	else
+		bad "$c --help: exit or output wrong: $(head -c 200 "$T/err")"
+	fi
+done
 [ ! -e "$T/bad" ] && [ ! -e "$T/x" ] && ok "no results directory after bad input" || bad "bad input left a results directory"
 
 # ---- output that cannot be written: a clear message, exit 1, no partial results directory

@@ -716,8 +716,68 @@ bool cli_asks_help(int argc, char **argv)
 	return false;
 }
 
+/* The simulated time a timeline estimate runs each policy for: a twentieth of the run, at
+ * least 20 ms (a frame period or two of warm-up would dominate less), at most the run. */
+static sim_time pilot_ns(sim_time duration)
+{
+	sim_time p = duration / 20, lo = 20 * (sim_time)1000000;
+	return duration < lo ? duration : p < lo ? lo : p;
+}
+
+/* The size of the timeline a run of e would write, in bytes: each policy is run for
+ * pilot_ns with a timeline that only counts, and the count is scaled to the duration (the
+ * slices are per kernel and per SM lane, so the size grows with the duration, the kernels'
+ * rate and the SMs they cover).  -1 when a pilot cannot be set up or fails: the run itself
+ * then reports why. */
+static double timeline_estimate(const struct experiment *e, sim_time *pilot)
+{
+	struct experiment x = *e;
+	double bytes = 0;
+	x.duration_ns = *pilot = pilot_ns(e->duration_ns);
+	for (int i = 0; i < e->n_policies; i++) {
+		struct timeline *tl = timeline_open(NULL);
+		struct sim_sinks sk = { .timeline = tl, .index = i, .label = e->policies[i].name };
+		struct cfg_diag diag = { .file = e->file };
+		struct sim *s = sim_new(&x, &e->policies[i], &sk, &diag);
+		bool ok = s && sim_run(s) == 0;
+		bytes += (double)timeline_bytes(tl);
+		sim_free(s);
+		timeline_close(tl);
+		if (!ok)
+			return -1;
+	}
+	return bytes * (double)e->duration_ns / (double)x.duration_ns;
+}
+
+/* Warns (stderr) when the timeline of e would be large, and refuses it (false) above
+ * outputs.timeline_max_mb, before anything is written.  Co-run experiments run a few kernels
+ * per pair: their timelines stay small, and are not estimated. */
+static bool timeline_size_ok(const struct experiment *e)
+{
+	if (!e->timeline || e->type == EXP_CORUN)
+		return true;
+	sim_time pilot;
+	double mb = timeline_estimate(e, &pilot) / 1e6;
+	if (mb < 0)
+		return true;
+	if (mb > e->timeline_max_mb) {
+		fprintf(stderr, "combosim: %s: $.outputs.timeline: the timeline would take about %.0f MB (%d policies over %.0f ms, "
+			"estimated from %.0f ms of each), above outputs.timeline_max_mb = %.0f MB: shorten duration_ms, "
+			"drop policies, or raise the limit (--set outputs.timeline_max_mb=%.0f)\n", e->file, mb, e->n_policies,
+			(double)e->duration_ns / 1e6, (double)pilot / 1e6, e->timeline_max_mb, ceil(mb * 1.1));
+		return false;
+	}
+	if (mb > TIMELINE_WARN_MB)
+		fprintf(stderr, "combosim: warning: %s: the timeline will take about %.0f MB (%d policies over %.0f ms, estimated "
+			"from %.0f ms of each); Perfetto opens files above %.0f MB slowly or not at all\n", e->file, mb,
+			e->n_policies, (double)e->duration_ns / 1e6, (double)pilot / 1e6, TIMELINE_WARN_MB);
+	return true;
+}
+
 int runner_run(const struct experiment *e, const char *out_dir, FILE *table, bool cleanup)
 {
+	if (!timeline_size_ok(e))
+		return EXIT_BAD_INPUT;
 	struct outdir o;
 	if (outdir_open(&o, out_dir, cleanup))
 		return EXIT_RUN_FAILED;

@@ -526,6 +526,23 @@ static void load_corun(struct experiment *e, const struct cfg *c)
 }
 
 /* "baseline": the label of the policy every co-located run is compared with in the table. */
+/* "outputs": the timeline, and the size above which it is refused before the run (runner.c
+ * estimates it); a limit without the timeline would be silently moot, so it is an error. */
+static void load_outputs(struct experiment *e, const struct cfg *c)
+{
+	struct cfg outs;
+	e->timeline_max_mb = TIMELINE_MAX_MB_DEFAULT;
+	if (!cfg_obj(c, "outputs", false, &outs))
+		return;
+	cfg_only(&outs, (const char *const[]){ "timeline", "timeline_max_mb", NULL });
+	cfg_bool(&outs, "timeline", &(bool){ false }, &e->timeline);
+	if (!cfg_has(&outs, "timeline_max_mb"))
+		return;
+	if (!e->timeline)
+		cfg_fail_key(&outs, "timeline_max_mb", "applies only with \"timeline\": true");
+	cfg_num(&outs, "timeline_max_mb", 1, 1e9, CFG_REQUIRED, &e->timeline_max_mb);
+}
+
 static void load_baseline(struct experiment *e, const struct cfg *c)
 {
 	const char *label = NULL;
@@ -643,11 +660,7 @@ static void load(struct experiment *e, const struct cfg *c)
 		}
 	}
 	load_baseline(e, c);
-	struct cfg outs;
-	if (cfg_obj(c, "outputs", false, &outs)) {
-		cfg_only(&outs, (const char *const[]){ "timeline", NULL });
-		cfg_bool(&outs, "timeline", &(bool){ false }, &e->timeline);
-	}
+	load_outputs(e, c);
 }
 
 struct experiment *experiment_load(const char *file, const char *const *sets, int n_sets,

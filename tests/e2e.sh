@@ -44,6 +44,27 @@ for c in run sweep trace validate; do
 done
 [ ! -e "$T/bad" ] && [ ! -e "$T/x" ] && ok "no results directory after bad input" || bad "bad input left a results directory"
 
+# ---- timeline size: estimated before the run (a pilot of each policy), warned above 100 MB,
+# refused above outputs.timeline_max_mb (exit 2, nothing written)
+"$C" run experiments/default.json --set outputs.timeline=true --set duration_ms=20 -q --out "$T/tl0" 2>"$T/err"
+[ $? -eq 0 ] && [ ! -s "$T/err" ] && ok "timeline: a small one runs without a warning" || bad "timeline small: $(head -c 300 "$T/err")"
+"$C" run experiments/default.json --set outputs.timeline=true --set duration_ms=200 -q --out "$T/tl1" 2>"$T/err"
+est=$(sed -n 's/.*the timeline will take about \([0-9]*\) MB (5 policies over 200 ms.*/\1/p' "$T/err")
+real=$(($(wc -c <"$T/tl1/timeline.json" 2>/dev/null || echo 0) / 1000000))
+if [ -n "$est" ] && [ "$real" -gt 100 ] && [ $((est * 10)) -ge $((real * 8)) ] && [ $((est * 10)) -le $((real * 12)) ]; then
+	ok "timeline: warned before the run, estimate $est MB within 20 % of the $real MB written"
+else
+	bad "timeline warning: estimate '$est' MB, written $real MB: $(head -c 300 "$T/err")"
+fi
+rm -rf "$T/tl0" "$T/tl1"
+expect_error "timeline: refused above the default limit" 2 "above outputs.timeline_max_mb = 1000 MB" -- \
+	run experiments/default.json --set outputs.timeline=true --set duration_ms=1000 --out "$T/tl2"
+expect_error "timeline: refused above a lowered limit" 2 "above outputs.timeline_max_mb = 10 MB" -- \
+	run experiments/default.json --set outputs.timeline=true --set duration_ms=50 --set outputs.timeline_max_mb=10 --out "$T/tl3"
+[ ! -e "$T/tl2" ] && [ ! -e "$T/tl3" ] && ok "timeline: nothing written when refused" || bad "timeline: refused run left files"
+expect_error "timeline: a limit without a timeline" 2 '$.outputs.timeline_max_mb: applies only with "timeline": true' -- \
+	run experiments/default.json --set outputs.timeline_max_mb=10 --out "$T/tl4"
+
 # ---- output that cannot be written: a clear message, exit 1, no partial results directory
 expect_error "unwritable results directory" 1 "cannot create results directory" -- \
 	run experiments/default.json --out /proc/combosim-nope/x

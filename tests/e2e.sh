@@ -65,6 +65,24 @@ expect_error "timeline: refused above a lowered limit" 2 "above outputs.timeline
 expect_error "timeline: a limit without a timeline" 2 '$.outputs.timeline_max_mb: applies only with "timeline": true' -- \
 	run experiments/default.json --set outputs.timeline_max_mb=10 --out "$T/tl4"
 
+# ---- the table marks a gain over the baseline that came with more QoS violations than it had
+"$C" run experiments/default.json --out "$T/tab" >"$T/out" 2>"$T/err"
+if grep -qxF "combo vs pilotfish: BE throughput x1.359 (+35.9 %, COMBO Eq. 6) !" "$T/out" &&
+	grep -qxF "  ! the gain broke QoS: QoS viol 15.42 % under combo, 0.00 % under pilotfish" "$T/out" &&
+	grep -qxF "static-75 vs pilotfish: BE throughput x0.963 (-3.7 %, COMBO Eq. 6)" "$T/out"; then
+	ok "table: the QoS-breaking gain is marked, a loss is not"
+else
+	bad "table: QoS mark wrong: $(grep ' vs \|!' "$T/out")"
+fi
+"$C" run experiments/default.json --set baseline=static-75 --out "$T/tab" >"$T/out" 2>"$T/err"
+if grep -qxF "pilotfish vs static-75: BE throughput x1.038 (+3.8 %, COMBO Eq. 6)" "$T/out" &&
+	grep -qF "combo vs static-75: BE throughput x1.411 (+41.1 %, COMBO Eq. 6) !" "$T/out" && [ "$(grep -c '!' "$T/out")" -eq 2 ]; then
+	ok "table: a gain with fewer QoS violations than the baseline is not marked"
+else
+	bad "table: mark against static-75 wrong: $(grep ' vs \|!' "$T/out")"
+fi
+rm -rf "$T/tab"
+
 # ---- output that cannot be written: a clear message, exit 1, no partial results directory
 expect_error "unwritable results directory" 1 "cannot create results directory" -- \
 	run experiments/default.json --out /proc/combosim-nope/x

@@ -61,6 +61,14 @@ $(BUILD)/version.h: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(BUILD)/app/runner.o: $(BUILD)/version.h
 $(BUILD)/app/runner.o: CFLAGS += -include $(BUILD)/version.h
+# the data directory compiled in (base/datadir.h): PREFIX given to `make install` rebuilds it
+DATADIR  := $(PREFIX)/share/combosim
+$(BUILD)/datadir.h: FORCE
+	@mkdir -p $(BUILD)
+	@echo '#define COMBOSIM_DATADIR "$(DATADIR)"' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/base/datadir.o: $(BUILD)/datadir.h
+$(BUILD)/base/datadir.o: CFLAGS += -include $(BUILD)/datadir.h
 FORCE:
 
 $(BUILD)/libcombosim.a: $(LIB_OBJ)
@@ -91,6 +99,8 @@ test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(FUZZ_HARNESSES:%=$(
 	COMBOSIM=$(BIN)/combosim sh tests/e2e.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_traces.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_hardening.sh
+	COMBOSIM=$(BIN)/combosim sh tests/readme.sh
+	MAKE="$(MAKE) MODE=$(MODE)" sh tests/install.sh
 	for h in $(FUZZ_HARNESSES); do $(BIN)/fuzz-replay-$$h tests/fuzz/corpus/$$h tests/fuzz/crashes/$$h || exit 1; done
 	$(BIN)/mutate-experiments $(MUTATE_EXPERIMENTS)
 
@@ -235,11 +245,20 @@ figures-gspace: all
 	gnuplot -e "dir='$(FIG)/gspace/report'; out='plots/out/gspace_fig9_10.png'" plots/gspace_search.gp
 	sh experiments/gspace/results.sh $(FIG)/gspace/report
 
+# Programs, man page, docs, and under DATADIR what the installed program looks up
+# (base/datadir.h): GPU models, shipped traces (not the raw captures), experiments.
+# DESTDIR stages the tree (packaging); the program still looks in PREFIX, and beside itself.
+DATA_FILES = $(wildcard models/*.json traces/dnn/*.json) traces/README.md \
+	$(shell find traces/games traces/be traces/smqos traces/gspace traces/samples experiments -type f)
 install: all
-	install -d $(PREFIX)/bin $(PREFIX)/share/man/man1
-	install -m 755 $(BIN)/combosim $(PREFIX)/bin/
-	[ ! -f bin/combosim-cuda ] || install -m 755 bin/combosim-cuda $(PREFIX)/bin/
-	install -m 644 docs/combosim.1 $(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/combosim
+	install -m 755 $(BIN)/combosim $(DESTDIR)$(PREFIX)/bin/
+	[ ! -f bin/combosim-cuda ] || install -m 755 bin/combosim-cuda $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 docs/combosim.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/combosim/
+	@for f in $(DATA_FILES); do \
+		install -D -m $$([ -x $$f ] && echo 755 || echo 644) $$f $(DESTDIR)$(DATADIR)/$$f || exit 1; done
+	@echo "installed data: $(DESTDIR)$(DATADIR) ($(words $(DATA_FILES)) files)"
 
 clean:
 	rm -rf build bin results

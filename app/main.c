@@ -1,6 +1,6 @@
 /* combosim — the command-line program.
  *
- *   combosim run FILE [--set path=value]... [--out DIR] [--quiet] [--no-cleanup]
+ *   combosim run FILE [--set path=value]... [--unset path]... [--out DIR] [--quiet] [--no-cleanup]
  *   combosim policies | version | help
  *
  * Exit codes: 0 ok, 1 the run failed, 2 bad usage or bad input.
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/datadir.h"
 #include "policies/policy.h"
 #include "exp/experiment.h"
 #include "app/runner.h"
@@ -20,7 +21,7 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: combosim run FILE [--set path=value]... [--out DIR] [--quiet] [--no-cleanup]\n"
+	fputs("usage: combosim run FILE [--set path=value]... [--unset path]... [--out DIR] [--quiet] [--no-cleanup]\n"
 	      "       combosim sweep SWEEP.json [-j N] [--hosts FILE] [--out DIR] [--dry-run]\n"
 	      "       combosim policies      list the built-in policies\n"
 	      "       combosim validate --sim A/kernels.csv --real B/kernels.csv [--json FILE]\n"
@@ -32,68 +33,138 @@ static void usage(FILE *f)
 	      "left beside DIR (DIR.tmp-PID), unless --no-cleanup (combosim sweep's runs: the sweep\n"
 	      "cleans its runs/ once).\n"
 	      "Exit codes: 0 ok, 1 run failed, 2 bad usage or input.\n", f);
+	fprintf(f, "Data directory (models/, traces/, experiments/ when installed): %s\n", datadir_default());
+}
+
+static void run_usage(FILE *f)
+{
+	fputs("usage: combosim run FILE [--set path=value]... [--unset path]... [--out DIR] [--quiet] [--no-cleanup]\n"
+	      "Runs every policy of the experiment FILE on the same workload.\n"
+	      "  --set PATH=VALUE  set a key of the experiment: VALUE is JSON when it parses (1, true,\n"
+	      "                    null, [..], {..}), else a string; PATH as errors show it, e.g.\n"
+	      "                    seed, outputs.timeline, policies[2].game_share, apps[0].depth\n"
+	      "  --unset PATH      remove a key or an array element, e.g. --unset policies[2].game_share\n"
+	      "                    --set policies[2].game_sms=60; overrides apply in the order given\n"
+	      "  --out DIR         results directory (default results/<experiment name>)\n"
+	      "  -q, --quiet       no table on stdout\n"
+	      "  --no-cleanup      leave the DIR.tmp-PID of dead runs (a sweep cleans once for all)\n"
+	      "  -h, --help        this text\n"
+	      "Exit codes: 0 ok, 1 run failed, 2 bad usage or input.\n", f);
+}
+
+struct run_args {
+	const char *file, *out;
+	char **sets;             /* "path=value", or CFG_UNSET_MARK + "path" (--unset); owned */
+	int n_sets;
+	bool quiet, cleanup, help;
+};
+
+static void run_args_free(struct run_args *r)
+{
+	for (int i = 0; i < r->n_sets; i++)
+		free(r->sets[i]);
+	free(r->sets);
+}
+
+/* Adds an override, in command-line order: a --set after an --unset of the same key sets it. */
+static bool add_set(struct run_args *r, const char *mark, const char *v)
+{
+	size_t n = strlen(mark) + strlen(v) + 1;
+	char *a = malloc(n);
+	if (!a)
+		return false;
+	snprintf(a, n, "%s%s", mark, v);
+	r->sets[r->n_sets++] = a;
+	return true;
+}
+
+/* The value of an option given as "--opt V" or "--opt=V" (NULL: not this option); *i moves past
+ * V.  *missing when the option ends the command line without its value. */
+static const char *opt_value(int argc, char **argv, int *i, const char *opt, bool *missing)
+{
+	size_t n = strlen(opt);
+	if (strncmp(argv[*i], opt, n) != 0)
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n])
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* Parses `combosim run`'s arguments; an exit code when they are bad, -1 when they are good. */
+static int parse_run(int argc, char **argv, struct run_args *r)
+{
+	static const char unset[] = { CFG_UNSET_MARK, 0 };
+	*r = (struct run_args){ .cleanup = true, .sets = calloc((size_t)argc + 1, sizeof(char *)) };
+	if (!r->sets)
+		return EXIT_RUN_FAILED;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v;
+		bool missing = false;
+		if ((v = opt_value(argc, argv, &i, "--set", &missing)) || (v = opt_value(argc, argv, &i, "--unset", &missing))) {
+			if (!add_set(r, a[2] == 'u' ? unset : "", v))
+				return EXIT_RUN_FAILED;
+		} else if ((v = opt_value(argc, argv, &i, "--out", &missing))) {
+			r->out = v;
+		} else if (missing) {
+			fprintf(stderr, "combosim run: %s needs a value\n", a);
+			return EXIT_BAD_INPUT;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			r->help = true;
+		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+			r->quiet = true;
+		} else if (strcmp(a, "--no-cleanup") == 0) {
+			r->cleanup = false;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "combosim run: unknown option '%s'\n", a);
+			run_usage(stderr);
+			return EXIT_BAD_INPUT;
+		} else if (r->file) {
+			fprintf(stderr, "combosim run: one experiment file at a time (got '%s' and '%s')\n", r->file, a);
+			return EXIT_BAD_INPUT;
+		} else {
+			r->file = a;
+		}
+	}
+	if (!r->file && !r->help) {
+		run_usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	return -1;
 }
 
 static int cmd_run(int argc, char **argv)
 {
-	const char *file = NULL, *out = NULL;
-	const char **sets = calloc((size_t)argc, sizeof(char *));
-	int n_sets = 0;
-	bool quiet = false, cleanup = true;
-	if (!sets)
-		return EXIT_RUN_FAILED;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--set") == 0 || strcmp(a, "--out") == 0) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "combosim run: %s needs a value\n", a);
-				free(sets);
-				return EXIT_BAD_INPUT;
-			}
-			if (a[2] == 's')
-				sets[n_sets++] = argv[++i];
-			else
-				out = argv[++i];
-		} else if (strncmp(a, "--set=", 6) == 0) {
-			sets[n_sets++] = a + 6;
-		} else if (strncmp(a, "--out=", 6) == 0) {
-			out = a + 6;
-		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-			quiet = true;
-		} else if (strcmp(a, "--no-cleanup") == 0) {
-			cleanup = false;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "combosim run: unknown option '%s'\n", a);
-			usage(stderr);
-			free(sets);
-			return EXIT_BAD_INPUT;
-		} else if (file) {
-			fprintf(stderr, "combosim run: one experiment file at a time (got '%s' and '%s')\n", file, a);
-			free(sets);
-			return EXIT_BAD_INPUT;
-		} else {
-			file = a;
-		}
+	struct run_args r;
+	int rc = parse_run(argc, argv, &r);
+	if (rc >= 0 || r.help) {
+		if (rc < 0)
+			run_usage(stdout);
+		run_args_free(&r);
+		return rc < 0 ? EXIT_OK : rc;
 	}
-	if (!file) {
-		usage(stderr);
-		free(sets);
-		return EXIT_BAD_INPUT;
-	}
+	char found[4096];
+	const char *file = runner_find_input("run", r.file, found, sizeof(found));
 	struct cfg_diag diag = { .file = file };
-	struct experiment *e = experiment_load(file, sets, n_sets, &diag);
-	free(sets);
+	struct experiment *e = experiment_load(file, (const char *const *)r.sets, r.n_sets, &diag);
+	run_args_free(&r);
 	if (!e) {
 		fprintf(stderr, "combosim: %s\n", diag.msg);
 		return EXIT_BAD_INPUT;
 	}
+	const char *out = r.out;
 	char dflt[256];
 	if (!out) {
 		snprintf(dflt, sizeof(dflt), "results/%s", e->name);
 		out = dflt;
 	}
-	int rc = runner_run(e, out, quiet ? NULL : stdout, cleanup);
-	if (rc == EXIT_OK && !quiet)
+	rc = runner_run(e, out, r.quiet ? NULL : stdout, r.cleanup);
+	if (rc == EXIT_OK && !r.quiet)
 		printf("results: %s/ (summary.json, frames.csv, kernels.csv%s%s)\n", out,
 		       e->type == EXP_CORUN ? ", corun.csv, reproduction.csv" : "",
 		       e->timeline ? ", timeline.json" : "");

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/datadir.h"
 #include "sim/engine.h"
 #include "traces/timeline.h"
 
@@ -336,6 +337,42 @@ static double num(const cJSON *o, const char *k)
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
+/* The worst game's QoS violation rate of a run (0 when no game has frames); NAN without games. */
+static double worst_viol(const cJSON *run)
+{
+	const cJSON *games = cJSON_GetObjectItemCaseSensitive(run, "games"), *g;
+	double viol = cJSON_GetArraySize(games) ? 0 : NAN;
+	cJSON_ArrayForEach(g, games) {
+		double v = num(g, "qos_violation_rate");
+		viol = fmax(viol, isnan(v) ? 0 : v);
+	}
+	return viol;
+}
+
+/* The experiment's headline comparison: every co-located run's BE throughput over its
+ * baseline's (COMBO Fig. 13 / Eq. 6 when the baseline is Pilotfish).  A gain bought with more
+ * QoS violations than the baseline's is no like-for-like win: it is marked '!' and a footnote
+ * gives both rates, so the number cannot be quoted without them. */
+static void print_comparison(FILE *t, const struct experiment *e, const cJSON *runs, const bool *colocated)
+{
+	int base = e->baseline;
+	const cJSON *br = base >= 0 ? cJSON_GetArrayItem(runs, base) : NULL;
+	double base_thr = br ? num(cJSON_GetObjectItemCaseSensitive(br, "be_throughput"), "total") : NAN;
+	double base_viol = br ? worst_viol(br) : NAN;
+	for (int i = 0; br && base_thr > 0 && i < e->n_policies; i++) {
+		if (i == base || !colocated[i])
+			continue;
+		const cJSON *r = cJSON_GetArrayItem(runs, i);
+		double c = num(cJSON_GetObjectItemCaseSensitive(r, "be_throughput"), "total"), viol = worst_viol(r);
+		bool broke = c > base_thr && viol > base_viol;
+		fprintf(t, "%s vs %s: BE throughput x%.3f (%+.1f %%, COMBO Eq. 6)%s\n", e->policies[i].name,
+			e->policies[base].name, c / base_thr, 100 * (c / base_thr - 1), broke ? " !" : "");
+		if (broke)
+			fprintf(t, "  ! the gain broke QoS: QoS viol %.2f %% under %s, %.2f %% under %s%s\n", 100 * viol,
+				e->policies[i].name, 100 * base_viol, e->policies[base].name, e->n_games > 1 ? " (worst game)" : "");
+	}
+}
+
 static void print_table(FILE *t, const struct experiment *e, const cJSON *runs, const bool *colocated)
 {
 	fprintf(t, "%-16s %9s %8s %8s %8s %8s %9s %7s\n", "policy", "BE thr", "BE CD", "BE TC",
@@ -346,14 +383,8 @@ static void print_table(FILE *t, const struct experiment *e, const cJSON *runs, 
 		const cJSON *games = cJSON_GetObjectItemCaseSensitive(r, "games");
 		const cJSON *util = cJSON_GetObjectItemCaseSensitive(r, "utilisation");
 		const cJSON *g0 = cJSON_GetArrayItem(games, 0);
-		double viol = 0, fps = NAN, p99 = NAN;
-		const cJSON *g;
-		int ng = 0;
-		cJSON_ArrayForEach(g, games) {
-			double v = num(g, "qos_violation_rate");
-			viol = fmax(viol, isnan(v) ? 0 : v);
-			ng++;
-		}
+		double viol = worst_viol(r), fps = NAN, p99 = NAN;
+		int ng = cJSON_GetArraySize(games);
 		if (g0) {
 			fps = num(g0, "fps_avg");
 			p99 = num(g0, "fps_p99");
@@ -378,18 +409,7 @@ static void print_table(FILE *t, const struct experiment *e, const cJSON *runs, 
 	if (e->n_games > 1)
 		fprintf(t, "(FPS of the first game; QoS violations: the worst game)\n");
 	fprintf(t, "BE thr: solo-time of finished BE kernels per simulated second (COMBO Eq. 6); FPS p99: the FPS 99 %% of 1 s windows reach (- under 1 s)\n");
-	/* the experiment's headline comparison: every co-located run's BE throughput over its
-	 * baseline's (COMBO Fig. 13 / Eq. 6 when the baseline is Pilotfish); the papers' figures
-	 * stand beside ours in each reproduction's RESULTS.md */
-	int base = e->baseline;
-	double base_thr = base >= 0 ? num(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(runs, base), "be_throughput"), "total") : NAN;
-	for (int i = 0; base >= 0 && base_thr > 0 && i < e->n_policies; i++) {
-		if (i == base || !colocated[i])
-			continue;
-		double c = num(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(runs, i), "be_throughput"), "total");
-		fprintf(t, "%s vs %s: BE throughput x%.3f (%+.1f %%, COMBO Eq. 6)\n",
-			e->policies[i].name, e->policies[base].name, c / base_thr, 100 * (c / base_thr - 1));
-	}
+	print_comparison(t, e, runs, colocated);
 }
 
 /* Progress on stderr, only when it is a terminal: run i of n, simulated time, rate, ETA. */
@@ -698,8 +718,85 @@ out:
 	return rc;
 }
 
+const char *runner_find_input(const char *cmd, const char *file, char *buf, size_t n)
+{
+	if (file[0] == '/' || access(file, F_OK) == 0 || !datadir_find(file, buf, n))
+		return file;
+	/* a result must never come from a file the user did not expect: say which one */
+	fprintf(stderr, "combosim %s: no %s in the current directory: using %s\n", cmd, file, buf);
+	return buf;
+}
+
+bool cli_asks_help(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if ((!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) && (i == 0 || strncmp(argv[i - 1], "--", 2) != 0))
+			return true;
+	return false;
+}
+
+/* The simulated time a timeline estimate runs each policy for: a twentieth of the run, at
+ * least 20 ms (a frame period or two of warm-up would dominate less), at most the run. */
+static sim_time pilot_ns(sim_time duration)
+{
+	sim_time p = duration / 20, lo = 20 * (sim_time)1000000;
+	return duration < lo ? duration : p < lo ? lo : p;
+}
+
+/* The size of the timeline a run of e would write, in bytes: each policy is run for
+ * pilot_ns with a timeline that only counts, and the count is scaled to the duration (the
+ * slices are per kernel and per SM lane, so the size grows with the duration, the kernels'
+ * rate and the SMs they cover).  -1 when a pilot cannot be set up or fails: the run itself
+ * then reports why. */
+static double timeline_estimate(const struct experiment *e, sim_time *pilot)
+{
+	struct experiment x = *e;
+	double bytes = 0;
+	x.duration_ns = *pilot = pilot_ns(e->duration_ns);
+	for (int i = 0; i < e->n_policies; i++) {
+		struct timeline *tl = timeline_open(NULL);
+		struct sim_sinks sk = { .timeline = tl, .index = i, .label = e->policies[i].name };
+		struct cfg_diag diag = { .file = e->file };
+		struct sim *s = sim_new(&x, &e->policies[i], &sk, &diag);
+		bool ok = s && sim_run(s) == 0;
+		bytes += (double)timeline_bytes(tl);
+		sim_free(s);
+		timeline_close(tl);
+		if (!ok)
+			return -1;
+	}
+	return bytes * (double)e->duration_ns / (double)x.duration_ns;
+}
+
+/* Warns (stderr) when the timeline of e would be large, and refuses it (false) above
+ * outputs.timeline_max_mb, before anything is written.  Co-run experiments run a few kernels
+ * per pair: their timelines stay small, and are not estimated. */
+static bool timeline_size_ok(const struct experiment *e)
+{
+	if (!e->timeline || e->type == EXP_CORUN)
+		return true;
+	sim_time pilot;
+	double mb = timeline_estimate(e, &pilot) / 1e6;
+	if (mb < 0)
+		return true;
+	if (mb > e->timeline_max_mb) {
+		fprintf(stderr, "combosim: %s: $.outputs.timeline: the timeline would take about %.0f MB (%d policies over %.0f ms, "
+			"estimated from %.0f ms of each), above outputs.timeline_max_mb = %.0f MB: shorten duration_ms, "
+			"drop policies, or raise the limit (--set outputs.timeline_max_mb=%.0f)\n", e->file, mb, e->n_policies,
+			(double)e->duration_ns / 1e6, (double)pilot / 1e6, e->timeline_max_mb, ceil(mb * 1.1));
+		return false;
+	}
+	if (mb > TIMELINE_WARN_MB)
+		fprintf(stderr, "combosim: warning: %s: the timeline will take about %.0f MB (%d policies over %.0f ms, estimated "
+			"from %.0f ms of each); Perfetto opens files above %.0f MB slowly or not at all\n", e->file, mb,
+			e->n_policies, (double)e->duration_ns / 1e6, (double)pilot / 1e6, TIMELINE_WARN_MB);
+	return true;
+}
+
 int runner_run(const struct experiment *e, const char *out_dir, FILE *table, bool cleanup)
 {
+	if (!timeline_size_ok(e))
+		return EXIT_BAD_INPUT;
 	struct outdir o;
 	if (outdir_open(&o, out_dir, cleanup))
 		return EXIT_RUN_FAILED;

@@ -25,6 +25,16 @@ int runner_run(const struct experiment *e, const char *out_dir, FILE *table, boo
  * completed or undone).  Only entries of `name` when given; of any name when NULL. */
 void runner_remove_stale(const char *dir, const char *name);
 
+/* An experiment or sweep FILE named by a relative path that the current directory lacks is
+ * taken from the data directories (base/datadir.h), so `combosim run experiments/default.json`
+ * works from any directory once installed; the file taken is named on stderr (as `combosim
+ * CMD: ...`).  Returns FILE itself or buf. */
+const char *runner_find_input(const char *cmd, const char *file, char *buf, size_t n);
+
+/* Whether a command line asks for help: "--help" or "-h" where it is not the value of an
+ * option (every option of trace and validate takes a value, so one after "--x" is a value). */
+bool cli_asks_help(int argc, char **argv);
+
 extern const char combosim_version[];
 
 #endif

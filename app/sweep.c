@@ -459,11 +459,16 @@ static long collect(const struct sweep *s, const char *out)
 	return missing;
 }
 
-static void usage(void)
+static void usage(FILE *f)
 {
 	fputs("usage: combosim sweep SWEEP.json [-j N] [--hosts FILE] [--out DIR] [--dry-run]\n"
 	      "Expands the grid, checks every point, runs the points without a finished result\n"
-	      "with GNU parallel, and writes DIR/sweep.csv (DIR: results/<sweep file name>).\n", stderr);
+	      "with GNU parallel, and writes DIR/sweep.csv (DIR: results/<sweep file name>).\n"
+	      "  -j N, --jobs N   parallel runs (default 1)\n"
+	      "  --hosts FILE     run on the ssh hosts listed in FILE (GNU parallel --sshloginfile)\n"
+	      "  --out DIR        sweep directory (runs/NNNNNN/, sweep.csv, jobs.txt)\n"
+	      "  --dry-run        check every point and write DIR/jobs.txt, run nothing\n"
+	      "  -h, --help       this text\n", f);
 }
 
 /* Loads the first `n` points' experiments (after their --set overrides); false with the first
@@ -663,7 +668,7 @@ static int lock_out(const char *out)
 /* The sweep's command-line options; false (usage printed) when they make no sense. */
 struct sweep_args {
 	const char *file, *out, *hosts, *jobs;
-	bool dry;
+	bool dry, help;
 };
 
 static bool parse_args(int argc, char **argv, struct sweep_args *o)
@@ -683,17 +688,19 @@ static bool parse_args(int argc, char **argv, struct sweep_args *o)
 			o->jobs = a + 2;
 		} else if (!strcmp(a, "--dry-run")) {
 			o->dry = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			o->help = true;
 		} else if (a[0] == '-' || o->file) {
 			fprintf(stderr, "combosim sweep: unexpected argument '%s'\n", a);
-			usage();
+			usage(stderr);
 			return false;
 		} else {
 			o->file = a;
 		}
 	}
-	if (!o->file)
-		usage();
-	return o->file != NULL;
+	if (!o->file && !o->help)
+		usage(stderr);
+	return o->file != NULL || o->help;
 }
 
 /* Runs the points of a loaded, checked sweep that have no result yet, in out (locked), then
@@ -736,12 +743,18 @@ int cmd_sweep(int argc, char **argv, const char *self)
 	struct sweep_args o;
 	if (!parse_args(argc, argv, &o))
 		return EXIT_BAD_INPUT;
+	if (o.help) {
+		usage(stdout);
+		return EXIT_OK;
+	}
 	char *end;
 	long nj = strtol(o.jobs, &end, 10);
 	if (*end || nj < 1 || nj > 4096) {
 		fprintf(stderr, "combosim sweep: -j expects a number of parallel runs from 1 to 4096, got '%s'\n", o.jobs);
 		return EXIT_BAD_INPUT;
 	}
+	char found[PATH_MAX];
+	o.file = runner_find_input("sweep", o.file, found, sizeof(found));
 	struct sweep s;
 	struct cfg_diag diag = { 0 };
 	if (!sweep_load(&s, o.file, &diag) || !check_points(&s, s.points, &diag)) {

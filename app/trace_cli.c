@@ -171,34 +171,7 @@ static FILE *tmp_out(void)
 static struct gpu_desc *load_gpu(const char *cmd, const char *name)
 {
 	char path[PATH_MAX];
-	bool found = false;
-	if (strchr(name, '/') || strstr(name, ".json")) {
-		snprintf(path, sizeof(path), "%s", name);
-		found = access(path, R_OK) == 0;
-	} else {
-		const char *env = getenv("COMBOSIM_MODELS");
-		char exe[PATH_MAX];
-		ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (len > 0)
-			exe[len] = 0;
-		const char *dirs[5] = { env, "models", NULL, NULL, NULL };
-		char d1[PATH_MAX], d2[PATH_MAX], d3[PATH_MAX];
-		if (len > 0) {
-			char *bin = dirname(exe);
-			snprintf(d1, sizeof(d1), "%s/../models", bin);
-			snprintf(d2, sizeof(d2), "%s/../../models", bin);
-			snprintf(d3, sizeof(d3), "%s/../share/combosim/models", bin);
-			dirs[2] = d1;
-			dirs[3] = d2;
-			dirs[4] = d3;
-		}
-		for (int i = 0; i < 5 && !found; i++) {
-			if (!dirs[i])
-				continue;
-			snprintf(path, sizeof(path), "%s/%s.json", dirs[i], name);
-			found = access(path, R_OK) == 0;
-		}
-	}
+	bool found = experiment_gpu_path(name, NULL, path, sizeof(path));
 	if (!found) {
 		fprintf(stderr, "combosim %s: expected a GPU name with a description in models/ (e.g. rtx3090, h100) or a path to one, got '%s'\n",
 			cmd, name);
@@ -551,7 +524,7 @@ out:
 
 int cmd_trace(int argc, char **argv)
 {
-	if (argc < 1 || strcmp(argv[0], "help") == 0 || strcmp(argv[0], "--help") == 0) {
+	if (argc < 1 || strcmp(argv[0], "help") == 0 || cli_asks_help(argc, argv)) {
 		usage(argc < 1 ? stderr : stdout);
 		return argc < 1 ? EXIT_BAD_INPUT : EXIT_OK;
 	}

@@ -10,6 +10,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "app/runner.h"
 #include "traces/csv.h"
 
 #define NFIELDS 12
@@ -530,6 +531,11 @@ void validate_print(const cJSON *r, FILE *f)
 int cmd_validate(int argc, char **argv)
 {
 	const char *sim = NULL, *real = NULL, *json = NULL;
+	if (cli_asks_help(argc, argv)) {
+		fputs("usage: combosim validate --sim SIM/kernels.csv --real REAL/kernels.csv [--json FILE]\n"
+		      "Compares a simulated and a real kernels.csv: per-kernel and makespan errors.\n", stdout);
+		return 0;
+	}
 	for (int i = 0; i < argc; i++) {
 		const char **dst = !strcmp(argv[i], "--sim") ? &sim : !strcmp(argv[i], "--real") ? &real
 			: !strcmp(argv[i], "--json") ? &json : NULL;

@@ -1252,8 +1252,9 @@ set_fail(struct cfg_diag *d, const char *assignment, const char *fmt, ...)
 	struct sbuf s = sb_init(shown, sizeof(shown));
 	va_list ap;
 
-	sb_puts(&s, assignment);
-	snprintf(head, sizeof(head), "--set '%s'", sb_done(&s));
+	bool unset = assignment[0] == CFG_UNSET_MARK;
+	sb_puts(&s, assignment + unset);
+	snprintf(head, sizeof(head), "%s '%s'", unset ? "--unset" : "--set", sb_done(&s));
 	va_start(ap, fmt);
 	vrecord(d, head, fmt, ap);
 	va_end(ap);
@@ -1301,7 +1302,7 @@ static bool parse_set_path(char *path, struct seg *segs, size_t *nseg, struct cf
 		if (!next)
 			break;
 		if (next != '.') {
-			why = "expected '.', '[' or '='";
+			why = assignment[0] == CFG_UNSET_MARK ? "expected '.' or '['" : "expected '.', '[' or '='";
 			goto bad;
 		}
 		i++;
@@ -1312,7 +1313,8 @@ bad:
 	if (i >= len)
 		set_fail(d, assignment, "invalid path at end: %s", why);
 	else
-		set_fail(d, assignment, "invalid path at '%.*s': %s", (int)(len - i), assignment + i, why);
+		set_fail(d, assignment, "invalid path at '%.*s': %s", (int)(len - i),
+			 assignment + (assignment[0] == CFG_UNSET_MARK) + i, why);
 	return false;
 }
 
@@ -1396,6 +1398,63 @@ static bool set_path(cJSON *root, const struct seg *segs, size_t n, cJSON *val, 
 	return false;	/* not reached: n >= 1 */
 }
 
+/* Removes the object member or array element that segs name; false with a message when it, or
+ * a container on the way, is absent: a removal that removes nothing is a typo, not a no-op. */
+static bool unset_path(cJSON *root, const struct seg *segs, size_t n, struct cfg_diag *d, const char *assignment)
+{
+	char path[CFG_PATH_MAX] = "$", got[GOT_MAX + 1];
+	cJSON *cur = root;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct seg *s = &segs[k];
+		cJSON *next;
+
+		if (s->key && !cJSON_IsObject(cur)) {
+			set_fail(d, assignment, "%s: expected an object, got %s", path, show_value(got, cur));
+			return false;
+		}
+		if (!s->key && !cJSON_IsArray(cur)) {
+			set_fail(d, assignment, "%s: expected an array, got %s", path, show_value(got, cur));
+			return false;
+		}
+		next = s->key ? cJSON_GetObjectItemCaseSensitive(cur, s->key)
+			      : s->index < (unsigned long long)cJSON_GetArraySize(cur) ? cJSON_GetArrayItem(cur, (int)s->index) : NULL;
+		if (!next) {
+			if (s->key)
+				set_fail(d, assignment, "%s: no key '%s' to remove", path, s->key);
+			else
+				set_fail(d, assignment, "%s: index %llu out of range (array has %d elements)", path, s->index,
+					 cJSON_GetArraySize(cur));
+			return false;
+		}
+		if (k + 1 == n) {
+			if (s->key)
+				cJSON_DeleteItemFromObjectCaseSensitive(cur, s->key);
+			else
+				cJSON_DeleteItemFromArray(cur, (int)s->index);
+			return true;
+		}
+		path_join(path, path, s->key, (long long)s->index);
+		cur = next;
+	}
+	return false;	/* not reached: n >= 1 */
+}
+
+static bool apply_unset(cJSON *root, const char *assignment, struct cfg_diag *diag)
+{
+	size_t plen = strlen(assignment + 1), nseg = 0;
+	char *path = xmalloc(plen + 1);
+	struct seg *segs = xmalloc((plen + 1) * sizeof(*segs));
+	bool ok;
+
+	memcpy(path, assignment + 1, plen + 1);
+	ok = plen ? parse_set_path(path, segs, &nseg, diag, assignment) && unset_path(root, segs, nseg, diag, assignment)
+		  : (set_fail(diag, assignment, "expected a path"), false);
+	free(segs);
+	free(path);
+	return ok;
+}
+
 bool cfg_apply_set(cJSON *root, const char *assignment, struct cfg_diag *diag)
 {
 	const char *eq;
@@ -1407,6 +1466,8 @@ bool cfg_apply_set(cJSON *root, const char *assignment, struct cfg_diag *diag)
 
 	if (diag->failed)
 		return false;
+	if (assignment[0] == CFG_UNSET_MARK)
+		return apply_unset(root, assignment, diag);
 	eq = strchr(assignment, '=');
 	if (!eq || eq == assignment) {
 		set_fail(diag, assignment, "expected path=value");

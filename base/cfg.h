@@ -114,7 +114,11 @@ bool cfg_stream_close(struct cfg_stream *s);
  * null, "string", [...], {...}) and taken as a plain string otherwise; JSON holding "\u0000"
  * in a string, or nested deeper than CFG_DEPTH_MAX, is an error.  Missing intermediate
  * object members are created; an array index must exist (or equal the length, to append).
- * On error fills diag->msg with "--set 'a.b=1': ..." and returns false. */
+ * On error fills diag->msg with "--set 'a.b=1': ..." and returns false.
+ * An assignment CFG_UNSET_MARK + "a.b[2].c" (what `--unset a.b[2].c` passes) removes that
+ * object member or array element instead; removing what is absent is an error ("--unset
+ * 'a.x': $.a: no key 'x' to remove").  '!' cannot begin a path, so the two never mix. */
+#define CFG_UNSET_MARK '!'
 bool cfg_apply_set(cJSON *root, const char *assignment, struct cfg_diag *diag);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/datadir.h"
 #include "traces/csv.h"
 #include "traces/gametrace.h"
 #include "traces/profile.h"
@@ -44,49 +45,20 @@ static bool file_exists(const char *p)
 	return access(p, R_OK) == 0;
 }
 
-/* A GPU is named ("rtx3090": models/rtx3090.json) or given as a path to a JSON file. */
-static bool resolve_gpu(const char *gpu, const char *expfile, char *out, size_t n)
+bool experiment_gpu_path(const char *gpu, const char *expfile, char *out, size_t n)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX];
-	snprintf(tmp, sizeof(tmp), "%s", expfile);
-	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
-	bool is_path = strchr(gpu, '/') || strstr(gpu, ".json");
-	if (is_path) {
-		snprintf(out, n, "%s", gpu);
-		if (gpu[0] == '/' || file_exists(out))
-			return file_exists(out);
-		snprintf(out, n, "%s/%s", dir, gpu);
-		return file_exists(out);
-	}
+	if (strchr(gpu, '/') || strstr(gpu, ".json"))
+		return datadir_resolve_path(gpu, expfile, out, n);
 	const char *env = getenv("COMBOSIM_MODELS");
 	if (env) {
 		snprintf(out, n, "%s/%s.json", env, gpu);
 		if (file_exists(out))
 			return true;
 	}
-	snprintf(out, n, "models/%s.json", gpu);
-	if (file_exists(out))
+	char rel[PATH_MAX];
+	snprintf(rel, sizeof(rel), "models/%s.json", gpu);
+	if (datadir_lookup(rel, expfile, out, n))
 		return true;
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len > 0) {
-		exe[len] = 0;
-		snprintf(out, n, "%s/../models/%s.json", dirname(exe), gpu);
-		if (file_exists(out))
-			return true;
-		exe[len] = 0;
-		snprintf(tmp, sizeof(tmp), "%s", exe);
-		snprintf(out, n, "%s/../../share/combosim/models/%s.json", dirname(dirname(tmp)), gpu);
-		if (file_exists(out))
-			return true;
-	}
-	for (const char *up = "/.."; ; up = "/../..") {
-		snprintf(out, n, "%s%s/models/%s.json", dir, up, gpu);
-		if (file_exists(out))
-			return true;
-		if (strcmp(up, "/../..") == 0)
-			break;
-	}
 	snprintf(out, n, "%s", gpu);
 	return false;
 }
@@ -554,6 +526,23 @@ static void load_corun(struct experiment *e, const struct cfg *c)
 }
 
 /* "baseline": the label of the policy every co-located run is compared with in the table. */
+/* "outputs": the timeline, and the size above which it is refused before the run (runner.c
+ * estimates it); a limit without the timeline would be silently moot, so it is an error. */
+static void load_outputs(struct experiment *e, const struct cfg *c)
+{
+	struct cfg outs;
+	e->timeline_max_mb = TIMELINE_MAX_MB_DEFAULT;
+	if (!cfg_obj(c, "outputs", false, &outs))
+		return;
+	cfg_only(&outs, (const char *const[]){ "timeline", "timeline_max_mb", NULL });
+	cfg_bool(&outs, "timeline", &(bool){ false }, &e->timeline);
+	if (!cfg_has(&outs, "timeline_max_mb"))
+		return;
+	if (!e->timeline)
+		cfg_fail_key(&outs, "timeline_max_mb", "applies only with \"timeline\": true");
+	cfg_num(&outs, "timeline_max_mb", 1, 1e9, CFG_REQUIRED, &e->timeline_max_mb);
+}
+
 static void load_baseline(struct experiment *e, const struct cfg *c)
 {
 	const char *label = NULL;
@@ -597,9 +586,9 @@ static void load(struct experiment *e, const struct cfg *c)
 	if (!cfg_str(c, "gpu", NULL, CFG_REQUIRED, &gpu))
 		return;
 	char path[PATH_MAX];
-	if (!resolve_gpu(gpu, e->file, path, sizeof(path))) {
-		cfg_fail_key(c, "gpu", "expected a GPU name with a description in models/ (e.g. \"rtx3090\", \"h100\") or a path to one, got \"%.100s\"",
-			     gpu);
+	if (!experiment_gpu_path(gpu, e->file, path, sizeof(path))) {
+		cfg_fail_key(c, "gpu", "expected a GPU name with a description in models/ (e.g. \"rtx3090\", \"h100\") or a path to one, got \"%.100s\" (looked beside the experiment, in ./models and in the data directory %s/models)",
+			     gpu, datadir_default());
 		return;
 	}
 	struct cfg_diag gdiag = { .file = NULL };
@@ -671,11 +660,7 @@ static void load(struct experiment *e, const struct cfg *c)
 		}
 	}
 	load_baseline(e, c);
-	struct cfg outs;
-	if (cfg_obj(c, "outputs", false, &outs)) {
-		cfg_only(&outs, (const char *const[]){ "timeline", NULL });
-		cfg_bool(&outs, "timeline", &(bool){ false }, &e->timeline);
-	}
+	load_outputs(e, c);
 }
 
 struct experiment *experiment_load(const char *file, const char *const *sets, int n_sets,

@@ -21,6 +21,11 @@ struct policy_spec {
 
 enum exp_type { EXP_RUN, EXP_CORUN };
 
+/* outputs.timeline_max_mb's default: Perfetto's UI loads traces of a few hundred MB at best. */
+#define TIMELINE_MAX_MB_DEFAULT 1000.0
+/* An estimated timeline above this many MB is warned about: Perfetto opens it slowly or not. */
+#define TIMELINE_WARN_MB 100.0
+
 /* A reproduction row aggregated over co-run pairs: e.g. the mean makespan reduction of all
  * RT+CD pairs under the PTB variant (COMBO Fig. 7). */
 enum corun_stat { STAT_MEAN, STAT_MAX, STAT_MIN };
@@ -63,6 +68,7 @@ struct experiment {
 	struct corun_summary *summaries;
 	int n_summaries;
 	bool timeline;
+	double timeline_max_mb;  /* outputs.timeline_max_mb: a larger estimated timeline is refused */
 	cJSON *tree;             /* the resolved experiment (after --set), owned */
 };
 
@@ -70,5 +76,10 @@ struct experiment {
 struct experiment *experiment_load(const char *file, const char *const *sets, int n_sets,
 				   struct cfg_diag *diag);
 void experiment_free(struct experiment *e);
+
+/* Finds a GPU description: a name ("rtx3090": models/rtx3090.json under $COMBOSIM_MODELS, then
+ * the lookup of base/datadir.h from EXPFILE, NULL for the command line) or a path to a JSON
+ * file.  False (out: GPU) if none is readable. */
+bool experiment_gpu_path(const char *gpu, const char *expfile, char *out, size_t n);
 
 #endif

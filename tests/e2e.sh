@@ -32,7 +32,56 @@ expect_error "--set unknown policy" 2 '$.policies[0].name: expected one of "excl
 expect_error "--set out of range" 2 '$.policies[2].game_share: expected a number in [0, 1], got 1.5' -- \
 	run experiments/default.json --set 'policies[2].game_share=1.5' --out "$T/x"
 expect_error "--set bad syntax" 2 "--set 'seed'" -- run experiments/default.json --set seed --out "$T/x"
+expect_error "--unset an absent key" 2 "--unset 'policies[2].game_sms': \$.policies[2]: no key 'game_sms' to remove" -- \
+	run experiments/default.json --unset 'policies[2].game_sms' --out "$T/x"
+expect_error "--unset without a path" 2 "combosim run: --unset needs a value" -- run experiments/default.json --unset
+for c in run sweep trace validate; do
+	if "$C" $c --help >"$T/out" 2>"$T/err" && grep -q "^usage: combosim $c" "$T/out" && [ ! -s "$T/err" ]; then
+		ok "$c --help: usage on stdout, exit 0"
+	else
+		bad "$c --help: exit or output wrong: $(head -c 200 "$T/err")"
+	fi
+done
 [ ! -e "$T/bad" ] && [ ! -e "$T/x" ] && ok "no results directory after bad input" || bad "bad input left a results directory"
+
+# ---- timeline size: estimated before the run (a pilot of each policy), warned above 100 MB,
+# refused above outputs.timeline_max_mb (exit 2, nothing written)
+"$C" run experiments/default.json --set outputs.timeline=true --set duration_ms=20 -q --out "$T/tl0" 2>"$T/err"
+[ $? -eq 0 ] && [ ! -s "$T/err" ] && ok "timeline: a small one runs without a warning" || bad "timeline small: $(head -c 300 "$T/err")"
+"$C" run experiments/default.json --set outputs.timeline=true --set duration_ms=200 -q --out "$T/tl1" 2>"$T/err"
+est=$(sed -n 's/.*the timeline will take about \([0-9]*\) MB (5 policies over 200 ms.*/\1/p' "$T/err")
+real=$(($(wc -c <"$T/tl1/timeline.json" 2>/dev/null || echo 0) / 1000000))
+if [ -n "$est" ] && [ "$real" -gt 100 ] && [ $((est * 10)) -ge $((real * 8)) ] && [ $((est * 10)) -le $((real * 12)) ]; then
+	ok "timeline: warned before the run, estimate $est MB within 20 % of the $real MB written"
+else
+	bad "timeline warning: estimate '$est' MB, written $real MB: $(head -c 300 "$T/err")"
+fi
+rm -rf "$T/tl0" "$T/tl1"
+expect_error "timeline: refused above the default limit" 2 "above outputs.timeline_max_mb = 1000 MB" -- \
+	run experiments/default.json --set outputs.timeline=true --set duration_ms=1000 --out "$T/tl2"
+expect_error "timeline: refused above a lowered limit" 2 "above outputs.timeline_max_mb = 10 MB" -- \
+	run experiments/default.json --set outputs.timeline=true --set duration_ms=50 --set outputs.timeline_max_mb=10 --out "$T/tl3"
+[ ! -e "$T/tl2" ] && [ ! -e "$T/tl3" ] && ok "timeline: nothing written when refused" || bad "timeline: refused run left files"
+expect_error "timeline: a limit without a timeline" 2 '$.outputs.timeline_max_mb: applies only with "timeline": true' -- \
+	run experiments/default.json --set outputs.timeline_max_mb=10 --out "$T/tl4"
+
+# ---- the table marks a gain over the baseline that came with more QoS violations than it had
+"$C" run experiments/default.json --out "$T/tab" >"$T/out" 2>"$T/err"
+if grep -qxF "combo vs pilotfish: BE throughput x1.359 (+35.9 %, COMBO Eq. 6) !" "$T/out" &&
+	grep -qxF "  ! the gain broke QoS: QoS viol 15.42 % under combo, 0.00 % under pilotfish" "$T/out" &&
+	grep -qxF "static-75 vs pilotfish: BE throughput x0.963 (-3.7 %, COMBO Eq. 6)" "$T/out"; then
+	ok "table: the QoS-breaking gain is marked, a loss is not"
+else
+	bad "table: QoS mark wrong: $(grep ' vs \|!' "$T/out")"
+fi
+"$C" run experiments/default.json --set baseline=static-75 --out "$T/tab" >"$T/out" 2>"$T/err"
+if grep -qxF "pilotfish vs static-75: BE throughput x1.038 (+3.8 %, COMBO Eq. 6)" "$T/out" &&
+	grep -qF "combo vs static-75: BE throughput x1.411 (+41.1 %, COMBO Eq. 6) !" "$T/out" && [ "$(grep -c '!' "$T/out")" -eq 2 ]; then
+	ok "table: a gain with fewer QoS violations than the baseline is not marked"
+else
+	bad "table: mark against static-75 wrong: $(grep ' vs \|!' "$T/out")"
+fi
+rm -rf "$T/tab"
 
 # ---- output that cannot be written: a clear message, exit 1, no partial results directory
 expect_error "unwritable results directory" 1 "cannot create results directory" -- \

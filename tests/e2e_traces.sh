@@ -66,6 +66,11 @@ done
 	grep -q "7 kernels" "$T/err" && grep -q "1 kernels" "$T/err" && ok "import nsys (one block shrunk to fit)" || bad "import nsys: $(cat "$T/err")"
 "$C" trace import presentmon traces/samples/presentmon_v2.csv --rt-share 0.506 --width 2560 --height 1440 > "$T/pm.csv" 2>"$T/err" &&
 	ok "import presentmon" || bad "import presentmon: $(cat "$T/err")"
+"$C" trace import presentmon traces/samples/presentmon_v1.csv >"$T/pm1.csv" 2>"$T/err" &&
+	grep -qF "warning: 3 of 3 frames (100 %) of MsBetweenPresents sit within 2 % of 8.333 ms" "$T/err" &&
+	! grep -q warning "$T/pm1.csv" && grep -q '^2,8.329000$' "$T/pm1.csv" &&
+	ok "import presentmon 1.x: a vsync-capped column is imported and warned about on stderr" ||
+	bad "import presentmon 1.x vsync warning: $(cat "$T/err")"
 cat > "$T/imp.json" <<EOT
 { "gpu": "rtx3090", "duration_ms": 100, "kernels": [],
   "games": [ { "name": "pm", "fps": 120, "trace": "pm.csv", "profile": "quake2" } ],

@@ -792,6 +792,36 @@ static void test_set_values(void)
 	set_ok("{\"a\":1}", "a=[1,", "{\"a\":\"[1,\"}");
 }
 
+/* --unset (CFG_UNSET_MARK + path): removes a member or element, in place; an absent one, or a
+ * container of the wrong kind on the way, is an error naming the path and leaves the tree. */
+static void test_unset(void)
+{
+	set_ok("{\"a\":1,\"b\":2}", "!a", "{\"b\":2}");
+	set_ok("{\"p\":[{\"s\":0.75,\"n\":\"x\"}]}", "!p[0].s", "{\"p\":[{\"n\":\"x\"}]}");
+	set_ok("{\"p\":[1,2,3]}", "!p[1]", "{\"p\":[1,3]}");
+	set_ok("{\"a\":{\"b\":{\"c\":1}}}", "!a.b", "{\"a\":{}}");
+	set_fails("{\"a\":1}", "!b", "--unset 'b': $: no key 'b' to remove");
+	set_fails("{\"a\":{\"c\":1}}", "!a.b.c", "--unset 'a.b.c': $.a: no key 'b' to remove");
+	set_fails("{\"p\":[1]}", "!p[1]", "--unset 'p[1]': $.p: index 1 out of range (array has 1 elements)");
+	set_fails("{\"a\":1}", "!a.b", "--unset 'a.b': $.a: expected an object, got 1");
+	set_fails("{\"a\":{}}", "!a[0]", "--unset 'a[0]': $.a: expected an array, got {}");
+	set_fails("{\"a\":1}", "!", "--unset '': expected a path");
+	set_fails("{\"a\":1}", "!a=1", "--unset 'a=1': invalid path at '=1': expected '.' or '['");
+}
+
+/* --unset then --set: the README's game_share -> game_sms, in the order given. */
+static void test_unset_then_set(void)
+{
+	cJSON *j = parse_ok("{\"policies\":[{\"name\":\"static\",\"game_share\":0.75}]}");
+	struct cfg_diag d = { .file = "x.json" };
+	CU_ASSERT_TRUE(cfg_apply_set(j, "!policies[0].game_share", &d));
+	CU_ASSERT_TRUE(cfg_apply_set(j, "policies[0].game_sms=60", &d));
+	char *s = print(j);
+	CHECK_STR(s, "{\"policies\":[{\"name\":\"static\",\"game_sms\":60}]}");
+	cJSON_free(s);
+	cJSON_Delete(j);
+}
+
 static void test_set_paths(void)
 {
 	/* replacing keeps the member's place */
@@ -1032,6 +1062,8 @@ void register_cfg_tests(void)
 		{ "set values", test_set_values },
 		{ "set paths", test_set_paths },
 		{ "set errors", test_set_errors },
+		{ "unset", test_unset },
+		{ "unset then set", test_unset_then_set },
 		{ "set on a non-object root", test_set_root_not_object },
 		{ "set then read", test_set_then_read },
 		{ "cfg_at's cursor", test_at_cursor },

@@ -726,6 +726,58 @@ static void test_import_pytorch(void)
 	gpu_free(g);
 }
 
+/* Imports a PresentMon file with its report captured; returns the report (NULL on failure). */
+static char *presentmon_report(const char *path, const char *column)
+{
+	char err[ERRLEN];
+	FILE *rep = tmpfile(), *f = tmpfile();
+	struct import_opts o = { .stream = -1, .rt_share = -1, .column = column, .report = rep };
+	int rc = import_presentmon(path, &o, f, err, ERRLEN);
+	fclose(f);
+	char *r = rc ? NULL : slurp(rep);
+	fclose(rep);
+	return r;
+}
+
+/* A frame-interval column at the display's period (vsync) is warned about, with the count and
+ * the period; fewer than half the frames there, or a column that is not capped, is not. */
+static void test_import_presentmon_vsync(void)
+{
+	char *r = presentmon_report("traces/samples/presentmon_v1.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r, "warning: 3 of 3 frames (100 %) of MsBetweenPresents sit within 2 % of 8.333 ms, "
+					 "the frame period of a 120 Hz display"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r, "--column MsUntilRenderComplete"));
+	free(r);
+	r = presentmon_report("traces/samples/presentmon_v1.csv", "MsUntilRenderComplete");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_PTR_NULL(strstr(r, "warning"));
+	free(r);
+	r = presentmon_report("traces/samples/presentmon_v2.csv", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_PTR_NULL(strstr(r, "warning"));
+	free(r);
+	/* 60 Hz: 5 of 10 frames at 16.667 ms (within 2 %) is not most; 6 of 10 is */
+	const char *head = "Application,MsBetweenPresents\n";
+	const char *at = "g.exe,16.9\ng.exe,16.4\ng.exe,16.667\ng.exe,16.70\ng.exe,16.60\n";
+	const char *off = "g.exe,12.1\ng.exe,13.0\ng.exe,14.2\ng.exe,10.9\n";
+	char text[512];
+	snprintf(text, sizeof(text), "%s%s%sg.exe,11.0\n", head, at, off);
+	char *p = tmp_file(text, ".csv");
+	r = presentmon_report(p, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_PTR_NULL(strstr(r, "warning"));
+	free(r);
+	rm_tmp(p);
+	snprintf(text, sizeof(text), "%s%s%sg.exe,16.5\n", head, at, off);
+	p = tmp_file(text, ".csv");
+	r = presentmon_report(p, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r, "warning: 6 of 10 frames (60 %) of MsBetweenPresents sit within 2 % of 16.667 ms"));
+	free(r);
+	rm_tmp(p);
+}
+
 static void test_import_presentmon(void)
 {
 	char err[ERRLEN];
@@ -936,6 +988,7 @@ void register_traces_tests(void)
 	CU_add_test(s, "nsys importer and its errors", test_import_nsys);
 	CU_add_test(s, "PyTorch importer, fitting, and its errors", test_import_pytorch);
 	CU_add_test(s, "PresentMon importer (1.x and 2.x) and its errors", test_import_presentmon);
+	CU_add_test(s, "PresentMon importer warns of a column capped by vsync", test_import_presentmon_vsync);
 	CU_add_test(s, "experiments with traces and queues", test_experiment_traces);
 	CU_add_test(s, "a bad trace row or queue kernel stops loading", test_experiment_bad_row);
 	CU_add_test(s, "a trace-driven game stops at the end of its trace", test_trace_run_ends);

@@ -1,6 +1,8 @@
 /* csv — streaming CSV reading and typed fields (see csv.h). */
 #include "traces/csv.h"
 
+#include "base/datadir.h"
+
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -312,18 +314,7 @@ bool csv_double(const struct csv *c, int col, const char *what, double lo, doubl
 
 bool trace_resolve_path(const char *name, const char *referrer, char *out, size_t n)
 {
-	snprintf(out, n, "%s", name);
-	if (name[0] == '/')
-		return access(out, R_OK) == 0;
-	if (referrer) {
-		char tmp[PATH_MAX];
-		snprintf(tmp, sizeof(tmp), "%s", referrer);
-		snprintf(out, n, "%s/%s", dirname(tmp), name);
-		if (access(out, R_OK) == 0)
-			return true;
-	}
-	snprintf(out, n, "%s", name);
-	return access(out, R_OK) == 0;
+	return datadir_resolve_path(name, referrer, out, n);
 }
 
 void json_write_string(FILE *f, const char *s)

@@ -66,8 +66,9 @@ bool csv_empty(const struct csv *c, int col);
 void csv_fail(const struct csv *c, char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* Finds NAME: as given when absolute; else beside REFERRER (a file; NULL: none), then in the
- * current directory.  Returns true with the path in out, false with NAME in out. */
+/* Finds NAME: as given when absolute; else beside REFERRER (a file; NULL: none), in the
+ * current directory, then in the data directories (base/datadir.h).  Returns true with the
+ * path in out, false with NAME in out. */
 bool trace_resolve_path(const char *name, const char *referrer, char *out, size_t n);
 
 /* Writes s as a JSON string (quoted, escaped). */

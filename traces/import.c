@@ -689,8 +689,51 @@ fail_msg:
 
 /* ------------------------------------------------------------------ PresentMon */
 
+/* Display refresh rates (Hz) in common use: under vsync a frame-interval column
+ * (MsBetweenPresents, MsBetweenDisplayChange) sits at 1000/Hz ms whenever the game renders
+ * faster than the display, so it says nothing of the render time. */
+static const double refresh_hz[] = { 24, 30, 48, 50, 60, 72, 75, 90, 100, 120, 144, 165, 170, 180, 240, 360 };
+#define N_REFRESH (sizeof(refresh_hz) / sizeof(refresh_hz[0]))
+#define VSYNC_TOL 0.02           /* a value within 2 % of a period counts as at it (59.94 Hz is 60) */
+
+/* How many imported values sit at each refresh period. */
+struct vsync_count {
+	long at[N_REFRESH];
+};
+
+static void vsync_add(struct vsync_count *v, double ms)
+{
+	for (size_t i = 0; i < N_REFRESH; i++) {
+		double period = 1000 / refresh_hz[i];
+		if (fabs(ms - period) <= VSYNC_TOL * period)
+			v->at[i]++;
+	}
+}
+
+/* Warns on o->report when most of the frames sit at one refresh period, and says which
+ * columns to use instead. */
+static void vsync_warn(const struct vsync_count *v, long frames, const char *file, const char *col,
+		       const struct import_opts *o)
+{
+	size_t best = 0;
+	for (size_t i = 1; i < N_REFRESH; i++)
+		if (v->at[i] > v->at[best])
+			best = i;
+	if (!o->report || 2 * v->at[best] <= frames)
+		return;
+	fprintf(o->report,
+		"%s: warning: %ld of %ld frames (%.0f %%) of %s sit within %.0f %% of %.3f ms, the frame period of a %g Hz "
+		"display: the column looks capped by vsync (it gives the display's rate, not the render time). Use a "
+		"capture with vsync off, or from PresentMon 1.9+ (MsGPUActive) or 2.x (MsGPUBusy), which are taken by "
+		"default; in a 1.x capture --column MsUntilRenderComplete (from Present() to the end of the frame's GPU "
+		"work) is not capped, but is not the whole render time either\n",
+		file, v->at[best], frames, 100.0 * (double)v->at[best] / (double)frames, col, 100 * VSYNC_TOL,
+		1000 / refresh_hz[best], refresh_hz[best]);
+}
+
 int import_presentmon(const char *path, const struct import_opts *o, FILE *out, char *err, size_t errlen)
 {
+	struct vsync_count vsync = { { 0 } };
 	static const char *const render_cols[] = { "MsGPUBusy", "MsGPUActive", "MsGPUTime", "MsBetweenPresents", NULL };
 	struct csv c;
 	char process[256] = "";
@@ -760,6 +803,8 @@ int import_presentmon(const char *path, const struct import_opts *o, FILE *out, 
 		double ms;
 		if (!csv_double(&c, rcol, used, 0, 1e6, &ms, err, errlen))
 			goto fail;
+		if (ms >= 1e-6)
+			vsync_add(&vsync, ms);       /* before --time-scale: the display's periods */
 		ms *= o->time_scale > 0 ? o->time_scale : 1;
 		if (ms < 1e-6) {
 			skipped++;
@@ -781,6 +826,7 @@ int import_presentmon(const char *path, const struct import_opts *o, FILE *out, 
 	if (o->report)
 		fprintf(o->report, "%s: %ld frames of %s from column %s; %ld rows without a value, %ld rows of other applications skipped\n",
 			c.file, frames, *process ? process : "(no Application column)", used, skipped, other);
+	vsync_warn(&vsync, frames, c.file, used, o);
 	csv_close(&c);
 	return 0;
 fail:

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/datadir.h"
 #include "traces/csv.h"
 
 const char *const quality_names[Q_COUNT] = { "high", "medium", "low" };
@@ -29,7 +30,10 @@ static void *xcalloc(size_t n, size_t sz)
 	return p;
 }
 
-bool profile_find(const char *dir, const char *name, char *out, size_t n)
+/* A shipped profile or queue named without a path: $COMBOSIM_TRACES/DIR/NAME.json, then the
+ * lookup of base/datadir.h for traces/DIR/NAME.json (beside the referring file, ., the data
+ * directories). */
+static bool profile_find_from(const char *dir, const char *name, const char *referrer, char *out, size_t n)
 {
 	const char *env = getenv("COMBOSIM_TRACES");
 	if (env) {
@@ -37,26 +41,17 @@ bool profile_find(const char *dir, const char *name, char *out, size_t n)
 		if (access(out, R_OK) == 0)
 			return true;
 	}
-	snprintf(out, n, "traces/%s/%s.json", dir, name);
-	if (access(out, R_OK) == 0)
+	char rel[PATH_MAX];
+	snprintf(rel, sizeof(rel), "traces/%s/%s.json", dir, name);
+	if (datadir_lookup(rel, referrer, out, n))
 		return true;
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len > 0) {
-		exe[len] = 0;
-		char *bindir = dirname(exe);
-		snprintf(out, n, "%s/../traces/%s/%s.json", bindir, dir, name);
-		if (access(out, R_OK) == 0)
-			return true;
-		snprintf(out, n, "%s/../../traces/%s/%s.json", bindir, dir, name);
-		if (access(out, R_OK) == 0)
-			return true;
-		snprintf(out, n, "%s/../share/combosim/traces/%s/%s.json", bindir, dir, name);
-		if (access(out, R_OK) == 0)
-			return true;
-	}
 	snprintf(out, n, "%s", name);
 	return false;
+}
+
+bool profile_find(const char *dir, const char *name, char *out, size_t n)
+{
+	return profile_find_from(dir, name, NULL, out, n);
 }
 
 bool profile_resolve(const char *dir, const char *value, const char *referrer, char *out, size_t n)
@@ -64,7 +59,7 @@ bool profile_resolve(const char *dir, const char *value, const char *referrer, c
 	size_t len = strlen(value);
 	if (strchr(value, '/') || (len > 5 && strcmp(value + len - 5, ".json") == 0))
 		return trace_resolve_path(value, referrer, out, n);
-	return profile_find(dir, value, out, n);
+	return profile_find_from(dir, value, referrer, out, n);
 }
 
 bool kernel_name_ok(const char *s)

@@ -108,13 +108,14 @@ void be_profile_free(struct be_profile *p);
 void profile_read_kernel(const struct cfg *c, struct kernel_spec *k, bool need_solo,
 			 const char *const *extra, const struct gpu_desc *g);
 
-/* Finds a shipped workload file by name: DIR/NAME.json under $COMBOSIM_TRACES, ./traces, the
- * program's ../traces and ../share/combosim/traces.  DIR is "games", "be" or "dnn". */
+/* Finds a shipped workload file by name: DIR/NAME.json under $COMBOSIM_TRACES, then
+ * traces/DIR/NAME.json in the current directory and the data directories (base/datadir.h).
+ * DIR is "games", "be" or "dnn". */
 bool profile_find(const char *dir, const char *name, char *out, size_t n);
 
 /* Resolves a workload reference from a file REFERRER (NULL: the command line): a value with a
- * '/' or ending in ".json" is a path (beside REFERRER, then the current directory), anything
- * else a shipped name under DIR. */
+ * '/' or ending in ".json" is a path (trace_resolve_path), anything else a shipped name under
+ * DIR, looked up as profile_find does but beside REFERRER before the current directory. */
 bool profile_resolve(const char *dir, const char *value, const char *referrer, char *out, size_t n);
 
 /* Checks a kernel name: 1 to KERNEL_NAME_MAX - 1 characters, no commas, quotes or newlines. */

@@ -10,6 +10,7 @@
 
 struct timeline;
 
+/* f NULL: nothing is written, only counted (runner's size estimate). */
 struct timeline *timeline_open(FILE *f);
 /* Names a process (pid) or a thread (pid, tid) track. */
 void timeline_process(struct timeline *t, int pid, const char *name);
@@ -17,6 +18,8 @@ void timeline_thread(struct timeline *t, int pid, int tid, const char *name);
 /* A complete slice; `args` is a JSON object text or NULL. */
 void timeline_slice(struct timeline *t, int pid, int tid, const char *name, const char *cat,
 		    sim_time start, sim_time end, const char *args);
+/* Bytes written (or counted) so far. */
+long long timeline_bytes(const struct timeline *t);
 /* Writes the closing bracket; returns 0, or -1 when a write failed. */
 int timeline_close(struct timeline *t);
 

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "policies/gspace.h"
+#include "base/datadir.h"
 #include "policies/policy.h"
 
 enum { COOKIE_ARRIVAL = 1 };
@@ -177,8 +178,11 @@ static bool read_table(struct gspace *g, const struct cfg *p)
 		}
 		return true;
 	}
+	/* as any path a file names: beside the experiment, here, then the data directories */
+	char found[4096];
+	datadir_resolve_path(path, p->diag ? p->diag->file : NULL, found, sizeof(found));
 	struct cfg_diag d = { 0 };
-	if (!gs_table_load(&g->table, path, &d)) {
+	if (!gs_table_load(&g->table, found, &d)) {
 		cfg_fail_key(p, "table", "%s", d.msg);
 		gs_table_free(&g->table);
 		return false;

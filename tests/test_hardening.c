@@ -54,6 +54,18 @@ static void write_text(const char *path, const char *text)
 /* Whether loading grows linearly: time(8n) against time(n).  A quadratic load takes 64 times
  * as long; a linear one about 8 (somewhat more through the memory it touches).  Small times
  * are let through: the machine may be busy, and the quadratic loads took seconds at 8n. */
+/* The fastest of three runs: a machine busy with other work slows single runs by more than
+ * any quadratic term would. */
+static double fastest(double (*run)(int), int n)
+{
+	double best = run(n);
+	for (int i = 0; i < 2; i++) {
+		double t = run(n);
+		best = t < best ? t : best;
+	}
+	return best;
+}
+
 static bool linear(const char *what, double t1, double t8)
 {
 	bool ok = t8 <= 1.0 || t8 <= 24 * t1;
@@ -90,7 +102,7 @@ static double walk_array(int n)
 
 static void test_cfg_at_linear(void)
 {
-	CU_ASSERT_TRUE(linear("cfg_at", walk_array(20000), walk_array(160000)));
+	CU_ASSERT_TRUE(linear("cfg_at", fastest(walk_array, 20000), fastest(walk_array, 160000)));
 }
 
 /* A BE queue of n kernels through an experiment (the loader walks it with cfg_at). */
@@ -127,7 +139,7 @@ static double load_queue(int n)
 
 static void test_queue_linear(void)
 {
-	CU_ASSERT_TRUE(linear("BE queue", load_queue(12500), load_queue(100000)));
+	CU_ASSERT_TRUE(linear("BE queue", fastest(load_queue, 12500), fastest(load_queue, 100000)));
 }
 
 static double import_trace(int n)
@@ -159,7 +171,7 @@ static double import_trace(int n)
 
 static void test_pytorch_linear(void)
 {
-	CU_ASSERT_TRUE(linear("PyTorch trace", import_trace(10000), import_trace(80000)));
+	CU_ASSERT_TRUE(linear("PyTorch trace", fastest(import_trace, 10000), fastest(import_trace, 80000)));
 }
 
 /* ---- JSON: nesting, NUL characters ----------------------------------------------------- */

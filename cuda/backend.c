@@ -154,12 +154,23 @@ static void cb_game_progress(void *self, int game, struct progress *out)
 }
 
 static void cb_epoch_every(void *self, sim_time period) { hl_epoch_every(self, period); }
+
+/* Resize and yield (cuda/hostreshape.c): per-SM caps the kernel's workers read between tasks. */
+static bool cb_kernel_resize(void *self, long kernel, const struct smset *sms)
+{
+	return hl_kernel_resize(self, kernel, sms);
+}
+
+static bool cb_kernel_yield(void *self, long kernel, const struct smset *sms, int blocks)
+{
+	return hl_kernel_yield(self, kernel, sms, blocks);
+}
 static void cb_game_sleep(void *self, int game, sim_time ns) { hl_game_sleep(self, game, ns); }
 
 const struct backend_ops cuda_backend_ops = {
 	.version = BACKEND_OPS_VERSION,
 	.name = "cuda",
-	.caps = BK_CAP_EPOCH | BK_CAP_CLOSED_LOOP,
+	.caps = BK_CAP_EPOCH | BK_CAP_CLOSED_LOOP | BK_CAP_RESIZE | BK_CAP_YIELD,
 	.now = cb_now,
 	.gpu = cb_gpu,
 	.games = cb_games,
@@ -181,6 +192,8 @@ const struct backend_ops cuda_backend_ops = {
 	.exclude_games = cb_exclude_games,
 	.exclude_apps = cb_exclude_apps,
 	.epoch_every = cb_epoch_every,
+	.kernel_resize = cb_kernel_resize,
+	.kernel_yield = cb_kernel_yield,
 	.game_sleep = cb_game_sleep,
 	.fail = cb_fail,
 };

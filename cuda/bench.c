@@ -1187,6 +1187,8 @@ int bench_run(const struct bench_opts *o)
 		bench_saturation(d, &cal, o, sum);
 	if (o->what & BENCH_PROGRESS)
 		bench_progress(d, &cal, o, sum);
+	if (o->what & BENCH_RESHAPE)
+		bench_reshape(d, &cal, o, sum);
 	write_json(o, "summary.json", sum);
 	if (ck_calib_save(&cal))
 		fprintf(stderr, "combosim-cuda: %s: could not save the calibration cache: %s\n", cal.path, strerror(errno));

@@ -7,7 +7,7 @@
 #include "cuda/ck.h"
 
 enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_SATURATION = 8, BENCH_PROGRESS = 16,
-       BENCH_ALL = 31 };
+       BENCH_ALL = 31, BENCH_RESHAPE = 32 };
 
 struct bench_opts {
 	int what;                  /* BENCH_* bits */
@@ -31,5 +31,8 @@ FILE *bench_out(const struct bench_opts *o, const char *name);
 void bench_out_close(FILE *f, const char *name);
 /* cuda/bench_progress.c: reading a running persistent kernel's task counter from the host. */
 void bench_progress(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum);
+/* cuda/bench_reshape.c: resizing and yielding a running SM-bound kernel, per-task records
+ * (not part of `all`: the stored bench runs keep their contents). */
+void bench_reshape(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum);
 
 #endif

@@ -89,7 +89,17 @@ struct ck_timing {
 	uint32_t exited;                   /* ck_async_end only: SM-bound blocks that exited at once
 					    * (outside the set or beyond the quota) */
 	uint32_t fallback;                 /* ck_async_end only: 1 if the last block stayed outside */
+	uint32_t left;                     /* asynchronous only: workers that left at a task boundary
+					    * (their SM's cap fell below its workers: ck_slot_reshape) */
 };
+
+/* One task's record (ck_async_task_records): where and when it ran, and which worker ran it. */
+struct ck_task_rec {
+	uint32_t smid;
+	uint32_t worker;                   /* blockIdx.x, | CK_TOPUP_BIT for a top-up grid's */
+	uint64_t start_ns, end_ns;         /* %globaltimer */
+};
+#define CK_TOPUP_BIT 0x80000000u
 
 /* ---- device layer (kernels.cu) ---- */
 struct ck_dev;
@@ -133,6 +143,32 @@ void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *
  * kernels update atomically, waiting for the copies only, never for the kernels. */
 void ck_slots_peek(struct ck_dev *d, const int *slots, int n, struct ck_timing *t);
 void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t);
+/* Resizing and yielding a running persistent launch (RH-SMQoS's SM swaps, G-Space's num_blks).
+ * Every PTB and SM-bound asynchronous launch counts its workers per SM (`live`) and, between
+ * two tasks, its worker reads its SM's cap word: CK_CAP_LAUNCH (the launch's own rules: set,
+ * quota) until the first reshape, then the cap the host wrote.  A worker at a task boundary on
+ * an SM holding more workers than the cap leaves (the first ones there to reach a boundary, one
+ * per excess worker); a worker landing on an SM already at its cap exits at once.
+ * ck_slot_reshape writes the slot's cap words (cap[0, CK_MAX_SMS)) with an asynchronous copy on
+ * a stream of their own, waiting for nothing else.  ck_topup_async launches `workers` more
+ * blocks of k into the same slot (its task counter, live counts and caps), on a stream of its
+ * own of the priority of stream `stream`, after the last cap write: they stay only where the
+ * caps leave room (no fallback); ck_slot_done then also waits for them.  Returns 0, or -1 when
+ * CK_TOPUP_STREAMS top-up grids are alive at once. */
+#define CK_CAP_LAUNCH 0xffffffffu
+#define CK_TOPUP_STREAMS 64
+/* A top-up grid is this many times the workers wanted: with no hardware SM mask its blocks
+ * land wherever the dispatcher finds room, and those landing on SMs at their cap exit, so a
+ * grid of just the workers wanted left most new SMs short on the H100
+ * (cuda/runs/h100-reshape: 140 of 264 stayed); the caps bound the workers that stay. */
+#define CK_TOPUP_GRID 4
+void ck_slot_reshape(struct ck_dev *d, int slot, const uint32_t *cap);
+int ck_reshape_done(struct ck_dev *d);     /* 1 once the last cap write has landed */
+int ck_topup_async(struct ck_dev *d, const struct ck_kernel *k, int stream, int slot, int workers);
+/* The next launch into `slot` (and its top-ups) records each of its first `tasks` tasks; read
+ * them with ck_task_records_read once the launch finished (start_ns 0: never ran).  Benches only. */
+void ck_async_task_records(struct ck_dev *d, int slot, int tasks);
+void ck_task_records_read(struct ck_dev *d, struct ck_task_rec *out, int tasks);
 /* A new stream of priority prio (as ck_open's: 0 = lowest, higher runs first; clamped to the
  * device's range); returns its index. */
 int ck_stream_add(struct ck_dev *d, int prio);

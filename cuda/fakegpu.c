@@ -48,6 +48,26 @@ static long long default_duration(const struct fake_gpu *f, const struct ck_kern
 	return t;
 }
 
+/* A persistent launch's workers per SM at its start (see fakegpu.h). */
+static void place(const struct fake_gpu *f, struct fake_launch *l)
+{
+	const struct ck_kernel *k = &l->k;
+	memset(l->w, 0, sizeof(l->w));
+	l->w0 = l->left = l->topups = 0;
+	l->parked = 0;
+	if (k->variant == CK_ORIGINAL)
+		return;
+	int grid = ck_grid(k), per = k->sm_quota > 0 ? k->sm_quota : (grid + f->sm_count - 1) / f->sm_count;
+	for (int sm = 0; sm < f->sm_count && grid > 0; sm++) {
+		bool in = k->variant == CK_PTB ||
+			  (k->sm_hi > 0 ? sm >= k->sm_lo && sm < k->sm_hi : ck_mask_has(k->mask, sm));
+		int n = in ? (per < grid ? per : grid) : 0;
+		l->w[sm] = n;
+		l->w0 += n;
+		grid -= n;
+	}
+}
+
 static void fk_launch(void *self, const struct ck_kernel *k, int stream, int slot)
 {
 	struct fake_gpu *f = self;
@@ -69,6 +89,7 @@ static void fk_launch(void *self, const struct ck_kernel *k, int stream, int slo
 	l->start = f->now + f->launch_lat > f->busy[stream] ? f->now + f->launch_lat : f->busy[stream];
 	l->end = l->start + (f->duration ? f->duration(f->ctx, k) : default_duration(f, k));
 	f->busy[stream] = l->end;
+	place(f, l);
 	f->slot_launch[slot] = f->n_log++;
 	f->slot_polled[slot] = false;
 }
@@ -101,6 +122,7 @@ static void fk_take(void *self, const int *slots, int n, struct ck_timing *t)
 			.first_ns = (unsigned long long)(l->start + f->gpu_offset),
 			.last_ns = (unsigned long long)(l->end + f->gpu_offset),
 			.tasks_taken = (uint32_t)l->k.tasks,
+			.left = (uint32_t)l->left,
 		};
 		f->slot_launch[s] = -1;
 		f->takes++;
@@ -144,6 +166,87 @@ static long long fk_offset(void *self, long long *rt, long long *at)
 	return f->gpu_offset;
 }
 
+static int workers(const struct fake_launch *l)
+{
+	int n = 0;
+	for (int sm = 0; sm < CK_MAX_SMS; sm++)
+		n += l->w[sm];
+	return n;
+}
+
+/* The launch's end after its workers went from `before` to now's: its time left scales by
+ * before / now (speed in proportion to its workers). */
+static void rescale(struct fake_gpu *f, struct fake_launch *l, int before)
+{
+	int now_w = workers(l);
+	long long from = f->now > l->start ? f->now : l->start;
+	if (before == now_w || l->end <= from)
+		return;
+	bool last = f->busy[l->stream] == l->end;
+	/* its work left in worker-ns; kept while no worker runs it */
+	long long left = before > 0 ? (l->end - from) * before : l->parked;
+	l->parked = now_w > 0 ? 0 : left;
+	l->end = now_w > 0 ? from + left / now_w : 1LL << 60;
+	if (last)
+		f->busy[l->stream] = l->end;
+}
+
+static struct fake_launch *reshaped(struct fake_gpu *f, int slot, const char *what)
+{
+	if (slot < 0 || slot >= HL_SLOTS || f->slot_launch[slot] < 0)
+		fake_abort(what, slot);
+	struct fake_launch *l = &f->log[f->slot_launch[slot]];
+	if (l->k.variant == CK_ORIGINAL)
+		fake_abort("reshaped an original launch", slot);
+	if (f->n_resh == f->cap_resh) {
+		f->cap_resh = f->cap_resh ? 2 * f->cap_resh : 64;
+		f->resh = realloc(f->resh, (size_t)f->cap_resh * sizeof(*f->resh));
+		if (!f->resh)
+			abort();
+	}
+	f->resh[f->n_resh] = (struct fake_reshape){ .launch = f->slot_launch[slot], .at = f->now };
+	return l;
+}
+
+static void fk_reshape(void *self, int slot, const uint32_t *cap)
+{
+	struct fake_gpu *f = self;
+	struct fake_launch *l = reshaped(f, slot, "wrote the caps of a slot with no launch");
+	memcpy(f->resh[f->n_resh++].cap, cap, sizeof(f->resh[0].cap));
+	int before = workers(l);
+	for (int sm = 0; sm < CK_MAX_SMS; sm++)
+		if ((uint32_t)l->w[sm] > cap[sm]) {
+			l->left += l->w[sm] - (int)cap[sm];
+			l->w[sm] = (int)cap[sm];
+		}
+	rescale(f, l, before);
+}
+
+static int fk_topup(void *self, const struct ck_kernel *k, int stream, int slot, int n)
+{
+	struct fake_gpu *f = self;
+	struct fake_launch *l = reshaped(f, slot, "topped up a slot with no launch");
+	if (n < 1 || stream != l->stream || memcmp(k, &l->k, sizeof(*k)))
+		fake_abort("topped up with another kernel, stream or no workers", slot);
+	f->resh[f->n_resh++].topup = n;
+	/* the caps: the last write to this launch */
+	const uint32_t *cap = NULL;
+	for (long i = f->n_resh - 1; i >= 0 && !cap; i--)
+		if (f->resh[i].launch == f->slot_launch[slot] && !f->resh[i].topup)
+			cap = f->resh[i].cap;
+	if (!cap)
+		fake_abort("topped up before any cap write", slot);
+	int before = workers(l);
+	for (int sm = 0; sm < CK_MAX_SMS && n > 0; sm++)
+		while ((uint32_t)l->w[sm] < cap[sm] && n > 0) {
+			l->w[sm]++;
+			n--;
+		}
+	l->topups++;
+	rescale(f, l, before);
+	return 0;
+}
+
 static const struct hl_dev_ops fake_ops = {
 	.clock_ns = fk_clock,
 	.stream_new = fk_stream_new,
@@ -154,6 +257,8 @@ static const struct hl_dev_ops fake_ops = {
 	.peek = fk_peek,
 	.wait = fk_wait,
 	.offset = fk_offset,
+	.reshape = fk_reshape,
+	.topup = fk_topup,
 };
 
 void fake_init(struct fake_gpu *f, int sm_count, int streams)
@@ -174,6 +279,8 @@ void fake_free(struct fake_gpu *f)
 {
 	free(f->log);
 	f->log = NULL;
+	free(f->resh);
+	f->resh = NULL;
 }
 
 struct hl_dev fake_device(struct fake_gpu *f)

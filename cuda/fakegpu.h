@@ -5,7 +5,11 @@
  * without slowing each other.  A slot's event is done `done_lat` after its kernel's end.  It
  * aborts the test binary when the loop misuses a slot (a launch into a slot in use, a read of a
  * launch not done), and logs every launch for the tests to check.  A persistent launch's task
- * counter, read while it runs, grows evenly from its start to its end. */
+ * counter, read while it runs, grows evenly from its start to its end.  Resize and yield: a cap
+ * write takes the workers above each SM's cap off at once (the fake's task boundary is the
+ * write), a top-up adds workers to the SMs below their cap in SM order, and the launch's end
+ * moves so that its work left is done at the new worker count's speed (speed in proportion to
+ * its workers; a launch left with none runs on forever). */
 #ifndef COMBOSIM_CUDA_FAKEGPU_H
 #define COMBOSIM_CUDA_FAKEGPU_H
 
@@ -17,6 +21,19 @@ struct fake_launch {
 	struct ck_kernel k;
 	int stream, slot;
 	long long enqueued, start, end;    /* host clock */
+	/* a persistent launch: its workers per SM now (the grid spread over its set, at most its
+	 * quota, else ceil(grid / SMs), per SM), as many at launch in all, and those that left */
+	int w[CK_MAX_SMS];
+	int w0, left, topups;
+	long long parked;                  /* with no worker: its work left, in worker-ns */
+};
+
+/* One cap write (ck_slot_reshape) or top-up (ck_topup_async), as the loop asked. */
+struct fake_reshape {
+	long launch;                       /* the log entry of the slot's launch */
+	long long at;
+	int topup;                         /* 0: a cap write; else the top-up's workers */
+	uint32_t cap[CK_MAX_SMS];          /* a cap write's words */
 };
 
 struct fake_gpu {
@@ -36,6 +53,8 @@ struct fake_gpu {
 	struct fake_launch *log;
 	long n_log, cap_log;
 	long takes, polls, peeks;
+	struct fake_reshape *resh;         /* every cap write and top-up */
+	long n_resh, cap_resh;
 };
 
 /* A fake of sm_count SMs with `streams` streams open (as ck_open), clock at 1 s. */

@@ -19,6 +19,11 @@ static int hd_done(void *self, int slot) { return ck_slot_done(self, slot); }
 static void hd_take(void *self, const int *slots, int n, struct ck_timing *t) { ck_slots_take(self, slots, n, t); }
 static void hd_peek(void *self, const int *slots, int n, struct ck_timing *t) { ck_slots_peek(self, slots, n, t); }
 static void hd_wait(void *self) { ck_async_end(self, 0, NULL); }
+static void hd_reshape(void *self, int slot, const uint32_t *cap) { ck_slot_reshape(self, slot, cap); }
+static int hd_topup(void *self, const struct ck_kernel *k, int stream, int slot, int workers)
+{
+	return ck_topup_async(self, k, stream, slot, workers);
+}
 
 /* %globaltimer - CLOCK_MONOTONIC from the tightest of 9 round trips (a one-thread kernel reading
  * the GPU clock, so the device must be idle); *rt gets its round trip, *at its host midpoint. */
@@ -49,6 +54,8 @@ static const struct hl_dev_ops hd_ops = {
 	.peek = hd_peek,
 	.wait = hd_wait,
 	.offset = hd_offset,
+	.reshape = hd_reshape,
+	.topup = hd_topup,
 };
 
 struct hl_dev hd_device(struct ck_dev *d)

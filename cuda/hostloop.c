@@ -299,8 +299,10 @@ static void poll_once(struct hl_run *r, long long now, bool last)
 	collect_due(r, now, &n);
 	qsort(r->ev, (size_t)n, sizeof(*r->ev), ev_cmp);
 	r->ev_n = n;
-	for (r->ev_i = 0; r->ev_i < n && !r->failed; r->ev_i++)
+	for (r->ev_i = 0; r->ev_i < n && !r->failed; r->ev_i++) {
 		deliver(r, &r->ev[r->ev_i]);
+		hl_reshape_flush(r);     /* what the policy resized or yielded, once per event */
+	}
 	r->ev_n = r->ev_i = 0;
 }
 

@@ -45,6 +45,11 @@ struct hl_dev_ops {
 	void (*wait)(void *self);                          /* every launch finished */
 	/* %globaltimer - host clock now, its round trip and the host instant it stands for */
 	long long (*offset)(void *self, long long *roundtrip, long long *at);
+	/* a running persistent launch's per-SM caps (cap[CK_MAX_SMS]), and `workers` more of its
+	 * blocks as a top-up grid sharing its slot (ck.h ck_slot_reshape, ck_topup_async); topup
+	 * returns 0, or -1 when too many top-up grids are alive */
+	void (*reshape)(void *self, int slot, const uint32_t *cap);
+	int (*topup)(void *self, const struct ck_kernel *k, int stream, int slot, int workers);
 };
 struct hl_dev {
 	const struct hl_dev_ops *ops;
@@ -90,6 +95,9 @@ struct hl_kernel {                         /* one launch; its index is its id */
 	struct smset sms;                  /* the SMs it was launched on: an SM-bound set, else all */
 	long peeked;                       /* the poll its counters were last read in (progress); -1 */
 	struct ck_timing live;             /* what that read found */
+	struct ck_kernel ck;               /* what was launched (a top-up launches it again) */
+	int occ;                           /* its blocks per SM alone on this device */
+	struct hl_shape *shape;            /* its caps once resized or yielded (hostreshape.c), or NULL */
 };
 
 struct hl_frame {
@@ -198,6 +206,9 @@ struct hl_run {
 	struct ck_timing *take_t;          /* and times (take_slot, take_t: also the scratch of
 					    * progress reads, between takes) */
 
+	/* resizes and yields (cuda/hostreshape.c): calls, cap writes, top-up grids and their blocks */
+	long resizes, yields, cap_writes, topups, topup_workers;
+
 	bool failed;
 	char err[512];
 };
@@ -243,6 +254,17 @@ int hl_closed_pull(struct hl_workload *w, int g, struct frame_source *src, char 
  * when that has passed already. */
 void hl_closed_next(struct hl_run *r, int g, long number, long long from);
 void hl_game_sleep(struct hl_run *r, int g, long long ns);
+
+/* ---- resizing and yielding persistent kernels (cuda/hostreshape.c) ---- */
+/* bk_kernel_resize / bk_kernel_yield: the kernel's set or yielded counts change; false when
+ * it is no persistent kernel running (launched, not finished, no kernel before it on its
+ * stream).  The caps reach the GPU at the next hl_reshape_flush. */
+bool hl_kernel_resize(struct hl_run *r, long id, const struct smset *sms);
+bool hl_kernel_yield(struct hl_run *r, long id, const struct smset *sms, int blocks);
+/* After each delivered event: every changed kernel's caps written once, and a top-up grid for
+ * the SMs whose cap rose. */
+void hl_reshape_flush(struct hl_run *r);
+void hl_reshape_free(struct hl_run *r);
 
 /* ---- epochs and progress (cuda/hostprogress.c) ---- */
 void hl_epoch_every(struct hl_run *r, long long period);

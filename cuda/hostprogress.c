@@ -38,8 +38,8 @@ static double tasks_seen(const struct hl_kernel *k, const struct ck_timing *t, b
 	if (k->variant == VAR_ORIGINAL)
 		return finished ? k->tasks : 0;
 	double taken = t->tasks_taken;
-	if (!finished)
-		taken -= (double)k->blocks - t->exited;
+	if (!finished)   /* a worker that left at a boundary holds no ticket */
+		taken -= (double)k->blocks - t->exited - t->left;
 	return taken < 0 ? 0 : taken > k->tasks ? k->tasks : taken;
 }
 

@@ -209,6 +209,7 @@ void hl_run_free(struct hl_run *r)
 	free(r->sleep_ns);
 	free(r->apps);
 	free(r->streams);
+	hl_reshape_free(r);
 	free(r->kernels);
 	free(r->timers);
 	free(r->free_slots);
@@ -317,7 +318,8 @@ long hl_launch(struct hl_run *r, const struct kernel_spec *s, const struct launc
 		.spec = s, .variant = o->variant, .game = game, .app = app, .frame = frame, .stream = stream,
 		.slot = slot, .blocks = ck_grid(&k), .tasks = k.tasks, .quota = k.sm_quota,
 		.set_sms = k.variant == CK_SMBOUND ? mask_count(&k) : 0, .launched = hl_now(r), .delivered = -1,
-		.sms = launched_on(&k, r->dev->sm_count), .peeked = -1,
+		.sms = launched_on(&k, r->dev->sm_count), .peeked = -1, .ck = k,
+		.occ = base->workers / r->dev->sm_count > 0 ? base->workers / r->dev->sm_count : 1,
 	};
 	r->in_flight[r->n_in_flight++] = id;
 	r->undelivered++;

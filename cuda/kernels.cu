@@ -18,10 +18,11 @@
 #define CK_MAX_GROUP 16
 #define CK_STACK 24                    /* BVH traversal stack: deeper than any tree we build */
 #define CK_BVH_LEVELS 15               /* 32768 spheres, 2 MB of nodes */
+#define CK_XRING 64                    /* pinned cap-write sources in rotation */
 
 struct ck_slot {                       /* per launch, in device memory */
 	unsigned long long first, last;
-	unsigned int counter, exited, fallback;
+	unsigned int counter, exited, fallback, left;
 	uint32_t mask[CK_MASK_WORDS];  /* SM-bound set (global memory: no local copy of the args) */
 };
 
@@ -29,7 +30,12 @@ struct ck_args {
 	int variant, tasks, work, bvh_first_leaf;
 	int sm_lo, sm_hi;              /* SM-bound set [sm_lo, sm_hi) when sm_hi > 0, else slot->mask */
 	int sm_quota;                  /* SM-bound: workers kept per SM of the set, 0: no quota */
-	unsigned int *sm_ctr;          /* ... this launch's per-SM counters (CK_MAX_SMS, zeroed) */
+	unsigned int *sm_ctr;          /* ... this launch's per-SM counters (CK_MAX_SMS, zeroed); with
+					* `cap`: its workers on each SM now (live) */
+	const unsigned int *cap;       /* asynchronous persistent launches: the slot's per-SM cap
+					* words (ck_slot_reshape); NULL: ck_run_group's launches */
+	int topup;                     /* a top-up grid (ck_topup_async): no fallback */
+	struct ck_task_rec *trec;      /* per task records, or NULL */
 	unsigned int buf_mask;
 	struct ck_slot *slot;
 	struct ck_block_rec *rec;
@@ -69,6 +75,20 @@ struct ck_dev {
 	cudaStream_t rstream;          /* ck_slots_take's copies */
 	struct ck_slot *rbuf;          /* pinned, rcap slots */
 	int rcap;
+	/* reshaping (ck_slot_reshape, ck_topup_async) */
+	unsigned int *acap;            /* per slot CK_MAX_SMS cap words, CK_CAP_LAUNCH when blank */
+	cudaStream_t xstream;          /* their writes */
+	cudaEvent_t xev;               /* the last write done */
+	uint32_t (*xring)[CK_MAX_SMS]; /* pinned sources of the writes, reused round robin */
+	cudaEvent_t xring_ev[CK_XRING];
+	int xring_i;
+	cudaStream_t tstream[CK_TOPUP_STREAMS];   /* top-up grids, one alive per stream */
+	cudaEvent_t tev[CK_TOPUP_STREAMS];
+	int tslot[CK_TOPUP_STREAMS];   /* the slot its last top-up serves, -1: free */
+	int tprio[CK_TOPUP_STREAMS];
+	int nt;
+	struct ck_task_rec *trec;      /* ck_async_task_records */
+	int trec_n, trec_slot;
 };
 
 /* ---------------------------------------------------------------- device code */
@@ -229,6 +249,60 @@ template <int CLS> __device__ __forceinline__ float ck_body(const ck_args &a, in
 	return body_rt(a, task);
 }
 
+/* Admits a worker on SM sm while the SM holds fewer than `limit` workers of its launch. */
+__device__ __forceinline__ bool ck_admit(unsigned int *live, unsigned int sm, unsigned int limit)
+{
+	unsigned int n = *(volatile unsigned int *)&live[sm];
+	while (n < limit) {
+		unsigned int o = atomicCAS(&live[sm], n, n + 1u);
+		if (o == n)
+			return true;
+		n = o;
+	}
+	return false;
+}
+
+/* At a task boundary: whether this worker leaves because its SM holds more workers than the
+ * cap the host wrote.  Whoever reaches a boundary first takes one excess place off, so the
+ * cap holds at the SM's next boundaries, not at given workers' (the soonest it can). */
+__device__ __forceinline__ bool ck_leave(const ck_args &a, unsigned int sm)
+{
+	unsigned int c = ((const volatile unsigned int *)a.cap)[sm];
+	if (c == CK_CAP_LAUNCH)
+		return false;
+	unsigned int n = *(volatile unsigned int *)&a.sm_ctr[sm];
+	while (n > c) {
+		unsigned int o = atomicCAS(&a.sm_ctr[sm], n, n - 1u);
+		if (o == n)
+			return true;
+		n = o;
+	}
+	return false;
+}
+
+/* Whether a worker landing on SM sm stays, and in *by_cap whether a cap decided it.  Before any
+ * reshape (cap CK_CAP_LAUNCH) the launch's rules: an SM-bound set, then its per-SM quota. */
+__device__ __forceinline__ bool ck_lands(const ck_args &a, unsigned int sm, bool *by_cap)
+{
+	bool in_set = a.variant != CK_SMBOUND ||
+		      (a.sm_hi > 0 ? sm >= (unsigned int)a.sm_lo && sm < (unsigned int)a.sm_hi
+				   : ((a.slot->mask[sm / 32] >> (sm % 32)) & 1u));
+	*by_cap = false;
+	if (!a.cap) {                  /* ck_run_group: the quota counts every arrival */
+		if (!in_set || a.sm_quota <= 0)
+			return in_set;
+		return sm < CK_MAX_SMS && atomicAdd(&a.sm_ctr[sm], 1u) < (unsigned int)a.sm_quota;
+	}
+	if (sm >= CK_MAX_SMS)
+		return false;
+	unsigned int c = ((const volatile unsigned int *)a.cap)[sm];
+	if (c != CK_CAP_LAUNCH || a.topup) {
+		*by_cap = true;
+		return c != CK_CAP_LAUNCH && ck_admit(a.sm_ctr, sm, c);
+	}
+	return in_set && ck_admit(a.sm_ctr, sm, a.sm_quota > 0 ? (unsigned int)a.sm_quota : CK_CAP_LAUNCH);
+}
+
 /* One kernel, three variants.  __launch_bounds__(1024, 2) caps registers at 32 per thread,
  * so two kernels of half an SM each (1024 threads) fit beside each other.  An SM-bound worker
  * on an SM of its set that already holds the launch's quota of workers exits as one outside
@@ -242,22 +316,25 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 
 	if (threadIdx.x == 0)
 		atomicMin(&a.slot->first, t0);
-	bool inside = a.variant != CK_SMBOUND ||
-		      (a.sm_hi > 0 ? sm >= (unsigned int)a.sm_lo && sm < (unsigned int)a.sm_hi
-				   : ((a.slot->mask[sm / 32] >> (sm % 32)) & 1u));
-	if (inside && a.sm_quota > 0) {
-		if (threadIdx.x == 0)
-			s_admitted = sm < CK_MAX_SMS && atomicAdd(&a.sm_ctr[sm], 1u) < (unsigned int)a.sm_quota;
+	bool inside = true;
+	if (a.variant == CK_SMBOUND || a.cap) {
+		if (threadIdx.x == 0) {
+			bool by_cap;
+			s_admitted = ck_lands(a, sm, &by_cap);
+			s_stay = by_cap;       /* scratch until the exit below */
+		}
 		__syncthreads();
 		inside = s_admitted;
 	}
 	if (!inside) {
 		/* Outside the set (or beyond the quota): exit, unless this is the last block of the
 		 * grid and every block before it exited too: no worker would ever take the tasks, so
-		 * this one stays and runs them (the simulator's smbound_fallback does the same). */
+		 * this one stays and runs them (the simulator's smbound_fallback does the same).  A
+		 * block a cap turned away never stays: the kernel's other grids hold its tasks. */
 		if (threadIdx.x == 0) {
+			bool by_cap = s_stay;
 			unsigned int before = atomicAdd(&a.slot->exited, 1u);
-			s_stay = before + 1u == gridDim.x;
+			s_stay = !by_cap && !a.topup && before + 1u == gridDim.x;
 			if (s_stay) {
 				atomicAdd(&a.slot->fallback, 1u);
 			} else {
@@ -277,20 +354,31 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 	}
 	float acc = 0.f;
 	unsigned int done = 0;
+	bool left = false;
 	if (a.variant == CK_ORIGINAL) {
 		acc = ck_body<CLS>(a, blockIdx.x);
 		done = 1;
 	} else {
 		for (;;) {
+			/* between two tasks: leave when the SM's cap fell below its workers (-1) */
 			if (threadIdx.x == 0)
-				s_task = (int)atomicAdd(&a.slot->counter, 1u);
+				s_task = a.cap && !fallback && ck_leave(a, sm) ? -1 : (int)atomicAdd(&a.slot->counter, 1u);
 			__syncthreads();
 			int t = s_task;
 			__syncthreads();
+			if (t < 0) {
+				left = true;
+				break;
+			}
 			if (t >= a.tasks)
 				break;
+			unsigned long long ts = a.trec ? ck_now() : 0;
 			acc += ck_body<CLS>(a, t);
 			done++;
+			if (a.trec && threadIdx.x == 0) {
+				struct ck_task_rec r = { sm, blockIdx.x | (a.topup ? CK_TOPUP_BIT : 0u), ts, ck_now() };
+				a.trec[t] = r;
+			}
 		}
 	}
 	if (acc == 1234.5678f)                 /* keeps the work live; practically never true */
@@ -299,6 +387,9 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 	if (threadIdx.x == 0) {
 		unsigned long long t1 = ck_now();
 		atomicMax(&a.slot->last, t1);
+		/* a worker out of tasks stays counted in `live`: no task is left for another */
+		if (left)
+			atomicAdd(&a.slot->left, 1u);
 		if (a.rec) {
 			struct ck_block_rec r = { sm, done, fallback ? 2u : 0u, 0, t0, t1 };
 			a.rec[blockIdx.x] = r;
@@ -466,6 +557,21 @@ void ck_close(struct ck_dev *d)
 		CUDA_CHECK(cudaEventDestroy(d->rblank));
 	if (d->dnow)
 		CUDA_CHECK(cudaFree(d->dnow));
+	if (d->acap)
+		CUDA_CHECK(cudaFree(d->acap));
+	if (d->trec)
+		CUDA_CHECK(cudaFree(d->trec));
+	for (int i = 0; i < d->nt; i++) {
+		CUDA_CHECK(cudaStreamDestroy(d->tstream[i]));
+		CUDA_CHECK(cudaEventDestroy(d->tev[i]));
+	}
+	if (d->xstream) {
+		CUDA_CHECK(cudaStreamDestroy(d->xstream));
+		CUDA_CHECK(cudaEventDestroy(d->xev));
+		for (int i = 0; i < CK_XRING; i++)
+			CUDA_CHECK(cudaEventDestroy(d->xring_ev[i]));
+		CUDA_CHECK(cudaFreeHost(d->xring));
+	}
 	if (d->rbuf)
 		CUDA_CHECK(cudaFreeHost(d->rbuf));
 	if (d->rstream)
@@ -655,11 +761,17 @@ static void ck_fill_args(struct ck_dev *d, const struct ck_kernel *ki, int slot,
 		a->sm_lo = ki->sm_lo;
 		a->sm_hi = ki->sm_hi;
 	}
-	if (ki->variant == CK_SMBOUND && ki->sm_quota > 0) {
+	if (ki->variant == CK_SMBOUND && ki->sm_quota > 0)
 		a->sm_quota = ki->sm_quota;
+	if (ki->variant != CK_ORIGINAL) {
+		/* every persistent launch counts its workers per SM and reads its caps: any may be
+		 * resized or yielded while it runs */
 		a->sm_ctr = d->actr + (size_t)slot * CK_MAX_SMS;
+		a->cap = d->acap + (size_t)slot * CK_MAX_SMS;
 	}
 	a->rec = NULL;
+	if (slot == d->trec_slot && ki->tasks <= d->trec_n)
+		a->trec = d->trec;
 	a->buf = d->buf;
 	a->bvh = d->bvh;
 	a->tc = d->tc;
@@ -686,7 +798,10 @@ static void ck_timing_of(const struct ck_slot *s, struct ck_timing *t)
 	t->tasks_taken = s->counter;
 	t->exited = s->exited - s->fallback;
 	t->fallback = s->fallback;
+	t->left = s->left;
 }
+
+static void reshape_open(struct ck_dev *d);
 
 void ck_async_begin(struct ck_dev *d, int n)
 {
@@ -704,6 +819,9 @@ void ck_async_begin(struct ck_dev *d, int n)
 			CUDA_CHECK(cudaFreeHost(d->amask));
 		CUDA_CHECK(cudaMalloc(&d->aslots, (size_t)n * sizeof(struct ck_slot)));
 		CUDA_CHECK(cudaMalloc(&d->actr, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));
+		if (d->acap)
+			CUDA_CHECK(cudaFree(d->acap));
+		CUDA_CHECK(cudaMalloc(&d->acap, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));
 		CUDA_CHECK(cudaMallocHost(&d->amask, (size_t)n * sizeof(*d->amask)));
 		free(d->aquota);
 		d->aquota = (unsigned char *)calloc((size_t)n, 1);
@@ -741,6 +859,8 @@ void ck_async_begin(struct ck_dev *d, int n)
 		hs[i].first = ~0ULL;
 	CUDA_CHECK(cudaMemcpy(d->aslots, hs, (size_t)n * sizeof(*hs), cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMemset(d->actr, 0, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));
+	CUDA_CHECK(cudaMemset(d->acap, 0xff, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));   /* CK_CAP_LAUNCH */
+	reshape_open(d);
 	free(hs);
 	CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -760,7 +880,7 @@ void ck_launch_async(struct ck_dev *d, const struct ck_kernel *ki, int s, int sl
 	 * there; the launch's stream waits for it on the GPU (a no-op once it is done) */
 	if (d->rblank)
 		CUDA_CHECK(cudaStreamWaitEvent(d->streams[s], d->rblank, 0));
-	d->aquota[slot] = a.sm_quota > 0;
+	d->aquota[slot] = ki->variant != CK_ORIGINAL;   /* live counts and caps to blank */
 	if (ki->variant == CK_SMBOUND && ki->sm_hi <= 0) {
 		/* a set that is no range: the kernel reads it from the slot, written on the
 		 * launch's own stream so that it lands before the kernel starts */
@@ -773,9 +893,9 @@ void ck_launch_async(struct ck_dev *d, const struct ck_kernel *ki, int s, int sl
 	CUDA_CHECK(cudaEventRecord(d->aev[slot], d->streams[s]));
 }
 
-int ck_slot_done(struct ck_dev *d, int slot)
+static int event_done(cudaEvent_t ev)
 {
-	cudaError_t e = cudaEventQuery(d->aev[slot]);
+	cudaError_t e = cudaEventQuery(ev);
 	if (e == cudaErrorNotReady) {
 		(void)cudaGetLastError();    /* not an error: clear it */
 		return 0;
@@ -784,9 +904,128 @@ int ck_slot_done(struct ck_dev *d, int slot)
 	return 1;
 }
 
+/* A launch is done when its grid and every top-up grid of its slot are. */
+int ck_slot_done(struct ck_dev *d, int slot)
+{
+	if (!event_done(d->aev[slot]))
+		return 0;
+	for (int i = 0; i < d->nt; i++) {
+		if (d->tslot[i] != slot)
+			continue;
+		if (!event_done(d->tev[i]))
+			return 0;
+		d->tslot[i] = -1;
+	}
+	return 1;
+}
+
+/* The reshape stream, its event and the pinned ring, once per device (at ck_async_begin, the
+ * device idle: a pinned allocation during a run could wait for it). */
+static void reshape_open(struct ck_dev *d)
+{
+	for (int i = 0; i < d->nt; i++)
+		d->tslot[i] = -1;
+	d->trec_slot = -1;
+	if (d->xstream)
+		return;
+	/* the highest priority: a cap write waits behind no other copy */
+	CUDA_CHECK(cudaStreamCreateWithPriority(&d->xstream, cudaStreamNonBlocking, d->prio_greatest));
+	CUDA_CHECK(cudaEventCreateWithFlags(&d->xev, cudaEventDisableTiming));
+	CUDA_CHECK(cudaMallocHost(&d->xring, CK_XRING * sizeof(*d->xring)));
+	for (int i = 0; i < CK_XRING; i++)
+		CUDA_CHECK(cudaEventCreateWithFlags(&d->xring_ev[i], cudaEventDisableTiming));
+}
+
+void ck_slot_reshape(struct ck_dev *d, int slot, const uint32_t *cap)
+{
+	if (slot < 0 || slot >= d->an || !d->xstream) {
+		fprintf(stderr, "combosim-cuda: ck_slot_reshape: slot %d outside [0, %d)\n", slot, d->an);
+		exit(1);
+	}
+	/* the ring entry's previous copy is long done (CK_XRING writes ago); its event says so */
+	int i = d->xring_i++ % CK_XRING;
+	CUDA_CHECK(cudaEventSynchronize(d->xring_ev[i]));
+	memcpy(d->xring[i], cap, sizeof(d->xring[i]));
+	CUDA_CHECK(cudaMemcpyAsync(d->acap + (size_t)slot * CK_MAX_SMS, d->xring[i], sizeof(d->xring[i]),
+				   cudaMemcpyHostToDevice, d->xstream));
+	CUDA_CHECK(cudaEventRecord(d->xring_ev[i], d->xstream));
+	CUDA_CHECK(cudaEventRecord(d->xev, d->xstream));
+}
+
+int ck_reshape_done(struct ck_dev *d)
+{
+	return !d->xstream || event_done(d->xev);
+}
+
+/* A top-up stream of priority prio with no grid alive on it (a new one if none), or -1. */
+static int topup_stream(struct ck_dev *d, int prio)
+{
+	for (int i = 0; i < d->nt; i++)
+		if (d->tprio[i] == prio && (d->tslot[i] < 0 || event_done(d->tev[i]))) {
+			d->tslot[i] = -1;
+			return i;
+		}
+	if (d->nt == CK_TOPUP_STREAMS)
+		return -1;
+	int i = d->nt++;
+	CUDA_CHECK(cudaStreamCreateWithPriority(&d->tstream[i], cudaStreamNonBlocking, prio));
+	CUDA_CHECK(cudaEventCreateWithFlags(&d->tev[i], cudaEventDisableTiming));
+	d->tprio[i] = prio;
+	d->tslot[i] = -1;
+	return i;
+}
+
+int ck_topup_async(struct ck_dev *d, const struct ck_kernel *k, int stream, int slot, int workers)
+{
+	if (slot < 0 || slot >= d->an || stream < 0 || stream >= d->nstreams || workers < 1 || k->variant == CK_ORIGINAL) {
+		fprintf(stderr, "combosim-cuda: bad top-up: slot %d stream %d workers %d variant %d\n", slot, stream,
+			workers, k->variant);
+		exit(1);
+	}
+	int prio = 0;
+	CUDA_CHECK(cudaStreamGetPriority(d->streams[stream], &prio));
+	int i = topup_stream(d, prio);
+	if (i < 0)
+		return -1;
+	ck_args a;
+	ck_fill_args(d, k, slot, &a);
+	a.topup = 1;
+	/* its blocks read the caps the last ck_slot_reshape wrote */
+	CUDA_CHECK(cudaStreamWaitEvent(d->tstream[i], d->xev, 0));
+	kernel_of(k->cls)<<<workers * CK_TOPUP_GRID, k->threads, (size_t)k->smem, d->tstream[i]>>>(a);
+	CUDA_CHECK_LAUNCH();
+	CUDA_CHECK(cudaEventRecord(d->tev[i], d->tstream[i]));
+	d->tslot[i] = slot;
+	return 0;
+}
+
+void ck_async_task_records(struct ck_dev *d, int slot, int tasks)
+{
+	if (tasks > d->trec_n) {
+		if (d->trec)
+			CUDA_CHECK(cudaFree(d->trec));
+		CUDA_CHECK(cudaMalloc(&d->trec, (size_t)tasks * sizeof(*d->trec)));
+		d->trec_n = tasks;
+	}
+	CUDA_CHECK(cudaMemset(d->trec, 0, (size_t)tasks * sizeof(*d->trec)));
+	d->trec_slot = slot;
+}
+
+void ck_task_records_read(struct ck_dev *d, struct ck_task_rec *out, int tasks)
+{
+	if (tasks > d->trec_n) {
+		fprintf(stderr, "combosim-cuda: %d task records asked for, %d kept\n", tasks, d->trec_n);
+		exit(1);
+	}
+	CUDA_CHECK(cudaDeviceSynchronize());
+	CUDA_CHECK(cudaMemcpy(out, d->trec, (size_t)tasks * sizeof(*out), cudaMemcpyDeviceToHost));
+}
+
 void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t)
 {
 	CUDA_CHECK(cudaDeviceSynchronize());
+	for (int i = 0; i < d->nt; i++)
+		d->tslot[i] = -1;        /* every top-up grid is done */
 	if (n <= 0)
 		return;
 	struct ck_slot *hs = (struct ck_slot *)calloc((size_t)n, sizeof(*hs));
@@ -826,9 +1065,12 @@ void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *
 	for (int i = 0; i < n; i++) {
 		CUDA_CHECK(cudaMemcpyAsync(d->aslots + slots[i], d->blank, sizeof(*d->blank), cudaMemcpyHostToDevice,
 					   d->rstream));
-		if (d->aquota[slots[i]])
+		if (d->aquota[slots[i]]) {
 			CUDA_CHECK(cudaMemsetAsync(d->actr + (size_t)slots[i] * CK_MAX_SMS, 0,
 						   CK_MAX_SMS * sizeof(unsigned int), d->rstream));
+			CUDA_CHECK(cudaMemsetAsync(d->acap + (size_t)slots[i] * CK_MAX_SMS, 0xff,
+						   CK_MAX_SMS * sizeof(unsigned int), d->rstream));
+		}
 		d->aquota[slots[i]] = 0;
 	}
 	CUDA_CHECK(cudaEventRecord(d->rblank, d->rstream));

@@ -1,7 +1,7 @@
 /* combosim-cuda — the CUDA backend's command-line program.
  *
  *   combosim-cuda info [--device N]
- *   combosim-cuda bench all|scaling|corun|placement|saturation|progress [--out DIR] [--calib FILE] [--reps N]
+ *   combosim-cuda bench all|scaling|corun|placement|saturation|progress|reshape [--out DIR] [--calib FILE] [--reps N]
  *                       [--target-us US] [--device N]
  *   combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE] [--device N] [--check]
  *
@@ -17,7 +17,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: combosim-cuda info [--device N]\n"
-	      "       combosim-cuda bench all|scaling|corun|placement|saturation|progress [--out DIR]\n"
+	      "       combosim-cuda bench all|scaling|corun|placement|saturation|progress|reshape [--out DIR]\n"
 	      "                     [--calib FILE] [--reps N] [--target-us US] [--device N]\n"
 	      "       combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE]\n"
 	      "                     [--device N] [--check]\n"
@@ -119,10 +119,11 @@ int main(int argc, char **argv)
 		const char *w = argv[2];
 		o.what = !strcmp(w, "all") ? BENCH_ALL : !strcmp(w, "scaling") ? BENCH_SCALING
 			: !strcmp(w, "corun") ? BENCH_CORUN : !strcmp(w, "placement") ? BENCH_PLACEMENT
-			: !strcmp(w, "saturation") ? BENCH_SATURATION : !strcmp(w, "progress") ? BENCH_PROGRESS : 0;
+			: !strcmp(w, "saturation") ? BENCH_SATURATION : !strcmp(w, "progress") ? BENCH_PROGRESS
+			: !strcmp(w, "reshape") ? BENCH_RESHAPE : 0;
 		if (!o.what) {
 			fprintf(stderr, "combosim-cuda bench: unknown benchmark '%s' (all, scaling, corun, placement, saturation, "
-				"progress)\n", w);
+				"progress, reshape)\n", w);
 			return 2;
 		}
 		i = 3;

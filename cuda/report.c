@@ -268,6 +268,18 @@ static void loop_stats(const struct hl_run *r, cJSON *out)
 		cJSON_AddNumberToObject(c, "sleep_ms_total", (double)r->sleep_total / 1e6);
 	}
 	cJSON_AddNumberToObject(out, "epochs_fired", (double)r->epochs);
+	if (r->resizes + r->yields > 0) {       /* only in runs that reshaped: others keep their keys */
+		long left = 0;
+		for (long i = 0; i < r->n_kernels; i++)
+			left += r->kernels[i].done ? r->kernels[i].t.left : 0;
+		cJSON *x = cJSON_AddObjectToObject(out, "reshape");
+		cJSON_AddNumberToObject(x, "resizes", (double)r->resizes);
+		cJSON_AddNumberToObject(x, "yields", (double)r->yields);
+		cJSON_AddNumberToObject(x, "cap_writes", (double)r->cap_writes);
+		cJSON_AddNumberToObject(x, "topups", (double)r->topups);
+		cJSON_AddNumberToObject(x, "topup_workers", (double)r->topup_workers);
+		cJSON_AddNumberToObject(x, "workers_left", (double)left);
+	}
 	cJSON *d = cJSON_AddArrayToObject(out, "app_max_in_flight");
 	for (int a = 0; a < r->e->n_apps; a++)
 		cJSON_AddItemToArray(d, cJSON_CreateNumber(r->apps[a].max_in_flight));

@@ -14,6 +14,7 @@
 
 void hostloop_tests(CU_pSuite s);   /* cuda/test_hostloop.c */
 void hosthooks_tests(CU_pSuite s);  /* cuda/test_hosthooks.c */
+void hostreshape_tests(CU_pSuite s); /* cuda/test_hostreshape.c */
 
 static void test_names(void)
 {
@@ -310,6 +311,7 @@ int main(void)
 	CU_add_test(s, "timeline.json: a slice per kernel on its stream's track, no overlaps", test_timeline);
 	hostloop_tests(s);
 	hosthooks_tests(s);
+	hostreshape_tests(s);
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

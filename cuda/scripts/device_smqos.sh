@@ -3,7 +3,8 @@
 # with build/devcarry carried (cuda/scripts/carry.sh): replays experiments/smqos/h100_rh.json
 # (RH-SMQoS at QoS policy 80-95 % and the shared baseline) for each of the 16 pairs of SMQoS §6
 # with `combosim-cuda run`, each into $OUT/r/<ls>+<batch>, one calibration cache for all, and
-# packs $OUT/run.tgz.  Usage: sh cuda/scripts/device_smqos.sh [LS_TASKS [BATCH_TASKS]]
+# packs $OUT/run.tgz.  Usage: sh cuda/scripts/device_smqos.sh [LS_TASKS [BATCH_TASKS]];
+# EXP=h100_dyn.json replays SMQoS itself (its apps one kernel at a time) instead.
 set -u
 export LD_LIBRARY_PATH="$PWD/build/devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 B="$PWD/build/devcarry/combosim-cuda"
@@ -12,11 +13,14 @@ mkdir -p "$R"
 {
   date -u; uname -a; nvidia-smi; nvidia-smi -q -d CLOCK,PERFORMANCE,POWER
 } > "$R/nvidia-smi.txt" 2>&1
-app() { printf '{"name": "%s", "queue": "workloads-h100/%s.json", "depth": 2, "streams": 1}' "$1" "$1"; }
+EXP=${EXP:-h100_rh.json}
+# the apps as experiments/smqos/generate.sh writes them for that experiment
+if [ "$EXP" = h100_rh.json ]; then DEPTH=', "depth": 2, "streams": 1'; else DEPTH=''; fi
+app() { printf '{"name": "%s", "queue": "workloads-h100/%s.json"%s}' "$1" "$1" "$DEPTH"; }
 for ls in ${1:-hs merge lib lbm}; do
   for bt in ${2:-pf bino gesummv atax}; do
     start=$(date +%s)
-    "$B" run experiments/smqos/h100_rh.json --set "apps=[$(app $ls), $(app $bt)]" \
+    "$B" run "experiments/smqos/$EXP" --set "apps=[$(app $ls), $(app $bt)]" \
       --out "$R/$ls+$bt" --calib "$R/calib.json" > "$R/$ls+$bt.log" 2>&1
     echo "== $ls+$bt rc=$? in $(( $(date +%s) - start )) s"
     tail -3 "$R/$ls+$bt.log"

@@ -225,3 +225,28 @@ happ() { printf '{"name": "%s", "queue": "workloads-h100/%s.json", "depth": 2, "
 	printf ']\n  }\n }\n}\n'
 } >$D/h100_rh_sweep.json
 echo "wrote $D/h100_rh.json, $D/h100_rh_sweep.json and $D/workloads-h100/"
+
+# h100_dyn.json: SMQoS itself (Alg. 1-3, SMs moved between running kernels) on the same 16 pairs
+# and the H100 description, with the duration metric and without gating (the GPU backend cannot
+# gate SMs); epochs of 200 K cycles (101 us): on the GPU a move takes 20-90 us to take effect
+# (cuda/runs/h100-reshape), so 10 K-cycle epochs (5 us) would judge each move before it lands.
+# Apps one kernel at a time (a move resizes the app's kernel in flight).
+dapp() { printf '{"name": "%s", "queue": "workloads-h100/%s.json"}' "$1" "$1"; }
+{
+	printf '{\n  "name": "smqos-h100-dyn",\n'
+	printf '  "description": "SMQoS (dynamic, Alg. 1-3) on the H100 description: one LS task + one batch task at QoS policy 80-95 %%, duration metric, no gating, 200 K-cycle epochs; h100_dyn_sweep.json runs the 16 pairs of SMQoS §6; cuda/scripts/device_smqos.sh (EXP=h100_dyn.json) the same on the GPU.",\n'
+	printf '  "inputs": "SMQoS Alg. 1-3, §6.1 pairs; profiles measured on the H100 (traces/smqos/h100)",\n'
+	printf '  "assumptions": "100 ms per policy; 200 K-cycle epochs instead of §5.1'"'"'s 10 K (the GPU'"'"'s move latency); one kernel in flight per app",\n'
+	printf '  "gpu": "h100",\n  "seed": 1,\n  "duration_ms": 100,\n  "kernels": [],\n'
+	printf '  "apps": [%s, %s],\n  "policies": [' "$(dapp hs)" "$(dapp pf)"
+	sep=""
+	for q in 0.80 0.85 0.90 0.95; do
+		printf '%s\n    {"name": "smqos", "label": "smqos-%s", "qos": %s, "metric": "duration", "epoch_cycles": 200000, "gate": false}' "$sep" $q $q
+		sep=","
+	done
+	printf '\n  ],\n  "baseline": null\n}\n'
+} >$D/h100_dyn.json
+sed -e 's/"experiment": "h100_rh.json"/"experiment": "h100_dyn.json"/' \
+    -e 's/under h100_rh.json/under h100_dyn.json/' \
+    -e 's/, "depth": 2, "streams": 1}/}/g' $D/h100_rh_sweep.json >$D/h100_dyn_sweep.json
+echo "wrote $D/h100_dyn.json, $D/h100_dyn_sweep.json"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# SMQoS §6's measures from the kernels.csv of runs of experiments/smqos/h100_rh.json (simulated
+# SMQoS §6's measures from the kernels.csv of runs of experiments/smqos/h100_rh.json or
+# h100_dyn.json (simulated
 # or replayed on a GPU): per pair and policy, the LS task's NPM = T_solo / (qos x T_co) and the
 # batch task's NTP = T_solo / T_co, with T the summed start-to-finish time of the task's
 # finished kernels and T_solo their summed solo times.  The shared run (no partition) is judged
@@ -27,10 +28,12 @@ for d in "$@"; do
 		for (p in pols) {
 			if (busy[p, "ls"] <= 0 || busy[p, "batch"] <= 0) continue
 			perf = solo[p, "ls"] / busy[p, "ls"]; ntp = solo[p, "batch"] / busy[p, "batch"]
-			if (p ~ /^rh-smqos-/) { q = substr(p, 10) + 0; nq = 1; qs[1] = q }
+			# a label NAME-QOS is a run at that QoS policy; any other is judged against each
+			name = p
+			if (match(p, /-0\.[0-9]+$/)) { name = substr(p, 1, RSTART - 1); nq = 1; qs[1] = substr(p, RSTART + 1) + 0 }
 			else { nq = 4; qs[1] = 0.80; qs[2] = 0.85; qs[3] = 0.90; qs[4] = 0.95 }
 			for (i = 1; i <= nq; i++)
-				printf "%s,%s+%s,%s,%.2f,%.4f,%.4f,%d\n", src, ls, bt, (p ~ /^rh-smqos-/ ? "rh-smqos" : p),
+				printf "%s,%s+%s,%s,%.2f,%.4f,%.4f,%d\n", src, ls, bt, name,
 					qs[i], perf / qs[i], ntp, (perf / qs[i] >= 1)
 		}
 	}' "$d/kernels.csv"

@@ -8,11 +8,11 @@ MODE     ?= release
 ifneq ($(filter debug,$(MAKECMDGOALS)),)
 MODE     := debug
 endif
-PKGS     := gsl libcjson
+PKGS     := gsl libcjson zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # On a fresh machine the packages (pkg-config too) arrive only when `deps` runs, after this line
 # was read: fall back to the Debian link flags so the first `make test` links all the same.
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lgsl -lgslcblas -lcjson)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lgsl -lgslcblas -lcjson -lz)
 
 WARN     := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter -Wno-format-truncation
 DEFS     := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE

@@ -439,6 +439,22 @@ static void show_progress(void *ctx, sim_time now, sim_time end)
 	p->shown = true;
 }
 
+/* The timeline's file name: Perfetto opens the gzip one as it is. */
+static const char *tl_name(const struct experiment *e)
+{
+	return e->timeline_gzip ? "timeline.json.gz" : "timeline.json";
+}
+
+/* A timeline writing to f (NULL: counting) as outputs.timeline_* ask; window: only the
+ * slices in outputs.timeline_{from,to}_ms (the size estimate counts them all). */
+static struct timeline *tl_open(const struct experiment *e, FILE *f, bool window)
+{
+	struct timeline *t = e->timeline_gzip ? timeline_open_gz(f) : timeline_open(f);
+	if (window)
+		timeline_window(t, e->timeline_from_ns, e->timeline_to_ns);
+	return t;
+}
+
 static int run_policies(const struct experiment *e, struct outdir *o, FILE *table)
 {
 	struct run_progress prog = { .n = e->n_policies };
@@ -447,9 +463,9 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 	bool *colocated = calloc((size_t)e->n_policies, sizeof(*colocated));
 	FILE *frames = outdir_file(o, "frames.csv");
 	FILE *kernels = outdir_file(o, "kernels.csv");
-	FILE *tlf = e->timeline ? outdir_file(o, "timeline.json") : NULL;
+	FILE *tlf = e->timeline ? outdir_file(o, tl_name(e)) : NULL;
 	struct outfile files[] = { { frames, "frames.csv", false }, { kernels, "kernels.csv", false },
-				   { tlf, "timeline.json", false } };
+				   { tlf, tl_name(e), false } };
 	int rc = EXIT_OK;
 	if (!sims || !colocated || !frames || !kernels || (e->timeline && !tlf)) {
 		rc = EXIT_RUN_FAILED;
@@ -457,12 +473,13 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 	}
 	fputs("policy,game,frame,release_ns,start_ns,finish_ns,latency_ns,deadline_ns,violated,dropped,note\n", frames);
 	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", kernels);
-	struct timeline *tl = tlf ? timeline_open(tlf) : NULL;
+	struct timeline *tl = tlf ? tl_open(e, tlf, true) : NULL;
 
 	/* every policy's parameters are checked before any run starts */
 	for (int i = 0; i < e->n_policies; i++) {
-		struct sim_sinks sk = { .frames = frames, .kernels = kernels, .timeline = tl,
-					.index = i, .label = e->policies[i].name,
+		bool shown = tl && e->timeline_policy[i];     /* outputs.timeline_policies */
+		struct sim_sinks sk = { .frames = frames, .kernels = kernels, .timeline = shown ? tl : NULL,
+					.timeline_sm_lanes = e->timeline_sm_lanes, .index = i, .label = e->policies[i].name,
 					.progress = tty ? show_progress : NULL, .progress_ctx = &prog };
 		struct cfg_diag diag = { .file = e->file };
 		sims[i] = sim_new(e, &e->policies[i], &sk, &diag);
@@ -471,7 +488,7 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 			rc = EXIT_BAD_INPUT;
 			goto close_tl;
 		}
-		if (tl) {
+		if (shown) {
 			char pname[96];
 			snprintf(pname, sizeof(pname), "policy %s", e->policies[i].name);
 			timeline_process(tl, i, pname);
@@ -553,7 +570,8 @@ static int corun_once(const struct experiment *e, const struct default_launch *l
 	x.games = NULL;
 	x.n_games = 0;
 	struct cfg_diag diag = { .file = e->file };
-	struct sim_sinks sk = { .kernels = kernels, .label = label, .timeline = tl, .index = tl_index };
+	struct sim_sinks sk = { .kernels = kernels, .label = label, .timeline = tl, .index = tl_index,
+				.timeline_sm_lanes = e->timeline_sm_lanes };
 	struct sim *s = sim_new(&x, NULL, &sk, &diag);
 	if (!s) {
 		fprintf(stderr, "combosim: %s\n", diag.msg);
@@ -602,16 +620,16 @@ static int run_corun(const struct experiment *e, struct outdir *o, FILE *table)
 	FILE *kernels = outdir_file(o, "kernels.csv");
 	FILE *cr = outdir_file(o, "corun.csv");
 	FILE *rep = outdir_file(o, "reproduction.csv");
-	FILE *tlf = e->timeline ? outdir_file(o, "timeline.json") : NULL;
+	FILE *tlf = e->timeline ? outdir_file(o, tl_name(e)) : NULL;
 	struct outfile files[] = { { kernels, "kernels.csv", false }, { cr, "corun.csv", false },
-				   { rep, "reproduction.csv", false }, { tlf, "timeline.json", false } };
+				   { rep, "reproduction.csv", false }, { tlf, tl_name(e), false } };
 	double *red = calloc((size_t)e->n_pairs * (size_t)e->n_corun_variants, sizeof(double));
 	int rc = EXIT_OK;
 	if (!kernels || !cr || !rep || !red || (e->timeline && !tlf)) {
 		rc = EXIT_RUN_FAILED;
 		goto out;
 	}
-	struct timeline *tl = tlf ? timeline_open(tlf) : NULL;
+	struct timeline *tl = tlf ? tl_open(e, tlf, true) : NULL;
 	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", kernels);
 	fputs("first,second,variant,t_first_us,t_second_us,t_colo_us,makespan_reduction,paper\n", cr);
 	fputs("metric,unit,paper,sim,note\n", rep);
@@ -743,29 +761,46 @@ static sim_time pilot_ns(sim_time duration)
 	return duration < lo ? duration : p < lo ? lo : p;
 }
 
-/* The size of the timeline a run of e would write, in bytes: each policy is run for
- * pilot_ns with a timeline that only counts, and the count is scaled to the duration (the
- * slices are per kernel and per SM lane, so the size grows with the duration, the kernels'
- * rate and the SMs they cover).  -1 when a pilot cannot be set up or fails: the run itself
- * then reports why. */
+/* The simulated time the timeline shows: outputs.timeline_{from,to}_ms within the run. */
+static sim_time shown_ns(const struct experiment *e)
+{
+	sim_time to = e->timeline_to_ns < e->duration_ns ? e->timeline_to_ns : e->duration_ns;
+	return to - e->timeline_from_ns;
+}
+
+static int shown_policies(const struct experiment *e)
+{
+	int n = 0;
+	for (int i = 0; i < e->n_policies; i++)
+		n += e->timeline_policy[i];
+	return n;
+}
+
+/* The size of the timeline a run of e would write, in bytes: each policy it shows is run for
+ * pilot_ns with a timeline that only counts (the lanes and compression the run will use), and
+ * the count is scaled to the time shown (the slices are per kernel, and per SM lane with
+ * "sms" lanes, so the size grows with the time, the kernels' rate and the SMs they cover).
+ * -1 when a pilot cannot be set up or fails: the run itself then reports why. */
 static double timeline_estimate(const struct experiment *e, sim_time *pilot)
 {
 	struct experiment x = *e;
 	double bytes = 0;
 	x.duration_ns = *pilot = pilot_ns(e->duration_ns);
 	for (int i = 0; i < e->n_policies; i++) {
-		struct timeline *tl = timeline_open(NULL);
-		struct sim_sinks sk = { .timeline = tl, .index = i, .label = e->policies[i].name };
+		if (!e->timeline_policy[i])
+			continue;
+		struct timeline *tl = tl_open(e, NULL, false);
+		struct sim_sinks sk = { .timeline = tl, .timeline_sm_lanes = e->timeline_sm_lanes, .index = i,
+					.label = e->policies[i].name };
 		struct cfg_diag diag = { .file = e->file };
 		struct sim *s = sim_new(&x, &e->policies[i], &sk, &diag);
 		bool ok = s && sim_run(s) == 0;
-		bytes += (double)timeline_bytes(tl);
 		sim_free(s);
-		timeline_close(tl);
+		bytes += (double)timeline_close_count(tl);    /* a gzip stream's last block: at its end */
 		if (!ok)
 			return -1;
 	}
-	return bytes * (double)e->duration_ns / (double)x.duration_ns;
+	return bytes * (double)shown_ns(e) / (double)x.duration_ns;
 }
 
 /* Warns (stderr) when the timeline of e would be large, and refuses it (false) above
@@ -779,17 +814,19 @@ static bool timeline_size_ok(const struct experiment *e)
 	double mb = timeline_estimate(e, &pilot) / 1e6;
 	if (mb < 0)
 		return true;
+	const char *what = e->timeline_gzip ? "gzip " : "";
 	if (mb > e->timeline_max_mb) {
-		fprintf(stderr, "combosim: %s: $.outputs.timeline: the timeline would take about %.0f MB (%d policies over %.0f ms, "
-			"estimated from %.0f ms of each), above outputs.timeline_max_mb = %.0f MB: shorten duration_ms, "
-			"drop policies, or raise the limit (--set outputs.timeline_max_mb=%.0f)\n", e->file, mb, e->n_policies,
-			(double)e->duration_ns / 1e6, (double)pilot / 1e6, e->timeline_max_mb, ceil(mb * 1.1));
+		fprintf(stderr, "combosim: %s: $.outputs.timeline: the %stimeline would take about %.0f MB (%d policies over %.0f ms, "
+			"estimated from %.0f ms of each), above outputs.timeline_max_mb = %.0f MB: narrow outputs.timeline_from_ms/"
+			"timeline_to_ms, list fewer outputs.timeline_policies, use \"timeline_lanes\": \"streams\" or "
+			"\"timeline_gzip\": true, or raise the limit (--set outputs.timeline_max_mb=%.0f)\n", e->file, what, mb,
+			shown_policies(e), (double)shown_ns(e) / 1e6, (double)pilot / 1e6, e->timeline_max_mb, ceil(mb * 1.1));
 		return false;
 	}
 	if (mb > TIMELINE_WARN_MB)
-		fprintf(stderr, "combosim: warning: %s: the timeline will take about %.0f MB (%d policies over %.0f ms, estimated "
-			"from %.0f ms of each); Perfetto opens files above %.0f MB slowly or not at all\n", e->file, mb,
-			e->n_policies, (double)e->duration_ns / 1e6, (double)pilot / 1e6, TIMELINE_WARN_MB);
+		fprintf(stderr, "combosim: warning: %s: the %stimeline will take about %.0f MB (%d policies over %.0f ms, estimated "
+			"from %.0f ms of each); Perfetto opens files above %.0f MB slowly or not at all\n", e->file, what, mb,
+			shown_policies(e), (double)shown_ns(e) / 1e6, (double)pilot / 1e6, TIMELINE_WARN_MB);
 	return true;
 }
 

@@ -526,21 +526,91 @@ static void load_corun(struct experiment *e, const struct cfg *c)
 }
 
 /* "baseline": the label of the policy every co-located run is compared with in the table. */
-/* "outputs": the timeline, and the size above which it is refused before the run (runner.c
- * estimates it); a limit without the timeline would be silently moot, so it is an error. */
+/* "timeline_from_ms" / "timeline_to_ms": the window of the run the timeline shows.  A window
+ * starting at or after the end would write no slice: an error rather than an empty file. */
+static void load_timeline_window(struct experiment *e, const struct cfg *outs)
+{
+	double dur = (double)e->duration_ns / 1e6, from, to;
+	e->timeline_from_ns = 0;
+	e->timeline_to_ns = INT64_MAX;
+	if (cfg_num(outs, "timeline_from_ms", 0, 1e12, &(double){ 0 }, &from) && cfg_has(outs, "timeline_from_ms")) {
+		if (from >= dur)
+			cfg_fail_key(outs, "timeline_from_ms", "expected a time before the run's end (duration_ms = %g), got %g",
+				     dur, from);
+		e->timeline_from_ns = ms_to_ns(from);
+	}
+	if (!cfg_has(outs, "timeline_to_ms"))
+		return;
+	if (!cfg_num(outs, "timeline_to_ms", 0, 1e12, CFG_REQUIRED, &to))
+		return;
+	if (to <= (double)e->timeline_from_ns / 1e6)
+		cfg_fail_key(outs, "timeline_to_ms", "expected a time after timeline_from_ms (%g), got %g",
+			     (double)e->timeline_from_ns / 1e6, to);
+	e->timeline_to_ns = ms_to_ns(to);
+}
+
+static int find_policy(const struct experiment *e, const char *label)
+{
+	for (int i = 0; i < e->n_policies; i++)
+		if (strcmp(e->policies[i].name, label) == 0)
+			return i;
+	return -1;
+}
+
+/* "timeline_policies": the labels of the runs the timeline shows (default: every one). */
+static void load_timeline_policies(struct experiment *e, const struct cfg *outs)
+{
+	e->timeline_policy = xcalloc((size_t)e->n_policies + 1, sizeof(bool));
+	struct cfg arr;
+	int n;
+	if (!cfg_arr(outs, "timeline_policies", false, &arr, &n)) {
+		for (int i = 0; i < e->n_policies; i++)
+			e->timeline_policy[i] = true;
+		return;
+	}
+	if (n < 1)
+		cfg_fail_key(outs, "timeline_policies", "expected at least one policy label");
+	for (int j = 0; j < n; j++) {
+		struct cfg el = cfg_at(&arr, j);
+		int i = cJSON_IsString(el.node) ? find_policy(e, el.node->valuestring) : -2;
+		if (i == -2)
+			cfg_fail(&el, "expected a policy label (a string)");
+		else if (i < 0)
+			cfg_fail(&el, "expected the label of one of $.policies, got \"%.60s\"", el.node->valuestring);
+		else if (e->timeline_policy[i])
+			cfg_fail(&el, "policy \"%.60s\" is listed twice", el.node->valuestring);
+		if (i < 0 || e->timeline_policy[i])
+			return;
+		e->timeline_policy[i] = true;
+	}
+}
+
+/* "outputs": the timeline, what it shows, and the size above which it is refused before the
+ * run (runner.c estimates it); a timeline key without the timeline would be silently moot, so
+ * it is an error. */
 static void load_outputs(struct experiment *e, const struct cfg *c)
 {
-	struct cfg outs;
+	static const char *const keys[] = { "timeline", "timeline_max_mb", "timeline_from_ms", "timeline_to_ms",
+					    "timeline_policies", "timeline_lanes", "timeline_gzip", NULL };
+	struct cfg outs = { 0 };
 	e->timeline_max_mb = TIMELINE_MAX_MB_DEFAULT;
-	if (!cfg_obj(c, "outputs", false, &outs))
-		return;
-	cfg_only(&outs, (const char *const[]){ "timeline", "timeline_max_mb", NULL });
-	cfg_bool(&outs, "timeline", &(bool){ false }, &e->timeline);
-	if (!cfg_has(&outs, "timeline_max_mb"))
-		return;
+	if (cfg_obj(c, "outputs", false, &outs)) {
+		cfg_only(&outs, keys);
+		cfg_bool(&outs, "timeline", &(bool){ false }, &e->timeline);
+	}
+	for (int k = 1; keys[k] && outs.node && !e->timeline; k++)
+		if (cfg_has(&outs, keys[k])) {
+			cfg_fail_key(&outs, keys[k], "applies only with \"timeline\": true");
+			return;
+		}
 	if (!e->timeline)
-		cfg_fail_key(&outs, "timeline_max_mb", "applies only with \"timeline\": true");
-	cfg_num(&outs, "timeline_max_mb", 1, 1e9, CFG_REQUIRED, &e->timeline_max_mb);
+		return;
+	cfg_num(&outs, "timeline_max_mb", 1, 1e9, &(double){ TIMELINE_MAX_MB_DEFAULT }, &e->timeline_max_mb);
+	load_timeline_window(e, &outs);
+	load_timeline_policies(e, &outs);
+	e->timeline_sm_lanes = cfg_enum(&outs, "timeline_lanes", (const char *const[]){ "streams", "sms", NULL },
+					"streams") == 1;
+	cfg_bool(&outs, "timeline_gzip", &(bool){ false }, &e->timeline_gzip);
 }
 
 static void load_baseline(struct experiment *e, const struct cfg *c)
@@ -704,6 +774,7 @@ void experiment_free(struct experiment *e)
 	free(e->apps);
 	free(e->kernels);
 	free(e->policies);
+	free(e->timeline_policy);
 	free(e->pairs);
 	free(e->summaries);
 	gpu_free(e->gpu);

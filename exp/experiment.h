@@ -69,6 +69,10 @@ struct experiment {
 	int n_summaries;
 	bool timeline;
 	double timeline_max_mb;  /* outputs.timeline_max_mb: a larger estimated timeline is refused */
+	sim_time timeline_from_ns, timeline_to_ns;  /* slices overlapping [from, to) are written */
+	bool *timeline_policy;   /* [n_policies]: whether the policy's run is in the timeline; owned */
+	bool timeline_sm_lanes;  /* outputs.timeline_lanes "sms": per-SM lanes besides the streams */
+	bool timeline_gzip;      /* outputs.timeline_gzip: timeline.json.gz */
 	cJSON *tree;             /* the resolved experiment (after --set), owned */
 };
 

@@ -2,7 +2,7 @@
 # Checks that the Debian packages combosim builds against are installed; installs the missing
 # ones when run as root, prints the exact command otherwise.  Usage: scripts/deps.sh [build|test|all]
 set -u
-want="libgsl-dev libcjson-dev pkg-config"
+want="libgsl-dev libcjson-dev zlib1g-dev pkg-config"
 case "${1:-build}" in
   test) want="$want libcunit1-dev parallel" ;;
   all)  want="$want libcunit1-dev gnuplot-nox parallel" ;;

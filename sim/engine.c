@@ -169,7 +169,9 @@ static void write_kernel_row(struct sim *s, const struct kinst *k)
 			(long long)k->started, (long long)k->finished,
 			(long long)k->spec->solo_ns, k->blocks);
 	}
-	if (s->out.timeline) {
+	sim_time start = k->started >= 0 ? k->started : k->launched;
+	/* a track is named with its first slice written: lanes outside the window stay unnamed */
+	if (s->out.timeline && timeline_wants(s->out.timeline, start, k->finished)) {
 		struct stream *st = stream_of(s, k->stream);
 		int tid = TL_STREAM_TID + k->stream;
 		if (!st->named) {
@@ -181,7 +183,7 @@ static void write_kernel_row(struct sim *s, const struct kinst *k)
 		char args[64];
 		snprintf(args, sizeof(args), "{\"variant\":\"%s\",\"blocks\":%d}", variant_names[k->variant], k->blocks);
 		timeline_slice(s->out.timeline, s->out.index, tid, k->spec->name, "kernel",
-			       k->started >= 0 ? k->started : k->launched, k->finished, args);
+			       start, k->finished, args);
 	}
 }
 

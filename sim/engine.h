@@ -21,6 +21,7 @@ struct sim_sinks {
 	FILE *frames;            /* frames.csv rows */
 	FILE *kernels;           /* kernels.csv rows */
 	struct timeline *timeline;
+	bool timeline_sm_lanes;  /* per-SM lanes too, not only the streams (the bulk of the bytes) */
 	int index;               /* the run's index among the experiment's runs */
 	const char *label;       /* the run's name in the rows */
 	/* Called now and then (every 2^16 events) with the simulated time; NULL: never. */

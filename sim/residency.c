@@ -352,7 +352,7 @@ static bool class_same(const struct sim *s, const struct smclass *a, const struc
 			return false;
 		/* the timeline draws a group on its lane of every member SM: merged SMs must have
 		 * used the same lane for it */
-		if (s->out.timeline && x->lane != y->lane)
+		if (s->out.timeline && s->out.timeline_sm_lanes && x->lane != y->lane)
 			return false;
 		double rx = x->remaining - x->speed * (double)(s->now - x->since);
 		double ry = y->remaining - y->speed * (double)(s->now - y->since);
@@ -568,7 +568,7 @@ void class_first_sms(const struct sim *s, const struct smclass *c, long m, struc
 static void timeline_group(struct sim *s, const struct group *gr)
 {
 	struct timeline *t = s->out.timeline;
-	if (!t)
+	if (!t || !s->out.timeline_sm_lanes || !timeline_wants(t, gr->start, s->now))
 		return;
 	char args[96];
 	snprintf(args, sizeof(args), "{\"blocks\":%d,\"variant\":\"%s\"}", gr->n,

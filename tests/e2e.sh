@@ -48,7 +48,8 @@ done
 # refused above outputs.timeline_max_mb (exit 2, nothing written)
 "$C" run experiments/default.json --set outputs.timeline=true --set duration_ms=20 -q --out "$T/tl0" 2>"$T/err"
 [ $? -eq 0 ] && [ ! -s "$T/err" ] && ok "timeline: a small one runs without a warning" || bad "timeline small: $(head -c 300 "$T/err")"
-"$C" run experiments/default.json --set outputs.timeline=true --set duration_ms=200 -q --out "$T/tl1" 2>"$T/err"
+SMS='outputs.timeline_lanes="sms"'
+"$C" run experiments/default.json --set outputs.timeline=true --set "$SMS" --set duration_ms=200 -q --out "$T/tl1" 2>"$T/err"
 est=$(sed -n 's/.*the timeline will take about \([0-9]*\) MB (5 policies over 200 ms.*/\1/p' "$T/err")
 real=$(($(wc -c <"$T/tl1/timeline.json" 2>/dev/null || echo 0) / 1000000))
 if [ -n "$est" ] && [ "$real" -gt 100 ] && [ $((est * 10)) -ge $((real * 8)) ] && [ $((est * 10)) -le $((real * 12)) ]; then
@@ -58,30 +59,80 @@ else
 fi
 rm -rf "$T/tl0" "$T/tl1"
 expect_error "timeline: refused above the default limit" 2 "above outputs.timeline_max_mb = 1000 MB" -- \
-	run experiments/default.json --set outputs.timeline=true --set duration_ms=1000 --out "$T/tl2"
+	run experiments/default.json --set outputs.timeline=true --set "$SMS" --set duration_ms=1000 --out "$T/tl2"
 expect_error "timeline: refused above a lowered limit" 2 "above outputs.timeline_max_mb = 10 MB" -- \
-	run experiments/default.json --set outputs.timeline=true --set duration_ms=50 --set outputs.timeline_max_mb=10 --out "$T/tl3"
+	run experiments/default.json --set outputs.timeline=true --set "$SMS" --set duration_ms=50 --set outputs.timeline_max_mb=10 --out "$T/tl3"
 [ ! -e "$T/tl2" ] && [ ! -e "$T/tl3" ] && ok "timeline: nothing written when refused" || bad "timeline: refused run left files"
 expect_error "timeline: a limit without a timeline" 2 '$.outputs.timeline_max_mb: applies only with "timeline": true' -- \
 	run experiments/default.json --set outputs.timeline_max_mb=10 --out "$T/tl4"
 
-# ---- the table marks a gain over the baseline that came with more QoS violations than it had
-"$C" run experiments/default.json --out "$T/tab" >"$T/out" 2>"$T/err"
-if grep -qxF "combo vs pilotfish: BE throughput x1.359 (+35.9 %, COMBO Eq. 6) !" "$T/out" &&
-	grep -qxF "  ! the gain broke QoS: QoS viol 15.42 % under combo, 0.00 % under pilotfish" "$T/out" &&
-	grep -qxF "static-75 vs pilotfish: BE throughput x0.963 (-3.7 %, COMBO Eq. 6)" "$T/out"; then
-	ok "table: the QoS-breaking gain is marked, a loss is not"
+# ---- timeline options: window, policies, lanes, gzip (each changes what is written as asked)
+TL="--set outputs.timeline=true --set duration_ms=100 -q"
+# the slices of a timeline, one per line, without the separating comma
+slices() { grep '^{"ph":"X"' "$1" | sed 's/,$//'; }
+# slices overlapping [from, to) in us: ts < to and (ts + dur > from, or a zero-length one at from)
+overlapping() { awk -v f="$2" -v t="$3" '{ match($0, /"ts":[0-9.]+/); ts = substr($0, RSTART + 5, RLENGTH - 5) + 0;
+	match($0, /"dur":[0-9.]+/); d = substr($0, RSTART + 6, RLENGTH - 6) + 0;
+	if (ts < t && (ts + d > f || ts >= f)) print }' "$1"; }
+"$C" run experiments/default.json $TL --set "$SMS" --out "$T/tlall" 2>/dev/null
+slices "$T/tlall/timeline.json" >"$T/all.x"
+"$C" run experiments/default.json $TL --set "$SMS" --set outputs.timeline_from_ms=40 --set outputs.timeline_to_ms=45 \
+	--out "$T/tlwin" 2>/dev/null
+slices "$T/tlwin/timeline.json" >"$T/win.x"
+overlapping "$T/all.x" 40000 45000 >"$T/want.x"
+nwin=$(wc -l <"$T/win.x"); nall=$(wc -l <"$T/all.x")
+if [ "$nwin" -gt 0 ] && [ "$nwin" -lt $((nall / 5)) ] && cmp -s "$T/win.x" "$T/want.x"; then
+	ok "timeline window: exactly the $nwin of $nall slices overlapping 40-45 ms"
 else
-	bad "table: QoS mark wrong: $(grep ' vs \|!' "$T/out")"
+	bad "timeline window: $nwin slices written, $(wc -l <"$T/want.x") of $nall overlap 40-45 ms"
 fi
-"$C" run experiments/default.json --set baseline=static-75 --out "$T/tab" >"$T/out" 2>"$T/err"
-if grep -qxF "pilotfish vs static-75: BE throughput x1.038 (+3.8 %, COMBO Eq. 6)" "$T/out" &&
-	grep -qF "combo vs static-75: BE throughput x1.411 (+41.1 %, COMBO Eq. 6) !" "$T/out" && [ "$(grep -c '!' "$T/out")" -eq 2 ]; then
-	ok "table: a gain with fewer QoS violations than the baseline is not marked"
+"$C" run experiments/default.json $TL --set 'outputs.timeline_policies=["combo","be-alone"]' --out "$T/tlpol" 2>/dev/null
+procs=$(grep -o '"process_name","pid":[0-9]*,"tid":0,"args":{"name":"[^"]*"' "$T/tlpol/timeline.json" | sed 's/.*"name":"//; s/"$//' | tr '\n' ,)
+pids=$(slices "$T/tlpol/timeline.json" | grep -o '"pid":[0-9]*' | sort -u | tr '\n' ' ')
+[ "$procs" = "policy be-alone,policy combo," ] && [ "$pids" = '"pid":1 "pid":4 ' ] &&
+	ok "timeline policies: only be-alone and combo (pids 1, 4)" || bad "timeline policies: processes '$procs', slice pids '$pids'"
+"$C" run experiments/default.json $TL --out "$T/tlstr" 2>/dev/null
+nsm=$(grep -c '"thread_name".*"name":"SM ' "$T/tlall/timeline.json"); nsm0=$(grep -c '"name":"SM ' "$T/tlstr/timeline.json")
+slices "$T/tlstr/timeline.json" >"$T/str.x"
+grep '"tid":1[0-9]\{5\},' "$T/all.x" | cmp -s - "$T/str.x"; same=$?
+[ "$nsm" -gt 100 ] && [ "$nsm0" -eq 0 ] && [ "$same" -eq 0 ] && [ -s "$T/str.x" ] &&
+	ok "timeline lanes: streams by default (no SM lanes, the same stream slices), $nsm SM lanes with \"sms\"" ||
+	bad "timeline lanes: $nsm SM lanes with sms, $nsm0 by default, stream slices differ: $same"
+"$C" run experiments/default.json $TL --set outputs.timeline_gzip=true --out "$T/tlgz" 2>/dev/null
+"$C" run experiments/default.json $TL --set outputs.timeline_gzip=true --out "$T/tlgz2" 2>/dev/null
+if [ ! -e "$T/tlgz/timeline.json" ] && gunzip -c "$T/tlgz/timeline.json.gz" | cmp -s - "$T/tlstr/timeline.json" &&
+	cmp -s "$T/tlgz/timeline.json.gz" "$T/tlgz2/timeline.json.gz"; then
+	ok "timeline gzip: timeline.json.gz gunzips to the same JSON, byte-identical across runs"
 else
-	bad "table: mark against static-75 wrong: $(grep ' vs \|!' "$T/out")"
+	bad "timeline gzip: not the same JSON once gunzipped, or not deterministic"
 fi
-rm -rf "$T/tab"
+rm -rf "$T"/tlall "$T"/tlwin "$T"/tlpol "$T"/tlstr "$T"/tlgz "$T"/tlgz2 "$T"/*.x
+# the estimate follows the options: the 276 MB of SM lanes over 200 ms shrink below the warning
+"$C" run experiments/default.json --set outputs.timeline=true --set "$SMS" --set duration_ms=200 \
+	--set outputs.timeline_gzip=true -q --out "$T/tl5" 2>"$T/err"
+[ $? -eq 0 ] && [ ! -s "$T/err" ] && ok "timeline estimate: gzip SM lanes over 200 ms, no warning" || bad "timeline estimate gzip: $(head -c 300 "$T/err")"
+expect_error "timeline estimate: a window 100x longer is refused" 2 "(1 policies over 100 ms" -- \
+	run experiments/default.json --set outputs.timeline=true --set "$SMS" --set duration_ms=100 --set outputs.timeline_max_mb=10 \
+	--set 'outputs.timeline_policies=["pilotfish"]' --set outputs.timeline_from_ms=0 --out "$T/tl6"
+"$C" run experiments/default.json --set outputs.timeline=true --set "$SMS" --set duration_ms=100 --set outputs.timeline_max_mb=10 \
+	--set 'outputs.timeline_policies=["pilotfish"]' --set outputs.timeline_to_ms=1 -q --out "$T/tl7" 2>"$T/err"
+[ $? -eq 0 ] && ok "timeline estimate: the same over a 1 ms window is accepted" || bad "timeline estimate window: $(head -c 300 "$T/err")"
+rm -rf "$T/tl5" "$T/tl6" "$T/tl7"
+for kv in 'timeline_from_ms=100|$.outputs.timeline_from_ms: expected a time before the run'"'"'s end (duration_ms = 100), got 100' \
+	'timeline_from_ms=-1|$.outputs.timeline_from_ms: expected a number' \
+	'timeline_to_ms=5|$.outputs.timeline_to_ms: expected a time after timeline_from_ms (10), got 5' \
+	'timeline_lanes="sm"|$.outputs.timeline_lanes: expected one of "streams", "sms", got "sm"' \
+	'timeline_policies=["combo","nope"]|$.outputs.timeline_policies[1]: expected the label of one of $.policies, got "nope"' \
+	'timeline_policies=["combo","combo"]|$.outputs.timeline_policies[1]: policy "combo" is listed twice' \
+	'timeline_policies=[]|$.outputs.timeline_policies: expected at least one policy label' \
+	'timeline_policies="combo"|$.outputs.timeline_policies: expected' \
+	'timeline_gzip=1|$.outputs.timeline_gzip: expected a boolean'; do
+	expect_error "timeline bad value: ${kv%%|*}" 2 "${kv#*|}" -- run experiments/default.json --set outputs.timeline=true \
+		--set duration_ms=100 --set outputs.timeline_from_ms=10 --set "outputs.${kv%%|*}" --out "$T/tl8"
+done
+expect_error "timeline gzip without a timeline" 2 '$.outputs.timeline_gzip: applies only with "timeline": true' -- \
+	run experiments/default.json --set outputs.timeline_gzip=true --out "$T/tl8"
+[ ! -e "$T/tl8" ] && ok "timeline bad values: nothing written" || bad "timeline bad values left $T/tl8"
 
 # ---- output that cannot be written: a clear message, exit 1, no partial results directory
 expect_error "unwritable results directory" 1 "cannot create results directory" -- \

@@ -29,7 +29,8 @@ static void usage(FILE *f)
 	      "       combosim version\n"
 	      "Runs every policy of the experiment FILE on the same workload and writes\n"
 	      "DIR (default results/<experiment name>): summary.json, frames.csv, kernels.csv,\n"
-	      "and timeline.json when outputs.timeline is true.  A run first removes what dead runs\n"
+	      "and timeline.json (.gz with outputs.timeline_gzip) when outputs.timeline is true.\n"
+	      "A run first removes what dead runs\n"
 	      "left beside DIR (DIR.tmp-PID), unless --no-cleanup (combosim sweep's runs: the sweep\n"
 	      "cleans its runs/ once).\n"
 	      "Exit codes: 0 ok, 1 run failed, 2 bad usage or input.\n", f);
@@ -167,7 +168,7 @@ static int cmd_run(int argc, char **argv)
 	if (rc == EXIT_OK && !r.quiet)
 		printf("results: %s/ (summary.json, frames.csv, kernels.csv%s%s)\n", out,
 		       e->type == EXP_CORUN ? ", corun.csv, reproduction.csv" : "",
-		       e->timeline ? ", timeline.json" : "");
+		       !e->timeline ? "" : e->timeline_gzip ? ", timeline.json.gz" : ", timeline.json");
 	experiment_free(e);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "combosim: writing to standard output failed\n");

@@ -1,6 +1,6 @@
 /* runner — runs a loaded experiment: every policy on the same workload (or, for a "corun"
  * experiment, each kernel alone and each listed pair together), writes the results directory
- * atomically (summary.json, frames.csv, kernels.csv, timeline.json, corun.csv,
+ * atomically (summary.json, frames.csv, kernels.csv, timeline.json[.gz], corun.csv,
  * reproduction.csv) and prints the comparison table.
  */
 #ifndef COMBOSIM_RUNNER_H

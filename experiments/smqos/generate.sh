@@ -48,6 +48,21 @@ done
 	done
 } >$D/workloads/blocks.csv
 
+# An H100 experiment's head (name, description, inputs, assumptions; 100 ms), and a policy per
+# QoS policy from a printf format whose two %s are the QoS policy (label, value).
+h100_header() {
+	printf '{\n  "name": "%s",\n  "description": "%s",\n' "$1" "$2"
+	printf '  "inputs": "%s",\n  "assumptions": "%s",\n' "$3" "$4"
+	printf '  "gpu": "h100",\n  "seed": 1,\n  "duration_ms": 100,\n  "kernels": [],\n'
+}
+qos_policies() {
+	sep=""
+	for q in 0.80 0.85 0.90 0.95; do
+		printf "%s\n    $1" "$sep" $q $q
+		sep=","
+	done
+}
+
 app() { printf '{"name": "%s", "queue": "workloads/%s.json"}' "$1" "$1"; }
 
 # policies at every QoS policy, then the Offline candidates: every static split (§5.4)
@@ -149,11 +164,7 @@ T3="bino cp hs atax lbm lib"
 {
 	header smqos-fig14 "SMQoS Fig. 14: one LS task + two batch tasks at QoS policy 80-95 %; fig14_sweep.json runs each of BINO, CP, HS, ATAX, LBM, LIB as the LS task with every pair of the other five as batch tasks (6 x 10 = 60 mixes; this file: BINO + CP + LBM)."
 	printf '  "apps": [%s, %s, %s],\n  "policies": [' "$(app bino)" "$(app cp)" "$(app lbm)"
-	sep=""
-	for q in 0.80 0.85 0.90 0.95; do
-		printf '%s\n    {"name": "smqos", "label": "smqos-%s", "qos": %s}' "$sep" $q $q
-		sep=","
-	done
+	qos_policies '{"name": "smqos", "label": "smqos-%s", "qos": %s}'
 	printf '\n  ],\n  "baseline": null\n}\n'
 } >$D/fig14.json
 {
@@ -175,6 +186,7 @@ T3="bino cp hs atax lbm lib"
 } >$D/fig14_sweep.json
 echo "wrote $D/{pairs,fig9,fig10,fig14}{,_sweep}.json and $D/workloads/"
 
+
 # h100_rh.json: RH-SMQoS as §6 evaluates it (LS SM share = QoS policy, no adjustment, task
 # duration as the metric) beside the apps sharing every SM, on the H100 description with the
 # H100 profiles; h100_rh_sweep.json: the paper's 16 pairs (§6.1: HS, MERGE, LIB, LBM as LS
@@ -190,17 +202,12 @@ for b in $RH_LS $RH_BATCH; do
 done
 happ() { printf '{"name": "%s", "queue": "workloads-h100/%s.json", "depth": 2, "streams": 1}' "$1" "$1"; }
 {
-	printf '{\n  "name": "smqos-h100-rh",\n'
-	printf '  "description": "SMQoS Fig. 15-16 setting on the H100: one LS task + one batch task under RH-SMQoS (static-smqos: the LS task on the QoS policy'"'"'s share of the SMs, SM-bound persistent workers) at QoS policy 80-95 %%, and the two sharing every SM (exclusive run=be, labelled shared). NPM and NTP come from kernels.csv (experiments/smqos/rh_report.sh). This file runs HS + PF; h100_rh_sweep.json the 16 pairs; cuda/scripts/device_smqos.sh the same on the GPU.",\n'
-	printf '  "inputs": "SMQoS §6.1 (pairs, QoS policies, the LS SM share = QoS policy); profiles measured on the H100 (traces/smqos/h100, cuda/runs/h100-smqos-kernels)",\n'
-	printf '  "assumptions": "100 ms per policy; two kernels in flight per app on one stream; the epoch (2 M cycles = 1 ms) only integrates the batch work for summary.json",\n'
-	printf '  "gpu": "h100",\n  "seed": 1,\n  "duration_ms": 100,\n  "kernels": [],\n'
+	h100_header smqos-h100-rh \
+		"SMQoS Fig. 15-16 setting on the H100: one LS task + one batch task under RH-SMQoS (static-smqos: the LS task on the QoS policy's share of the SMs, SM-bound persistent workers) at QoS policy 80-95 %, and the two sharing every SM (exclusive run=be, labelled shared). NPM and NTP come from kernels.csv (experiments/smqos/rh_report.sh). This file runs HS + PF; h100_rh_sweep.json the 16 pairs; cuda/scripts/device_smqos.sh the same on the GPU." \
+		"SMQoS §6.1 (pairs, QoS policies, the LS SM share = QoS policy); profiles measured on the H100 (traces/smqos/h100, cuda/runs/h100-smqos-kernels)" \
+		"100 ms per policy; two kernels in flight per app on one stream; the epoch (2 M cycles = 1 ms) only integrates the batch work for summary.json"
 	printf '  "apps": [%s, %s],\n  "policies": [' "$(happ hs)" "$(happ pf)"
-	sep=""
-	for q in 0.80 0.85 0.90 0.95; do
-		printf '%s\n    {"name": "static-smqos", "label": "rh-smqos-%s", "qos": %s, "metric": "duration", "epoch_cycles": 2000000}' "$sep" $q $q
-		sep=","
-	done
+	qos_policies '{"name": "static-smqos", "label": "rh-smqos-%s", "qos": %s, "metric": "duration", "epoch_cycles": 2000000}'
 	printf ',\n    {"name": "exclusive", "label": "shared", "run": "be"}\n  ],\n  "baseline": null\n}\n'
 } >$D/h100_rh.json
 {
@@ -233,17 +240,12 @@ echo "wrote $D/h100_rh.json, $D/h100_rh_sweep.json and $D/workloads-h100/"
 # Apps one kernel at a time (a move resizes the app's kernel in flight).
 dapp() { printf '{"name": "%s", "queue": "workloads-h100/%s.json"}' "$1" "$1"; }
 {
-	printf '{\n  "name": "smqos-h100-dyn",\n'
-	printf '  "description": "SMQoS (dynamic, Alg. 1-3) on the H100 description: one LS task + one batch task at QoS policy 80-95 %%, duration metric, no gating, 200 K-cycle epochs; h100_dyn_sweep.json runs the 16 pairs of SMQoS §6; cuda/scripts/device_smqos.sh (EXP=h100_dyn.json) the same on the GPU.",\n'
-	printf '  "inputs": "SMQoS Alg. 1-3, §6.1 pairs; profiles measured on the H100 (traces/smqos/h100)",\n'
-	printf '  "assumptions": "100 ms per policy; 200 K-cycle epochs instead of §5.1'"'"'s 10 K (the GPU'"'"'s move latency); one kernel in flight per app",\n'
-	printf '  "gpu": "h100",\n  "seed": 1,\n  "duration_ms": 100,\n  "kernels": [],\n'
+	h100_header smqos-h100-dyn \
+		"SMQoS (dynamic, Alg. 1-3) on the H100 description: one LS task + one batch task at QoS policy 80-95 %, duration metric, no gating, 200 K-cycle epochs; h100_dyn_sweep.json runs the 16 pairs of SMQoS §6; cuda/scripts/device_smqos.sh (EXP=h100_dyn.json) the same on the GPU." \
+		"SMQoS Alg. 1-3, §6.1 pairs; profiles measured on the H100 (traces/smqos/h100)" \
+		"100 ms per policy; 200 K-cycle epochs instead of §5.1's 10 K (the GPU's move latency); one kernel in flight per app"
 	printf '  "apps": [%s, %s],\n  "policies": [' "$(dapp hs)" "$(dapp pf)"
-	sep=""
-	for q in 0.80 0.85 0.90 0.95; do
-		printf '%s\n    {"name": "smqos", "label": "smqos-%s", "qos": %s, "metric": "duration", "epoch_cycles": 200000, "gate": false}' "$sep" $q $q
-		sep=","
-	done
+	qos_policies '{"name": "smqos", "label": "smqos-%s", "qos": %s, "metric": "duration", "epoch_cycles": 200000, "gate": false}'
 	printf '\n  ],\n  "baseline": null\n}\n'
 } >$D/h100_dyn.json
 sed -e 's/"experiment": "h100_rh.json"/"experiment": "h100_dyn.json"/' \

@@ -17,11 +17,7 @@ out=experiments/smqos/RESULTS.md
 	echo
 	echo "| metric | unit | paper | simulated | gap | note |"
 	echo "|---|---|---|---|---|---|"
-	awk -F, 'NR > 1 {
-		note = $5; for (i = 6; i <= NF; i++) note = note "," $i
-		gap = ($3 == "" || $4 == "") ? "" : sprintf("%+.2f", $4 - $3)
-		rel = ($3 == "" || $4 == "" || $3 == 0) ? "" : sprintf(" (%+.1f %%)", 100 * ($4 - $3) / $3)
-		printf "| %s | %s | %s | %s | %s%s | %s |\n", $1, $2, $3, $4, gap, rel, note }' "$d/reproduction.csv"
+	awk -F, -f experiments/results_table.awk "$d/reproduction.csv"
 	echo
 	[ ! -f experiments/smqos/gaps.md ] || cat experiments/smqos/gaps.md
 } >"$out.tmp"

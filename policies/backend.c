@@ -1,6 +1,7 @@
 /* backend — the bk_* functions policies call (policies/policy.h): each forwards to the
  * backend's ops table, and an action the backend does not implement fails the run with a
  * message naming the backend and the action. */
+#include <math.h>
 #include <stdio.h>
 #include "policies/policy.h"
 
@@ -185,4 +186,18 @@ void bk_game_sleep(struct backend *b, int game, sim_time ns)
 		unsupported(b, BK_CAP_CLOSED_LOOP);
 	else
 		b->ops->game_sleep(b->self, game, ns);
+}
+
+bool policy_epoch_cycles(const struct backend *b, const struct cfg *p, int64_t dflt, sim_time *ns)
+{
+	int64_t cycles;
+	if (!cfg_int(p, "epoch_cycles", 100, INT64_C(1) << 40, &dflt, &cycles))
+		return false;
+	const struct gpu_desc *g = bk_gpu(b);
+	if (g->clock_mhz <= 0) {
+		cfg_fail(p, "an epoch is counted in cycles of the GPU's clock; %s gives no clock_mhz", g->name);
+		return false;
+	}
+	*ns = (sim_time)llround(fmax(1, (double)cycles * 1e3 / g->clock_mhz));
+	return true;
 }

@@ -52,6 +52,11 @@ struct launch_opts launch_ptb(void);          /* persistent workers, any SM */
 struct launch_opts launch_smbound(struct smset sms);
 struct launch_opts launch_masked(struct smset sms);
 
+/* Reads the policy's `epoch_cycles` (100 .. 2^40, default dflt) as ns at the GPU's clock, at
+ * least 1, into *ns: the epochs SMQoS-style policies count in cycles.  False with the error
+ * recorded when the key is bad or the GPU gives no clock_mhz. */
+bool policy_epoch_cycles(const struct backend *b, const struct cfg *p, int64_t dflt, sim_time *ns);
+
 /* What a policy learns when a kernel finishes. */
 struct kernel_done {
 	long id;                 /* as its launch returned */

@@ -49,11 +49,7 @@ static void *rollover_init(struct backend *b, const struct cfg *p)
 	bool ok = cfg_int(p, "ls", 0, napps - 1, &(int64_t){ 0 }, &v);
 	r->ls_app = (int)v;
 	ok = ok && cfg_num(p, "qos", 0.01, 1, CFG_REQUIRED, &r->qos);
-	ok = ok && cfg_int(p, "epoch_cycles", 100, INT64_C(1) << 40, &(int64_t){ 10000 }, &v);
-	if (ok && g->clock_mhz <= 0) {
-		cfg_fail(p, "an epoch is counted in cycles of the GPU's clock; %s gives no clock_mhz", g->name);
-		ok = false;
-	}
+	ok = ok && policy_epoch_cycles(b, p, 10000, &r->epoch_ns);
 	for (int a = 0; ok && a < napps; a++)
 		if (bk_app_depth(b, a) > 1) {
 			cfg_fail(p, "Rollover runs each app one kernel at a time; app %d has depth %d", a, bk_app_depth(b, a));
@@ -73,7 +69,6 @@ static void *rollover_init(struct backend *b, const struct cfg *p)
 	}
 	for (int a = 0; a < napps; a++)
 		r->running[a] = -1;
-	r->epoch_ns = (sim_time)llround(fmax(1, (double)v * 1e3 / g->clock_mhz));
 	bk_epoch_every(b, r->epoch_ns);
 	return r;
 }

@@ -73,7 +73,6 @@ static const char *const metrics[] = { "ipc", "duration", NULL };
 static bool read_common(struct smqos *q, struct backend *b, const struct cfg *p)
 {
 	int64_t v;
-	double d;
 	q->napps = bk_apps(b);
 	if (q->napps < 2) {
 		cfg_fail(p, "SMQoS shares the GPU between an LS app and at least one batch app; the experiment has %d app%s",
@@ -91,17 +90,12 @@ static bool read_common(struct smqos *q, struct backend *b, const struct cfg *p)
 	q->by_duration = m == 1;
 	if (!cfg_bool(p, "series", &(bool){ false }, &q->keep_series))
 		return false;
-	if (!cfg_int(p, "epoch_cycles", 100, INT64_C(1) << 40, &(int64_t){ 10000 }, &v))
+	sim_time epoch;
+	if (!policy_epoch_cycles(b, p, 10000, &epoch))
 		return false;
-	const struct gpu_desc *g = bk_gpu(b);
-	if (g->clock_mhz <= 0) {
-		cfg_fail(p, "an epoch is counted in cycles of the GPU's clock; %s gives no clock_mhz", g->name);
-		return false;
-	}
-	d = (double)v * 1e3 / g->clock_mhz;  /* ns */
 	if (!bk_require(b, p, BK_CAP_EPOCH, "SMQoS reads every app's progress each epoch"))
 		return false;
-	bk_epoch_every(b, (sim_time)llround(d < 1 ? 1 : d));
+	bk_epoch_every(b, epoch);
 	return true;
 }
 

@@ -1,9 +1,27 @@
-/* The CUnit test runner: every suite of tests/suites.h.  Exit status 0 only when all pass. */
+/* The CUnit test runner: every suite of tests/suites.h, or only the suites named on the command
+ * line (`combosim-tests smqos vgasa`: a quick loop while working on one module; `make test`
+ * runs them all).  Exit status 0 only when all that ran pass; an unknown suite name is an error. */
 #include <CUnit/Basic.h>
 #include <stdio.h>
 #include "tests/suites.h"
 
-int main(void)
+static int run_named(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		CU_pSuite suite = CU_get_suite(argv[i]);
+		if (!suite) {
+			fprintf(stderr, "combosim-tests: no suite '%s'; suites:", argv[i]);
+			for (CU_pSuite s = CU_get_registry()->pSuite; s; s = s->pNext)
+				fprintf(stderr, " %s", s->pName);
+			fprintf(stderr, "\n");
+			return 2;
+		}
+		CU_basic_run_suite(suite);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
@@ -23,7 +41,14 @@ int main(void)
 	register_sweep_tests();
 	register_power_tests();
 	CU_basic_set_mode(CU_BRM_NORMAL);
-	CU_basic_run_tests();
+	if (argc > 1) {
+		if (run_named(argc, argv)) {
+			CU_cleanup_registry();
+			return 2;
+		}
+	} else {
+		CU_basic_run_tests();
+	}
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed() +
 			  CU_get_number_of_tests_failed();
 	CU_cleanup_registry();

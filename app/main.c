@@ -1,6 +1,7 @@
 /* combosim — the command-line program.
  *
  *   combosim run FILE [--set path=value]... [--unset path]... [--out DIR] [--quiet] [--no-cleanup]
+ *   combosim plot DIR [--format png|svg|both] [--window-ms MS]
  *   combosim policies | version | help
  *
  * Exit codes: 0 ok, 1 the run failed, 2 bad usage or bad input.
@@ -14,6 +15,7 @@
 #include "base/datadir.h"
 #include "policies/policy.h"
 #include "exp/experiment.h"
+#include "app/plot.h"
 #include "app/runner.h"
 #include "app/sweep.h"
 #include "app/trace_cli.h"
@@ -26,6 +28,7 @@ static void usage(FILE *f)
 	      "       combosim policies      list the built-in policies\n"
 	      "       combosim validate --sim A/kernels.csv --real B/kernels.csv [--json FILE]\n"
 	      "       combosim trace gen|import|check ...   workloads (combosim trace help)\n"
+	      "       combosim plot DIR [--format png|svg|both]   gnuplot figures of a run's results\n"
 	      "       combosim version\n"
 	      "Runs every policy of the experiment FILE on the same workload and writes\n"
 	      "DIR (default results/<experiment name>): summary.json, frames.csv, kernels.csv,\n"
@@ -166,8 +169,9 @@ static int cmd_run(int argc, char **argv)
 	}
 	rc = runner_run(e, out, r.quiet ? NULL : stdout, r.cleanup);
 	if (rc == EXIT_OK && !r.quiet)
-		printf("results: %s/ (summary.json, frames.csv, kernels.csv%s%s)\n", out,
+		printf("results: %s/ (summary.json, frames.csv, kernels.csv%s%s%s)\n", out,
 		       e->type == EXP_CORUN ? ", corun.csv, reproduction.csv" : "",
+		       e->occupancy_ns > 0 ? ", occupancy.csv" : "",
 		       !e->timeline ? "" : e->timeline_gzip ? ", timeline.json.gz" : ", timeline.json");
 	experiment_free(e);
 	if (fflush(stdout) || ferror(stdout)) {
@@ -200,6 +204,8 @@ int main(int argc, char **argv)
 		return cmd_validate(argc - 2, argv + 2);
 	if (strcmp(cmd, "trace") == 0)
 		return cmd_trace(argc - 2, argv + 2);
+	if (strcmp(cmd, "plot") == 0)
+		return cmd_plot(argc - 2, argv + 2);
 	if (strcmp(cmd, "policies") == 0) {
 		for (const char *const *n = policy_names(); *n; n++)
 			printf("%-12s %s\n", *n, policy_find(*n)->summary);

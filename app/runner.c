@@ -464,21 +464,25 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 	FILE *frames = outdir_file(o, "frames.csv");
 	FILE *kernels = outdir_file(o, "kernels.csv");
 	FILE *tlf = e->timeline ? outdir_file(o, tl_name(e)) : NULL;
+	FILE *occ = e->occupancy_ns > 0 ? outdir_file(o, "occupancy.csv") : NULL;
 	struct outfile files[] = { { frames, "frames.csv", false }, { kernels, "kernels.csv", false },
-				   { tlf, tl_name(e), false } };
+				   { tlf, tl_name(e), false }, { occ, "occupancy.csv", false } };
 	int rc = EXIT_OK;
-	if (!sims || !colocated || !frames || !kernels || (e->timeline && !tlf)) {
+	if (!sims || !colocated || !frames || !kernels || (e->timeline && !tlf) || (e->occupancy_ns > 0 && !occ)) {
 		rc = EXIT_RUN_FAILED;
 		goto out;
 	}
 	fputs("policy,game,frame,release_ns,start_ns,finish_ns,latency_ns,deadline_ns,violated,dropped,note\n", frames);
 	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", kernels);
+	if (occ)
+		fputs("policy,t_ms,owner,occupancy,sms\n", occ);
 	struct timeline *tl = tlf ? tl_open(e, tlf, true) : NULL;
 
 	/* every policy's parameters are checked before any run starts */
 	for (int i = 0; i < e->n_policies; i++) {
 		bool shown = tl && e->timeline_policy[i];     /* outputs.timeline_policies */
 		struct sim_sinks sk = { .frames = frames, .kernels = kernels, .timeline = shown ? tl : NULL,
+					.occupancy = occ, .occupancy_bin_ns = e->occupancy_ns,
 					.timeline_sm_lanes = e->timeline_sm_lanes, .index = i, .label = e->policies[i].name,
 					.progress = tty ? show_progress : NULL, .progress_ctx = &prog };
 		struct cfg_diag diag = { .file = e->file };
@@ -520,7 +524,7 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 	/* the data files first: a disk that filled while they were written is reported on them */
 	bool tl_bad = tl && timeline_close(tl);
 	tl = NULL;
-	if (rc == EXIT_OK && (flush_all(o, files, 3) || tl_bad))
+	if (rc == EXIT_OK && (flush_all(o, files, 4) || tl_bad))
 		rc = EXIT_RUN_FAILED;
 	if (rc == EXIT_OK) {
 		if (write_json(o, "summary.json", summary))
@@ -533,7 +537,7 @@ close_tl:
 	if (tl)
 		timeline_close(tl);
 out:
-	if (close_all(o, files, 3))
+	if (close_all(o, files, 4))
 		rc = rc ? rc : EXIT_RUN_FAILED;
 	for (int i = 0; sims && i < e->n_policies; i++)
 		sim_free(sims[i]);

@@ -585,17 +585,25 @@ static void load_timeline_policies(struct experiment *e, const struct cfg *outs)
 	}
 }
 
-/* "outputs": the timeline, what it shows, and the size above which it is refused before the
- * run (runner.c estimates it); a timeline key without the timeline would be silently moot, so
- * it is an error. */
+/* "outputs": occupancy.csv's bin, the timeline, what it shows, and the size above which it
+ * is refused before the run (runner.c estimates it); a timeline key without the timeline would
+ * be silently moot, so it is an error. */
 static void load_outputs(struct experiment *e, const struct cfg *c)
 {
 	static const char *const keys[] = { "timeline", "timeline_max_mb", "timeline_from_ms", "timeline_to_ms",
 					    "timeline_policies", "timeline_lanes", "timeline_gzip", NULL };
+	static const char *const all_keys[] = { "timeline", "timeline_max_mb", "timeline_from_ms", "timeline_to_ms",
+						"timeline_policies", "timeline_lanes", "timeline_gzip",
+						"occupancy_ms", NULL };
 	struct cfg outs = { 0 };
 	e->timeline_max_mb = TIMELINE_MAX_MB_DEFAULT;
 	if (cfg_obj(c, "outputs", false, &outs)) {
-		cfg_only(&outs, keys);
+		cfg_only(&outs, all_keys);
+		double ms;
+		if (cfg_has(&outs, "occupancy_ms") && e->type == EXP_CORUN)
+			cfg_fail_key(&outs, "occupancy_ms", "applies only to experiments of type \"run\" (a co-run experiment writes no occupancy.csv)");
+		else if (cfg_num(&outs, "occupancy_ms", 1e-3, 1e9, &(double){ 0 }, &ms))
+			e->occupancy_ns = ms_to_ns(ms);
 		cfg_bool(&outs, "timeline", &(bool){ false }, &e->timeline);
 	}
 	for (int k = 1; keys[k] && outs.node && !e->timeline; k++)
@@ -711,6 +719,7 @@ static void load(struct experiment *e, const struct cfg *c)
 		return;
 	if (e->type == EXP_CORUN) {
 		load_corun(e, c);
+		load_outputs(e, c);
 		return;
 	}
 	if (!e->n_games && !e->n_apps) {

@@ -4,7 +4,7 @@
 set -u
 want="libgsl-dev libcjson-dev zlib1g-dev pkg-config"
 case "${1:-build}" in
-  test) want="$want libcunit1-dev parallel" ;;
+  test) want="$want libcunit1-dev parallel gnuplot-nox" ;;
   all)  want="$want libcunit1-dev gnuplot-nox parallel" ;;
 esac
 missing=""

@@ -501,6 +501,7 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 	if (!s->out.label)
 		s->out.label = p ? p->name : "default";
 	s->q = evq_new(1024);
+	occupancy_open(s);
 	s->bk = (struct backend){ .ops = &sim_backend_ops, .self = s };
 	residency_init(s);
 
@@ -661,6 +662,7 @@ int sim_run(struct sim *s)
 	else
 		s->now = s->end;
 	residency_integrate_all(s);
+	occupancy_write(s);
 	/* frames whose deadline passed unfinished are QoS violations */
 	for (int i = 0; i < e->n_games && !s->exclude_games; i++)
 		for (struct frame *f = s->games[i].first; f; f = f->next)
@@ -754,6 +756,7 @@ void sim_free(struct sim *s)
 	if (s->model && s->model_self)
 		s->model->destroy(s->model_self);
 	power_close(s);
+	occupancy_free(s);
 	residency_free(s);
 	for (int i = 0; i < s->n_streams; i++)
 		for (struct kinst *k = s->streams[i].head, *n; k; k = n) {

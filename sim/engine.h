@@ -20,6 +20,8 @@ struct timeline;
 struct sim_sinks {
 	FILE *frames;            /* frames.csv rows */
 	FILE *kernels;           /* kernels.csv rows */
+	FILE *occupancy;         /* occupancy.csv rows, in bins of occupancy_bin_ns (sim/occupancy.c) */
+	sim_time occupancy_bin_ns;
 	struct timeline *timeline;
 	bool timeline_sm_lanes;  /* per-SM lanes too, not only the streams (the bulk of the bytes) */
 	int index;               /* the run's index among the experiment's runs */

@@ -209,6 +209,7 @@ struct sim {
 	struct smclass **cls_of;     /* per SM */
 	uint64_t *lanes_named;       /* per SM: timeline lanes already named */
 	double unit_int[UNIT_COUNT], busy_int, thread_int;   /* SM-time integrals, all SMs */
+	struct occupancy *occ;       /* occupancy.csv's bins (occupancy.c); NULL: not written */
 
 	struct stream *streams;
 	int n_streams, cap_streams;
@@ -306,6 +307,12 @@ void group_remove(struct sim *s, struct group *gr);
  * classes. */
 void residency_settle(struct sim *s);
 void residency_integrate_all(struct sim *s);
+
+/* occupancy.c: each workload's share of the GPU over time, for occupancy.csv */
+void occupancy_open(struct sim *s);
+void occupancy_add(struct sim *s, const struct smclass *c, sim_time from, sim_time to);
+void occupancy_write(const struct sim *s);
+void occupancy_free(struct sim *s);
 void class_mark_dirty(struct sim *s, struct smclass *c);
 void class_mark_freed(struct sim *s, struct smclass *c);
 /* Clears the freed marks (after a dispatch pass). */

@@ -178,6 +178,8 @@ static inline void class_integrate(struct sim *s, struct smclass *c)
 	if (s->now == c->since)
 		return;
 	double dt = (double)(s->now - c->since) * c->nsm;
+	if (s->occ)
+		occupancy_add(s, c, c->since, s->now);
 	if (dt > 0) {
 		for (int u = 0; u < UNIT_COUNT; u++)
 			s->unit_int[u] += min1(c->load[u]) * dt;

@@ -226,6 +226,13 @@ if awk -F, 'NR>1 { d=$4-$3; if (d<0) d=-d; if (d>1.0) { print "  " $1 ": sim " $
 else
 	bad "Table 3 off by more than 1 pp"
 fi
+"$C" run experiments/combo/table3.json --out "$T/t3b" >"$T/t3.txt" 2>&1
+if [ "$(grep -c 'calibration input' "$T/t3.txt")" = 3 ] && grep 'kRT+kCD' "$T/t3.txt" | grep -q 'calibration input' &&
+   ! grep 'kRT+kRT' "$T/t3.txt" | grep -q 'calibration'; then
+	ok "Table 3 in the terminal: the three calibration rows marked, the predictions not"
+else
+	bad "Table 3's terminal rows do not mark calibration inputs as reproduction.csv does: $(head -4 "$T/t3.txt")"
+fi
 
 # ---- COMBO Fig. 4 vs Fig. 7: original kernels barely overlap, PTB kernels do
 "$C" run experiments/combo/fig4_fig7.json --out "$T/f47" -q || bad "fig4_fig7 run failed"

@@ -212,6 +212,20 @@ static struct experiment *load(const struct runner_opts *o)
 	return e;
 }
 
+/* Outputs the experiment asks for that this backend cannot measure: said on stderr and in
+ * summary.json, not dropped in silence (the workload itself runs as asked). */
+static void unwritten_outputs(const struct experiment *e, cJSON *sum)
+{
+	if (e->occupancy_ns > 0) {
+		fprintf(stderr, "combosim-cuda: %s: outputs.occupancy_ms: no occupancy.csv on the GPU (it needs per-SM "
+			"residency over time, which the runner does not record); the simulator writes it\n", e->file);
+		cJSON_AddStringToObject(sum, "occupancy", "not written: outputs.occupancy_ms needs per-SM residency");
+	}
+	if (e->timeline && e->timeline_sm_lanes)
+		fprintf(stderr, "combosim-cuda: %s: outputs.timeline_lanes \"sms\": only the stream tracks are written "
+			"on the GPU (timeline.sm_lanes in summary.json says why)\n", e->file);
+}
+
 static cJSON *summary_new(const struct runner_opts *o, const struct experiment *e, struct runner *r, bool tl)
 {
 	cJSON *sum = cJSON_CreateObject();
@@ -241,11 +255,12 @@ static cJSON *summary_new(const struct runner_opts *o, const struct experiment *
 						"this run does not");
 			break;
 		}
+	unwritten_outputs(e, sum);
 	cJSON_AddItemToObject(sum, "device", ck_props_json(r->d));
 	cJSON_AddItemToObject(sum, "calibration", r->calib_log);
 	if (tl) {
 		cJSON *tj = cJSON_AddObjectToObject(sum, "timeline");
-		cJSON_AddStringToObject(tj, "file", "timeline.json");
+		cJSON_AddStringToObject(tj, "file", e->timeline_gzip ? "timeline.json.gz" : "timeline.json");
 		cJSON_AddStringToObject(tj, "kernel_slices", "written as the simulator's: one process per policy run (pid = "
 					"the policy's index in the experiment), a thread \"stream N (priority P)\" per stream "
 					"(tid 100000 + N), one slice per kernel of kernels.csv with its start_ns / end_ns; "
@@ -274,17 +289,20 @@ static int run_all(struct runner *r, const struct hl_workload *w, const struct h
 			rc = 2;
 			continue;
 		}
-		if (out->tl) {
+		struct hl_out run_out = *out;
+		if (!e->timeline_policy || !e->timeline_policy[i])
+			run_out.tl = NULL;          /* outputs.timeline_policies leaves it out */
+		if (run_out.tl) {
 			char pname[96];
 			snprintf(pname, sizeof(pname), "policy %s", ps->name);
-			timeline_process(out->tl, i, pname);
+			timeline_process(run_out.tl, i, pname);
 		}
 		if (hl_run_exec(&run)) {
 			fprintf(stderr, "combosim-cuda: run of policy '%s' stopped: %s (its measurements so far are written; "
 				"the other runs go on)\n", ps->name, run.err);
 			rc = 2;
 		}
-		cJSON_AddItemToArray(runs, hl_report_run(&run, i, out));
+		cJSON_AddItemToArray(runs, hl_report_run(&run, i, &run_out));
 		hl_run_free(&run);
 		fflush(out->kernels);
 		fflush(out->frames);
@@ -302,8 +320,11 @@ static int replay(const struct runner_opts *o, struct runner *r, const struct hl
 		fprintf(stderr, "combosim-cuda: cannot save the calibration cache %s: %s\n", o->calib_path, strerror(errno));
 	struct hl_out out = { open_out(o->out_dir, "kernels.csv"), open_out(o->out_dir, "frames.csv"),
 			      open_out(o->out_dir, "tasks.csv"), NULL };
-	FILE *ftl = e->timeline ? open_out(o->out_dir, "timeline.json") : NULL;
-	out.tl = ftl ? timeline_open(ftl) : NULL;
+	const char *tl_name = e->timeline_gzip ? "timeline.json.gz" : "timeline.json";
+	FILE *ftl = e->timeline ? open_out(o->out_dir, tl_name) : NULL;
+	out.tl = !ftl ? NULL : e->timeline_gzip ? timeline_open_gz(ftl) : timeline_open(ftl);
+	if (out.tl)
+		timeline_window(out.tl, e->timeline_from_ns, e->timeline_to_ns);
 	fputs("policy,kernel,owner,frame,launch_ns,tasks,tasks_done,blocks_exited,fallback\n", out.tasks);
 	fputs("policy,game,frame,release_ns,start_ns,finish_ns,latency_ns,deadline_ns,violated,dropped,note\n", out.frames);
 	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", out.kernels);
@@ -313,11 +334,11 @@ static int replay(const struct runner_opts *o, struct runner *r, const struct hl
 	close_out(out.frames, "frames.csv");
 	close_out(out.tasks, "tasks.csv");
 	if (out.tl && timeline_close(out.tl)) {
-		fputs("combosim-cuda: writing timeline.json failed\n", stderr);
+		fprintf(stderr, "combosim-cuda: writing %s failed\n", tl_name);
 		exit(1);
 	}
 	if (ftl)
-		close_out(ftl, "timeline.json");
+		close_out(ftl, tl_name);
 	FILE *fs = open_out(o->out_dir, "summary.json");
 	char *s = cJSON_Print(sum);
 	fputs(s ? s : "{}", fs);

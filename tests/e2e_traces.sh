@@ -106,6 +106,28 @@ expect_error "import: missing file" 2 "nosuch.csv: cannot read" -- trace import 
 expect_error "import: option of another importer" 2 "--rt-share does not apply to this importer" -- trace import nsys traces/samples/nsys_cuda_gpu_trace.csv --rt-share 0.5
 printf 'Start (ns),Duration (ns),GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),Strm,Name\n1,5,1,1,1,128,1,1,32,0,0,7,ok\n2,-5,1,1,1,128,1,1,32,0,0,7,k\n' > "$T/bad_nsys.csv"
 expect_error "import nsys: bad row" 2 "$T/bad_nsys.csv:3: Duration: expected a number in [0, 1e+15], got \"-5\"" -- trace import nsys "$T/bad_nsys.csv"
+# ---- importers: kernels of two streams that ran at once are co-run times, not solo times
+H='Start (ns),Duration (ns),GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),Strm,Name'
+printf '%s\n0,1000,8,1,1,128,1,1,32,0,0,7,a\n500,1000,8,1,1,128,1,1,32,0,0,8,b\n2000,1000,8,1,1,128,1,1,32,0,0,7,c\n' "$H" > "$T/corun_nsys.csv"
+printf '%s\n0,1000,8,1,1,128,1,1,32,0,0,7,a\n1000,1000,8,1,1,128,1,1,32,0,0,8,b\n2000,1000,8,1,1,128,1,1,32,0,0,7,c\n' "$H" > "$T/serial_nsys.csv"
+# a: 500 of 1000 ns beside b; b: 500 of 1000 beside a; c alone: 1000 of 3000 ns co-run
+"$C" trace import nsys "$T/corun_nsys.csv" > "$T/corun.json" 2>"$T/err"
+if grep -q 'warning: 33.3 % of the imported kernel time ran while a kernel of another stream ran' "$T/err" &&
+   grep -q '"co_run_share": 0.3333' "$T/corun.json"; then ok "import nsys: co-run share 33.3 % warned and recorded"
+else bad "import nsys: no co-run warning: $(cat "$T/err")"; fi
+# stream 7 alone: a's 500 ns of 2000 ns beside stream 8's b
+"$C" trace import nsys "$T/corun_nsys.csv" --stream 7 > "$T/corun7.json" 2>"$T/err"
+if grep -q 'warning: 25.0 % of the imported kernel time' "$T/err" && ! grep -q -- '--stream S' "$T/err"; then
+	ok "import nsys --stream 7: its 25.0 % beside stream 8 still warned"
+else bad "import nsys --stream 7: $(cat "$T/err")"; fi
+"$C" trace import nsys "$T/serial_nsys.csv" > "$T/serial.json" 2>"$T/err"
+if ! grep -q warning "$T/err" && ! grep -q co_run_share "$T/serial.json"; then ok "import nsys: back-to-back streams, no warning"
+else bad "import nsys: a warning on a serial trace: $(cat "$T/err")"; fi
+ev() { printf '{"ph":"X","cat":"kernel","name":"%s","ts":%s,"dur":%s,"args":{"stream":%s,"grid":[8,1,1],"block":[128,1,1],"registers per thread":32,"shared memory":0}}' "$@"; }
+printf '{"traceEvents":[%s,%s,%s]}\n' "$(ev a 0 1 7)" "$(ev b 0.5 1 8)" "$(ev c 2 1 7)" > "$T/corun_pt.json"
+"$C" trace import pytorch "$T/corun_pt.json" > "$T/corun_pt.out" 2>"$T/err"
+if grep -q 'warning: 33.3 %' "$T/err" && grep -q '"co_run_share": 0.3333' "$T/corun_pt.out"; then ok "import pytorch: co-run share 33.3 % warned and recorded"
+else bad "import pytorch: no co-run warning: $(cat "$T/err")"; fi
 printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 2, "args": {"grid": [1, 1, 1], "block": [128, 1, 1], "registers per thread": 32}}]}' > "$T/bad_pt.json"
 expect_error "import pytorch: missing field" 2 "$T/bad_pt.json: \$.traceEvents[0].args[\"shared memory\"]: expected an integer" -- trace import pytorch "$T/bad_pt.json"
 printf 'Application,MsBetweenPresents\ng.exe,8.3\ng.exe,8,3\n' > "$T/bad_pm.csv"

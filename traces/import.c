@@ -179,13 +179,83 @@ static bool fit_to(struct kernel_spec *k, const struct gpu_desc *g, char *note, 
 	return true;
 }
 
+/* Kernel intervals of the whole trace, every stream, for the co-run check (overlap_share). */
+struct ov_edge {
+	double t;
+	int delta;               /* +1 start, -1 end */
+	long stream;
+	bool kept;               /* an imported kernel (not one of a stream --stream left out) */
+};
+
 struct import_state {
 	struct classifier cls;
 	struct queue_writer w;
 	long skipped;            /* rows that are not kernels (memcpy, memset, other streams) */
 	long fitted;
 	double fitted_ns;
+	struct ov_edge *edges;   /* NULL: the trace gives no start times or streams */
+	size_t n_edges, cap_edges;
 };
+
+/* Records a kernel's interval (ns) on its stream for overlap_share. */
+static void overlap_add(struct import_state *st, double start, double end, long stream, bool kept)
+{
+	if (st->n_edges + 2 > st->cap_edges) {
+		st->cap_edges = st->cap_edges ? 2 * st->cap_edges : 1024;
+		st->edges = realloc(st->edges, st->cap_edges * sizeof(*st->edges));
+		if (!st->edges) {
+			fprintf(stderr, "combosim: out of memory\n");
+			exit(1);
+		}
+	}
+	st->edges[st->n_edges++] = (struct ov_edge){ start, +1, stream, kept };
+	st->edges[st->n_edges++] = (struct ov_edge){ end, -1, stream, kept };
+}
+
+static int edge_cmp(const void *a, const void *b)
+{
+	const struct ov_edge *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->delta - y->delta;      /* ends first: back-to-back kernels do not overlap */
+}
+
+/* The share of the imported kernels' time during which a kernel of another stream also ran.
+ * Those durations are co-run times, not the solo times a queue's solo_us means. */
+static double overlap_share(struct import_state *st)
+{
+	if (st->n_edges < 4)
+		return 0;
+	qsort(st->edges, st->n_edges, sizeof(*st->edges), edge_cmp);
+	long streams[64], active[64];
+	int n_streams = 0, busy = 0, kept = 0;
+	double over = 0, total = 0;
+	for (size_t i = 0; i < st->n_edges; i++) {
+		const struct ov_edge *e = &st->edges[i];
+		if (i > 0) {
+			double dt = e->t - st->edges[i - 1].t;
+			total += dt * kept;
+			if (busy >= 2)
+				over += dt * kept;
+		}
+		int s = 0;
+		while (s < n_streams && streams[s] != e->stream)
+			s++;
+		if (s == n_streams) {
+			if (n_streams == 64)
+				return 0;        /* beyond 64 streams: not checked */
+			streams[n_streams] = e->stream;
+			active[n_streams++] = 0;
+		}
+		busy += (active[s] == 0 && e->delta > 0) - (active[s] == 1 && e->delta < 0);
+		active[s] += e->delta;
+		kept += e->kept ? e->delta : 0;
+	}
+	return total > 0 ? over / total : 0;
+}
+
+/* Above this share of co-run time the import warns (and the queue records the share). */
+#define OVERLAP_WARN_SHARE 0.05
 
 static void default_name(const char *path, const struct import_opts *o, char *out, size_t n)
 {
@@ -267,12 +337,24 @@ static void begin_queue(struct import_state *st, const struct import_opts *o, FI
 	free(members);
 }
 
-static void finish_report(struct import_state *st, const struct import_opts *o, const char *name)
+static void finish_report(struct import_state *st, const struct import_opts *o, const char *name, const char *file)
 {
-	char extra[256] = "";
+	char extra[512] = "";
+	size_t n = 0;
+	double over = overlap_share(st);
+	free(st->edges);
+	st->edges = NULL;
 	if (o->fit)
-		snprintf(extra, sizeof(extra), "\"shrunk_to_fit\": { \"gpu\": \"%s\", \"kernels\": %ld, \"solo_us\": %.3f }",
-			 o->fit->name, st->fitted, st->fitted_ns / 1e3);
+		n += (size_t)snprintf(extra, sizeof(extra), "\"shrunk_to_fit\": { \"gpu\": \"%s\", \"kernels\": %ld, \"solo_us\": %.3f }",
+				      o->fit->name, st->fitted, st->fitted_ns / 1e3);
+	if (over >= OVERLAP_WARN_SHARE) {
+		snprintf(extra + n, sizeof(extra) - n, "%s\"co_run_share\": %.4f", n ? ", " : "", over);
+		if (o->report)
+			fprintf(o->report, "combosim trace import: %s: warning: %.1f %% of the imported kernel time ran while a "
+				"kernel of another stream ran: those durations are co-run times, not solo times (solo_us); "
+				"import a capture of the job alone%s\n", file, 100 * over,
+				o->stream >= 0 ? "" : ", or one stream with --stream S");
+	}
 	queue_end(&st->w, extra);
 	if (!o->report)
 		return;
@@ -395,14 +477,21 @@ int import_nsys(const char *path, const struct import_opts *o, FILE *out, char *
 			continue;
 		}
 		long v[N_NCOLS];
-		double d;
-		if (col[N_STRM] >= 0 && o->stream >= 0) {
-			if (!csv_long(&c, col[N_STRM], "Strm", 0, LONG_MAX, &v[N_STRM], err, errlen))
+		double d, start;
+		v[N_STRM] = 0;
+		if (col[N_STRM] >= 0 && !csv_long(&c, col[N_STRM], "Strm", 0, LONG_MAX, &v[N_STRM], err, errlen))
+			goto fail;
+		bool kept = o->stream < 0 || v[N_STRM] == o->stream;
+		/* every kernel's interval, kept or not, for the co-run check */
+		if (col[N_START] >= 0) {
+			if (!csv_double(&c, col[N_START], "Start", 0, 1e15 / factor[N_START], &start, err, errlen) ||
+			    !csv_double(&c, col[N_DUR], "Duration", 0, 1e15 / factor[N_DUR], &d, err, errlen))
 				goto fail;
-			if (v[N_STRM] != o->stream) {
-				st.skipped++;
-				continue;
-			}
+			overlap_add(&st, start * factor[N_START], start * factor[N_START] + d * factor[N_DUR], v[N_STRM], kept);
+		}
+		if (!kept) {
+			st.skipped++;
+			continue;
 		}
 		struct kernel_spec k = { 0 };
 		const char *full = c.fields[col[N_NAME]];
@@ -458,11 +547,12 @@ int import_nsys(const char *path, const struct import_opts *o, FILE *out, char *
 		snprintf(err, errlen, "%s: expected at least one kernel row, got none", c.file);
 		goto fail;
 	}
-	finish_report(&st, o, qname);
+	finish_report(&st, o, qname, c.file);
 	csv_close(&c);
 	classifier_free(&st.cls);
 	return 0;
 fail:
+	free(st.edges);
 	csv_close(&c);
 	classifier_free(&st.cls);
 	return -1;
@@ -472,7 +562,8 @@ fail:
 
 /* A kernel event kept from the first pass over the trace: what the queue needs. */
 struct pt_event {
-	double ts;
+	double ts, dur_us;
+	long stream;
 	int index;               /* in the events array: ties keep file order, errors name it */
 	struct kernel_spec k;
 };
@@ -579,13 +670,17 @@ static bool pt_read_event(const struct cfg *ev, const struct classifier *cls, co
 	if (!cfg_num(ev, "ts", -1e18, 1e18, CFG_REQUIRED, &e->ts) || !cfg_str(ev, "name", NULL, CFG_REQUIRED, &full) ||
 	    !cfg_num(ev, "dur", 0, 1e15, CFG_REQUIRED, &dur) || !cfg_obj(ev, "args", true, &args))
 		return false;
-	if (o->stream >= 0) {
+	/* the stream is required only to select one; without it the co-run check sees one stream */
+	e->stream = 0;
+	if (o->stream >= 0 || cfg_has(&args, "stream")) {
 		if (!cfg_int(&args, "stream", 0, INT64_MAX, CFG_REQUIRED, &v))
 			return false;
-		if (v != o->stream) {
-			*skip = true;
-			return true;
-		}
+		e->stream = v;
+	}
+	e->dur_us = dur;
+	if (o->stream >= 0 && e->stream != o->stream) {
+		*skip = true;
+		return true;
 	}
 	if (!dim3(&args, "grid", &grid) || !dim3(&args, "block", &block))
 		return false;
@@ -630,8 +725,11 @@ static size_t pt_collect(const char *text, size_t len, struct import_state *st, 
 				if (n == cap)
 					*evs = pt_grow(*evs, &cap, sizeof(**evs));
 				(*evs)[n].index = s.index - 1;
-				if (pt_read_event(&ev, &st->cls, o, &(*evs)[n], &skip) && !skip)
-					n++;
+				struct pt_event *e = &(*evs)[n];
+				if (pt_read_event(&ev, &st->cls, o, e, &skip)) {
+					overlap_add(st, e->ts * 1e3, (e->ts + e->dur_us) * 1e3, e->stream, !skip);
+					n += !skip;
+				}
 				st->skipped += skip;
 			}
 			cJSON_Delete(node);
@@ -675,13 +773,14 @@ int import_pytorch(const char *path, const struct import_opts *o, FILE *out, cha
 		if (add_kernel(&st, o, &evs[i].k, err, errlen, where))
 			goto fail_msg;
 	}
-	finish_report(&st, o, qname);
+	finish_report(&st, o, qname, d.file);
 	free(evs);
 	classifier_free(&st.cls);
 	return 0;
 fail:
 	snprintf(err, errlen, "%s", d.msg);
 fail_msg:
+	free(st.edges);
 	free(evs);
 	classifier_free(&st.cls);
 	return -1;

@@ -209,6 +209,13 @@ static struct experiment *load(const struct runner_opts *o)
 	}
 	/* an app's kernels from a BE queue file joined the experiment's kernel table at load:
 	 * they are calibrated (prepare_all) and replayed as inline ones are */
+	for (int a = 0; a < e->n_apps; a++)
+		if (e->apps[a].at_ns) {
+			fprintf(stderr, "combosim-cuda: %s: $.apps[%d]: its queue's kernels carry \"at_us\" (a captured launch "
+				"schedule), which the host loop does not replay; run it with combosim\n", o->experiment, a);
+			experiment_free(e);
+			return NULL;
+		}
 	return e;
 }
 

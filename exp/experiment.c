@@ -212,6 +212,20 @@ static bool read_streams(const struct cfg *c, int depth, int dflt, int *out)
 	return false;
 }
 
+/* A queue kernel's "at_us" (its launch time in a captured schedule) into a->at_ns[i]. */
+static void load_at(const struct cfg *k, struct app_spec *a, int i, int n)
+{
+	double us;
+	if (!cfg_has(k, "at_us") || !cfg_num(k, "at_us", 0, 1e12, NULL, &us))
+		return;
+	if (!a->at_ns) {
+		a->at_ns = xcalloc((size_t)n, sizeof(sim_time));
+		for (int j = 0; j < n; j++)
+			a->at_ns[j] = -1;
+	}
+	a->at_ns[i] = (sim_time)llround(us * 1e3);
+}
+
 /* A BE app whose kernels come from a queue file ("combosim be-queue" v1): its kernels join the
  * experiment's kernel table, checked as the experiment's own are. */
 static void load_queue(struct experiment *e, const struct cfg *c, struct app_spec *a)
@@ -275,7 +289,8 @@ static void load_queue(struct experiment *e, const struct cfg *c, struct app_spe
 					cfg_fail(&k, "expected a kernel object");
 					break;
 				}
-				load_kernel(e, &k, &e->kernels[base + i]);
+				profile_read_kernel(&k, &e->kernels[base + i], true, (const char *const[]){ "at_us", NULL }, e->gpu);
+				load_at(&k, a, i, n);
 				a->kernels[i] = base + i;
 				e->n_kernels = base + i + 1;
 			}
@@ -355,8 +370,11 @@ static void load_app(struct experiment *e, const struct cfg *c, struct app_spec 
 		if (cls >= 0 && a->kernels) {
 			int n = 0;
 			for (int i = 0; i < a->n_kernels; i++)
-				if ((int)e->kernels[a->kernels[i]].cls == cls)
+				if ((int)e->kernels[a->kernels[i]].cls == cls) {
+					if (a->at_ns)
+						a->at_ns[n] = a->at_ns[i];
 					a->kernels[n++] = a->kernels[i];
+				}
 			if (n == 0)
 				cfg_fail_key(c, "only_class", "expected a class of the app's kernels, got \"%s\" (none of its %d kernels)",
 					     classes[cls], a->n_kernels);
@@ -367,6 +385,9 @@ static void load_app(struct experiment *e, const struct cfg *c, struct app_spec 
 		a->priority = (int)v;
 	if (cfg_int(c, "repeat", 0, INT64_C(1) << 40, &(int64_t){ 0 }, &v))
 		a->repeat = (long)v;
+	if (a->at_ns && a->repeat != 1 && !c->diag->failed)
+		cfg_fail_key(c, "repeat", "expected 1: the queue's kernels carry \"at_us\", the launch times of one pass, got %ld%s",
+			     a->repeat, cfg_has(c, "repeat") ? "" : " (the default: until the run ends)");
 	if (cfg_num(c, "start_ms", 0, 1e9, &(double){ 0 }, &d))
 		a->start_ns = ms_to_ns(d);
 	if (cfg_int(c, "depth", 1, APP_DEPTH_MAX, &(int64_t){ a->depth }, &v))
@@ -778,6 +799,7 @@ void experiment_free(struct experiment *e)
 	for (int i = 0; i < e->n_apps; i++) {
 		free(e->apps[i].kernels);
 		free(e->apps[i].queue);
+		free(e->apps[i].at_ns);
 	}
 	free(e->games);
 	free(e->apps);

@@ -157,7 +157,7 @@ static long sb_app_launch(void *self, int app, const struct launch_opts *o)
 	struct app_rt *a = &s->apps[app];
 	const struct app_spec *as = a->spec;
 	if (a->in_flight >= a->depth || a->done || s->now < a->blocked_until ||
-	    (as->repeat && a->next >= as->repeat * as->n_kernels))
+	    (as->repeat && a->next >= as->repeat * as->n_kernels) || app_next_at(s, a) > s->now)
 		return -1;
 	struct launch_opts d = owner_default(&as->launch);
 	if (!o)

@@ -406,16 +406,40 @@ static bool app_launched_all(const struct app_rt *a)
 	return a->spec->repeat && a->next >= a->spec->repeat * a->spec->n_kernels;
 }
 
+sim_time app_next_at(const struct sim *s, const struct app_rt *a)
+{
+	const struct app_spec *as = a->spec;
+	(void)s;
+	if (!as->at_ns || a->next >= as->n_kernels || as->at_ns[a->next] < 0)
+		return -1;
+	return as->start_ns + as->at_ns[a->next];
+}
+
+/* An app whose next kernel its launch schedule holds back is woken at that time, once. */
+static bool app_held(struct sim *s, struct app_rt *a)
+{
+	sim_time at = app_next_at(s, a);
+	if (at <= s->now)
+		return false;
+	if (a->wake_at != at && at < s->end) {
+		a->wake_at = at;
+		evq_push(s->q, at, EV_APP_START, a);
+	}
+	return true;
+}
+
 static void app_ready(struct sim *s, int ai)
 {
 	struct app_rt *a = &s->apps[ai];
-	if (a->done || a->in_flight >= a->depth || app_launched_all(a) || s->now < a->blocked_until)
+	if (a->done || a->in_flight >= a->depth || app_launched_all(a) || s->now < a->blocked_until ||
+	    app_held(s, a))
 		return;
 	if (s->pol && s->pol->be_ready)
 		s->pol->be_ready(s->pol_self, &s->bk, ai);
 	else    /* the default fills the app's depth */
 		while (s->bk.ops->app_launch(s, ai, NULL) >= 0)
 			;
+	app_held(s, a);              /* the launches stopped at a held kernel: wake for it */
 }
 
 static void app_kernel_done(struct sim *s, struct kinst *k)

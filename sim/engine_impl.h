@@ -169,6 +169,7 @@ struct app_rt {
 	/* solo time of kernels finished at or after `checkpoint`, per class: lost on a reset */
 	double since_checkpoint[KC_COUNT];
 	sim_time blocked_until;      /* restoring after a context reset */
+	sim_time wake_at;            /* an EV_APP_START is due then for its next kernel's at_ns */
 	long resets;
 	struct progress_acc prog;
 };
@@ -307,6 +308,9 @@ void group_remove(struct sim *s, struct group *gr);
  * classes. */
 void residency_settle(struct sim *s);
 void residency_integrate_all(struct sim *s);
+/* When the app may launch its next kernel by its queue's launch schedule (app_spec.at_ns):
+ * a time, or -1 when nothing holds it. */
+sim_time app_next_at(const struct sim *s, const struct app_rt *a);
 
 /* occupancy.c: each workload's share of the GPU over time, for occupancy.csv */
 void occupancy_open(struct sim *s);

@@ -106,6 +106,26 @@ expect_error "import: missing file" 2 "nosuch.csv: cannot read" -- trace import 
 expect_error "import: option of another importer" 2 "--rt-share does not apply to this importer" -- trace import nsys traces/samples/nsys_cuda_gpu_trace.csv --rt-share 0.5
 printf 'Start (ns),Duration (ns),GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),Strm,Name\n1,5,1,1,1,128,1,1,32,0,0,7,ok\n2,-5,1,1,1,128,1,1,32,0,0,7,k\n' > "$T/bad_nsys.csv"
 expect_error "import nsys: bad row" 2 "$T/bad_nsys.csv:3: Duration: expected a number in [0, 1e+15], got \"-5\"" -- trace import nsys "$T/bad_nsys.csv"
+# ---- a queue's launch schedule (at_us): a kernel is not launched before its time, the others
+# follow in order; it needs one pass
+cat > "$T/sched.json" <<'Q'
+{ "format": "combosim be-queue", "version": 1, "name": "sched",
+  "kernels": [
+    { "name": "a", "class": "CD", "grid": 82, "threads": 256, "solo_us": 1000, "at_us": 0 },
+    { "name": "b", "class": "CD", "grid": 82, "threads": 256, "solo_us": 1000, "at_us": 5000 },
+    { "name": "c", "class": "CD", "grid": 82, "threads": 256, "solo_us": 1000 } ] }
+Q
+printf '{ "name": "at", "gpu": "rtx3090", "duration_ms": 20, "kernels": [],\n  "apps": [ { "name": "j", "queue": "sched.json", "repeat": 1, "depth": 2 } ],\n  "policies": [ { "name": "exclusive", "run": "be" } ] }\n' > "$T/sched_exp.json"
+"$C" run "$T/sched_exp.json" -q --out "$T/sched" 2>"$T/err" || bad "at_us run: $(cat "$T/err")"
+if [ "$(cut -d, -f2,8,9 "$T/sched/kernels.csv" | tr '\n' ' ')" = "kernel,launch_ns,start_ns a,0,0 b,5000000,5000000 c,5000000,6000000 " ]; then
+	ok "at_us: b held until 5 ms though depth 2 allowed it at 0; c follows it"
+else bad "at_us: $(cut -d, -f2,8,9 "$T/sched/kernels.csv" | tr '\n' ' ')"; fi
+sed 's/"repeat": 1, //' "$T/sched_exp.json" > "$T/sched_rep.json"
+expect_error "at_us without repeat 1" 2 '$.apps[0].repeat: expected 1: the queue'"'"'s kernels carry "at_us"' -- run "$T/sched_rep.json" --out "$T/x"
+sed 's/"at_us": 5000/"at_us": -1/' "$T/sched.json" > "$T/sched_neg.json"
+sed 's/sched.json/sched_neg.json/' "$T/sched_exp.json" > "$T/sched_neg_exp.json"
+expect_error "at_us negative" 2 'kernels[1].at_us: expected a number in [0, 1000000000000], got -1' -- run "$T/sched_neg_exp.json" --out "$T/x"
+
 # ---- importers: kernels of two streams that ran at once are co-run times, not solo times
 H='Start (ns),Duration (ns),GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),Strm,Name'
 printf '%s\n0,1000,8,1,1,128,1,1,32,0,0,7,a\n500,1000,8,1,1,128,1,1,32,0,0,8,b\n2000,1000,8,1,1,128,1,1,32,0,0,7,c\n' "$H" > "$T/corun_nsys.csv"

@@ -59,6 +59,10 @@ struct app_spec {
 	char name[NAME_MAX_LEN];
 	int *kernels;            /* indices into experiment.kernels, in queue order */
 	int n_kernels;
+	/* per queue position: the earliest time after the app's start at which it launches that
+	 * kernel ("at_us" of a queue's kernels: a captured launch schedule, replayed open-loop where
+	 * the host held the launch back); -1: none.  NULL: no kernel has one. */
+	sim_time *at_ns;
 	char *queue;             /* resolved path of its BE queue file ("queue"); NULL: "kernels" */
 	int priority;
 	long repeat;             /* passes over the queue; 0: until the end of the run */

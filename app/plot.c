@@ -492,34 +492,38 @@ static int write_occupancy(struct plot *pl)
 
 /* ---------------------------------------------------------------- gnuplot and the command */
 
-static int gnuplot(struct plot *pl, const char *name)
+int plot_gnuplot(const char *dir, const char *name, char *err, size_t n)
 {
-	/* gnuplot runs the script from the plots directory (its file names are relative): `cd`
+	/* gnuplot runs the script from its directory (its file names are relative): `cd`
 	 * first, the directory as a gnuplot single-quoted string */
-	char cd[4400], script[64];
-	size_t n = 0;
-	n += (size_t)snprintf(cd, sizeof(cd), "cd '");
-	for (const char *p = pl->out; *p && n < sizeof(cd) - 4; p++) {
+	char cd[4400], script[128];
+	size_t k = (size_t)snprintf(cd, sizeof(cd), "cd '");
+	for (const char *p = dir; *p && k < sizeof(cd) - 4; p++) {
 		if (*p == '\'')
-			cd[n++] = '\'';
-		cd[n++] = *p;
+			cd[k++] = '\'';
+		cd[k++] = *p;
 	}
-	snprintf(cd + n, sizeof(cd) - n, "'");
+	snprintf(cd + k, sizeof(cd) - k, "'");
 	snprintf(script, sizeof(script), "%s.gp", name);
 	char *argv[] = { "gnuplot", "-e", cd, script, NULL };
 	pid_t pid;
-	int err = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-	if (err) {
-		snprintf(pl->err, sizeof(pl->err), "cannot run gnuplot (%s); it draws the figures: install it (Debian: apt-get install gnuplot-nox)",
-			 strerror(err));
+	int e = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+	if (e) {
+		snprintf(err, n, "cannot run gnuplot (%s); it draws the figures: install it (Debian: apt-get install gnuplot-nox)",
+			 strerror(e));
 		return EXIT_RUN_FAILED;
 	}
 	int st;
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		snprintf(pl->err, sizeof(pl->err), "gnuplot failed on %s/%s (its message above)", pl->out, script);
+		snprintf(err, n, "gnuplot failed on %s/%s (its message above)", dir, script);
 		return EXIT_RUN_FAILED;
 	}
 	return 0;
+}
+
+static int gnuplot(struct plot *pl, const char *name)
+{
+	return plot_gnuplot(pl->out, name, pl->err, sizeof(pl->err));
 }
 
 static void plot_usage(FILE *f)

@@ -11,8 +11,14 @@
 #ifndef COMBOSIM_PLOT_H
 #define COMBOSIM_PLOT_H
 
+#include <stddef.h>
+
 /* Exit code: 0, 1 (gnuplot failed or is missing, a file could not be written), 2 (bad usage,
  * not a results directory, a malformed file). */
 int cmd_plot(int argc, char **argv);
+
+/* Runs `gnuplot NAME.gp` in DIR (its outputs named relative to DIR).  0, or 1 with err
+ * (gnuplot missing or failed: its own message went to stderr). */
+int plot_gnuplot(const char *dir, const char *name, char *err, size_t n);
 
 #endif

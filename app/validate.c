@@ -11,6 +11,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "app/runner.h"
+#include "app/validate_real.h"
 #include "traces/csv.h"
 
 #define NFIELDS 12
@@ -531,9 +532,18 @@ void validate_print(const cJSON *r, FILE *f)
 int cmd_validate(int argc, char **argv)
 {
 	const char *sim = NULL, *real = NULL, *json = NULL;
+	/* without --sim, --real names a trace of the user's own GPU (validate_real.c) */
+	bool has_sim = false, has_real = false;
+	for (int i = 0; i < argc; i++) {
+		has_sim |= !strcmp(argv[i], "--sim");
+		has_real |= !strcmp(argv[i], "--real");
+	}
+	if (has_real && !has_sim)
+		return cmd_validate_real(argc, argv);
 	if (cli_asks_help(argc, argv)) {
 		fputs("usage: combosim validate --sim SIM/kernels.csv --real REAL/kernels.csv [--json FILE]\n"
-		      "Compares a simulated and a real kernels.csv: per-kernel and makespan errors.\n", stdout);
+		      "Compares a simulated and a real kernels.csv: per-kernel and makespan errors.\n"
+		      "       combosim validate --real TRACE --gpu GPU ...   (a trace of your own GPU: --real TRACE --help)\n", stdout);
 		return 0;
 	}
 	for (int i = 0; i < argc; i++) {

@@ -195,6 +195,13 @@ struct import_state {
 	double fitted_ns;
 	struct ov_edge *edges;   /* NULL: the trace gives no start times or streams */
 	size_t n_edges, cap_edges;
+	/* import_records: the kernels are collected here (with the row's start and stream),
+	 * nothing is written */
+	bool collect;
+	struct import_record *recs;
+	size_t n_recs, cap_recs;
+	double cur_start;
+	long cur_stream;
 };
 
 /* Records a kernel's interval (ns) on its stream for overlap_share. */
@@ -305,7 +312,22 @@ static int add_kernel(struct import_state *st, const struct import_opts *o, stru
 			st->fitted_ns += (double)k->solo_ns;
 		}
 	}
-	queue_add(&st->w, k, np);
+	if (!st->collect) {
+		queue_add(&st->w, k, np);
+		return 0;
+	}
+	if (st->n_recs == st->cap_recs) {
+		st->cap_recs = st->cap_recs ? 2 * st->cap_recs : 256;
+		st->recs = realloc(st->recs, st->cap_recs * sizeof(*st->recs));
+		if (!st->recs) {
+			fprintf(stderr, "combosim: out of memory\n");
+			exit(1);
+		}
+	}
+	struct import_record *r = &st->recs[st->n_recs++];
+	*r = (struct import_record){ .k = *k, .stream = st->cur_stream, .start_ns = st->cur_start };
+	snprintf(r->where, sizeof(r->where), "%s", where);
+	st->w.n++;
 	return 0;
 }
 
@@ -333,7 +355,8 @@ static void begin_queue(struct import_state *st, const struct import_opts *o, FI
 		 what, o->tc_regex ? o->tc_regex : IMPORT_TC_REGEX, o->cd_regex ? o->cd_regex : IMPORT_CD_REGEX);
 	char gen[128];
 	snprintf(gen, sizeof(gen), "combosim trace import %s", kind);
-	queue_begin(&st->w, out, name, desc, gen, members);
+	if (!st->collect)
+		queue_begin(&st->w, out, name, desc, gen, members);
 	free(members);
 }
 
@@ -347,6 +370,8 @@ static void finish_report(struct import_state *st, const struct import_opts *o, 
 	if (o->fit)
 		n += (size_t)snprintf(extra, sizeof(extra), "\"shrunk_to_fit\": { \"gpu\": \"%s\", \"kernels\": %ld, \"solo_us\": %.3f }",
 				      o->fit->name, st->fitted, st->fitted_ns / 1e3);
+	if (st->collect)
+		return;              /* the caller judges the overlap itself, kernel by kernel */
 	if (over >= OVERLAP_WARN_SHARE) {
 		snprintf(extra + n, sizeof(extra) - n, "%s\"co_run_share\": %.4f", n ? ", " : "", over);
 		if (o->report)
@@ -406,18 +431,18 @@ static bool nsys_column(const char *h, char *name, size_t n, double *factor)
 	return false;
 }
 
-int import_nsys(const char *path, const struct import_opts *o, FILE *out, char *err, size_t errlen)
+static int nsys_import(struct import_state *st_, const char *path, const struct import_opts *o, FILE *out, char *err, size_t errlen)
 {
 	struct csv c;
-	struct import_state st = { 0 };
+	struct import_state *st = st_;
 	int col[N_NCOLS];
 	double factor[N_NCOLS];
 	char qname[128];
 	int rc;
-	if (classifier_init(&st.cls, o, err, errlen))
+	if (classifier_init(&st->cls, o, err, errlen))
 		return -1;
 	if (csv_open(&c, path, err, errlen)) {
-		classifier_free(&st.cls);
+		classifier_free(&st->cls);
 		return -1;
 	}
 	/* The report may start with notices; its header is the row with Duration and Name. */
@@ -464,7 +489,7 @@ int import_nsys(const char *path, const struct import_opts *o, FILE *out, char *
 	}
 	int width = c.n;
 	default_name(path, o, qname, sizeof(qname));
-	begin_queue(&st, o, out, path, qname, "nsys", "an Nsight Systems cuda_gpu_trace report");
+	begin_queue(st, o, out, path, qname, "nsys", "an Nsight Systems cuda_gpu_trace report");
 	while ((rc = csv_next(&c, err, errlen)) > 0) {
 		if (csv_is_comment(&c))
 			continue;
@@ -473,7 +498,7 @@ int import_nsys(const char *path, const struct import_opts *o, FILE *out, char *
 			goto fail;
 		}
 		if (csv_empty(&c, col[N_GX])) {       /* memcpy / memset: no grid */
-			st.skipped++;
+			st->skipped++;
 			continue;
 		}
 		long v[N_NCOLS];
@@ -482,15 +507,18 @@ int import_nsys(const char *path, const struct import_opts *o, FILE *out, char *
 		if (col[N_STRM] >= 0 && !csv_long(&c, col[N_STRM], "Strm", 0, LONG_MAX, &v[N_STRM], err, errlen))
 			goto fail;
 		bool kept = o->stream < 0 || v[N_STRM] == o->stream;
+		st->cur_stream = v[N_STRM];
+		st->cur_start = NAN;
 		/* every kernel's interval, kept or not, for the co-run check */
 		if (col[N_START] >= 0) {
 			if (!csv_double(&c, col[N_START], "Start", 0, 1e15 / factor[N_START], &start, err, errlen) ||
 			    !csv_double(&c, col[N_DUR], "Duration", 0, 1e15 / factor[N_DUR], &d, err, errlen))
 				goto fail;
-			overlap_add(&st, start * factor[N_START], start * factor[N_START] + d * factor[N_DUR], v[N_STRM], kept);
+			overlap_add(st, start * factor[N_START], start * factor[N_START] + d * factor[N_DUR], v[N_STRM], kept);
+			st->cur_start = start * factor[N_START];
 		}
 		if (!kept) {
-			st.skipped++;
+			st->skipped++;
 			continue;
 		}
 		struct kernel_spec k = { 0 };
@@ -500,7 +528,7 @@ int import_nsys(const char *path, const struct import_opts *o, FILE *out, char *
 			goto fail;
 		}
 		import_short_name(full, k.name, sizeof(k.name));
-		k.cls = classify(&st.cls, full);
+		k.cls = classify(&st->cls, full);
 		kclass_default_demand(k.cls, k.demand, &k.dram);
 		/* at most 1e15 ns in any unit, so that the conversion to ns cannot overflow */
 		if (!csv_double(&c, col[N_DUR], "Duration", 0, 1e15 / factor[N_DUR], &d, err, errlen))
@@ -538,24 +566,30 @@ int import_nsys(const char *path, const struct import_opts *o, FILE *out, char *
 		k.smem = (int)ceil(smem - 1e-9);
 		char where[300];
 		snprintf(where, sizeof(where), "%s:%ld", c.file, c.line);
-		if (add_kernel(&st, o, &k, err, errlen, where))
+		if (add_kernel(st, o, &k, err, errlen, where))
 			goto fail;
 	}
 	if (rc < 0)
 		goto fail;
-	if (st.w.n == 0) {
+	if (st->w.n == 0) {
 		snprintf(err, errlen, "%s: expected at least one kernel row, got none", c.file);
 		goto fail;
 	}
-	finish_report(&st, o, qname, c.file);
+	finish_report(st, o, qname, c.file);
 	csv_close(&c);
-	classifier_free(&st.cls);
+	classifier_free(&st->cls);
 	return 0;
 fail:
-	free(st.edges);
+	free(st->edges);
 	csv_close(&c);
-	classifier_free(&st.cls);
+	classifier_free(&st->cls);
 	return -1;
+}
+
+int import_nsys(const char *path, const struct import_opts *o, FILE *out, char *err, size_t errlen)
+{
+	struct import_state st = { 0 };
+	return nsys_import(&st, path, o, out, err, errlen);
 }
 
 /* ------------------------------------------------------------------ PyTorch */
@@ -740,10 +774,10 @@ static size_t pt_collect(const char *text, size_t len, struct import_state *st, 
 	return n;
 }
 
-int import_pytorch(const char *path, const struct import_opts *o, FILE *out, char *err, size_t errlen)
+static int pytorch_import(struct import_state *st_, const char *path, const struct import_opts *o, FILE *out, char *err, size_t errlen)
 {
 	struct cfg_diag d = { .file = strcmp(path, "-") == 0 ? "<stdin>" : path };
-	struct import_state st = { 0 };
+	struct import_state *st = st_;
 	struct pt_event *evs = NULL;
 	char qname[128], arr_path[CFG_PATH_MAX];
 	size_t len = 0, n_ev;
@@ -752,11 +786,11 @@ int import_pytorch(const char *path, const struct import_opts *o, FILE *out, cha
 		snprintf(err, errlen, "%s", d.msg);
 		return -1;
 	}
-	if (classifier_init(&st.cls, o, err, errlen)) {
+	if (classifier_init(&st->cls, o, err, errlen)) {
 		free(text);
 		return -1;
 	}
-	n_ev = pt_collect(text, len, &st, o, &evs, arr_path, &d);
+	n_ev = pt_collect(text, len, st, o, &evs, arr_path, &d);
 	free(text);
 	if (!d.failed && n_ev == 0) {
 		struct cfg root = cfg_root(NULL, &d);
@@ -766,24 +800,32 @@ int import_pytorch(const char *path, const struct import_opts *o, FILE *out, cha
 		goto fail;
 	qsort(evs, n_ev, sizeof(*evs), pt_cmp);
 	default_name(path, o, qname, sizeof(qname));
-	begin_queue(&st, o, out, path, qname, "pytorch", "a PyTorch profiler Chrome trace");
+	begin_queue(st, o, out, path, qname, "pytorch", "a PyTorch profiler Chrome trace");
 	for (size_t i = 0; i < n_ev; i++) {
 		char where[CFG_PATH_MAX + 300];
 		snprintf(where, sizeof(where), "%s: %s[%d]", d.file, arr_path, evs[i].index);
-		if (add_kernel(&st, o, &evs[i].k, err, errlen, where))
+		st->cur_start = evs[i].ts * 1e3;
+		st->cur_stream = evs[i].stream;
+		if (add_kernel(st, o, &evs[i].k, err, errlen, where))
 			goto fail_msg;
 	}
-	finish_report(&st, o, qname, d.file);
+	finish_report(st, o, qname, d.file);
 	free(evs);
-	classifier_free(&st.cls);
+	classifier_free(&st->cls);
 	return 0;
 fail:
 	snprintf(err, errlen, "%s", d.msg);
 fail_msg:
-	free(st.edges);
+	free(st->edges);
 	free(evs);
-	classifier_free(&st.cls);
+	classifier_free(&st->cls);
 	return -1;
+}
+
+int import_pytorch(const char *path, const struct import_opts *o, FILE *out, char *err, size_t errlen)
+{
+	struct import_state st = { 0 };
+	return pytorch_import(&st, path, o, out, err, errlen);
 }
 
 /* ------------------------------------------------------------------ PresentMon */
@@ -931,4 +973,35 @@ int import_presentmon(const char *path, const struct import_opts *o, FILE *out, 
 fail:
 	csv_close(&c);
 	return -1;
+}
+
+/* ------------------------------------------------------------------ records */
+
+int import_records(const char *path, const char *kind, const struct import_opts *o,
+		   struct import_record **out, size_t *n, char *err, size_t errlen)
+{
+	struct import_state st = { .collect = true };
+	int rc;
+	*out = NULL;
+	*n = 0;
+	if (strcmp(kind, "nsys") == 0)
+		rc = nsys_import(&st, path, o, NULL, err, errlen);
+	else if (strcmp(kind, "pytorch") == 0)
+		rc = pytorch_import(&st, path, o, NULL, err, errlen);
+	else {
+		snprintf(err, errlen, "%s: expected a trace kind nsys or pytorch, got '%s'", path, kind);
+		return -1;
+	}
+	for (size_t i = 0; !rc && i < st.n_recs; i++)
+		if (isnan(st.recs[i].start_ns)) {
+			snprintf(err, errlen, "%s: expected a \"Start\" column (each kernel's start time), got none", path);
+			rc = -1;
+		}
+	if (rc) {
+		free(st.recs);
+		return -1;
+	}
+	*out = st.recs;
+	*n = st.n_recs;
+	return 0;
 }

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include "models/gpu.h"
+#include "models/kernel.h"
 
 /* POSIX extended regular expressions, case-insensitive. */
 #define IMPORT_TC_REGEX "gemm|mma|xmma|wgmma|cutlass|hmma|s16816|s1688|h16816|h1688|i8816|tensorop|nvjet"
@@ -33,6 +34,20 @@ struct import_opts {
 	double rt_share;             /* < 0: no rt_share column (the profile's applies) */
 	int width, height;           /* 0: no resolution columns */
 };
+
+/* A kernel of a trace as it ran: its spec (solo_ns: its duration in the trace, after
+ * --time-scale), its stream and start (ns from the trace's clock origin). */
+struct import_record {
+	struct kernel_spec k;
+	long stream;
+	double start_ns;
+	char where[96];          /* FILE:LINE or FILE: $.path[i], for messages */
+};
+
+/* Every kernel of an nsys (kind "nsys") or PyTorch ("pytorch") trace, in start order, with the
+ * import's checks, classes, names and --fit; none written anywhere.  0, or -1 with err. */
+int import_records(const char *path, const char *kind, const struct import_opts *o,
+		   struct import_record **out, size_t *n, char *err, size_t errlen);
 
 /* Each returns 0, or -1 with a message in err (the output may then be partial). */
 int import_nsys(const char *path, const struct import_opts *o, FILE *out, char *err, size_t errlen);

@@ -41,6 +41,11 @@ static void put_num(FILE *f, double v)
 
 void queue_add(struct queue_writer *w, const struct kernel_spec *k, const char *note)
 {
+	queue_add_at(w, k, note, -1);
+}
+
+void queue_add_at(struct queue_writer *w, const struct kernel_spec *k, const char *note, double at_us)
+{
 	FILE *f = w->f;
 	double dflt[UNIT_COUNT], dram;
 	kclass_default_demand(k->cls, dflt, &dram);
@@ -68,6 +73,8 @@ void queue_add(struct queue_writer *w, const struct kernel_spec *k, const char *
 		fprintf(f, ", \"sat_blocks\": %d", k->sat_blocks);
 	if (k->ptb_workers)
 		fprintf(f, ", \"ptb_workers\": %d", k->ptb_workers);
+	if (at_us >= 0)
+		fprintf(f, ", \"at_us\": %.3f", at_us);
 	if (note) {
 		fputs(", \"note\": ", f);
 		json_write_string(f, note);

@@ -23,6 +23,8 @@ void queue_begin(struct queue_writer *w, FILE *f, const char *name, const char *
 /* Appends a kernel (demand and dram written only where they differ from the class's
  * defaults); note may be NULL. */
 void queue_add(struct queue_writer *w, const struct kernel_spec *k, const char *note);
+/* As queue_add, with the kernel's "at_us" (its launch time in a captured schedule; < 0: none). */
+void queue_add_at(struct queue_writer *w, const struct kernel_spec *k, const char *note, double at_us);
 /* Writes the totals (kernel count, solo time per class, then `extra` JSON members of the
  * totals object when not NULL) and closes the object. */
 void queue_end(struct queue_writer *w, const char *extra);

@@ -298,6 +298,11 @@ $(BIN)/combosim-cuda-tests: $(CUDA_TEST_OBJ) $(CUDA_CPU_OBJ) $(BUILD)/libcombosi
 	$(CC) $(LDSAN) -o $@ $^ -lcunit $(LDLIBS)
 cuda-test: deps-test $(BIN)/combosim-cuda-tests $(CUDA_PROG)
 	$(BIN)/combosim-cuda-tests
+# The stored PyTorch captures (cuda/runs/h100-pytorch-validate) through combosim validate --real:
+# their reports, and the trimmed copy's report tests/e2e_validate.sh compares against.
+.PHONY: validate-real
+validate-real: $(BIN)/combosim
+	sh cuda/scripts/validate_real.sh $(BIN)/combosim
 # cuda/VALIDATION.md from the stored runs under cuda/runs/ (no GPU needed)
 cuda-validation: $(BIN)/combosim
 	sh cuda/scripts/validation.sh $(BIN)/combosim

@@ -153,14 +153,37 @@ static double median(double *xs, size_t n)
 	return gsl_stats_median_from_sorted_data(xs, 1, n);
 }
 
-/* Median duration of kernels named `name` in recs (only those with alone[i], when given). */
-static double name_median(const struct import_record *recs, size_t n, const struct vk *ks, const char *name)
+/* Kernels are the same kernel when name and launch shape agree (one name, e.g. a cuBLAS GEMM,
+ * runs at several shapes and durations). */
+static bool same_kernel(const struct kernel_spec *a, const struct kernel_spec *b)
 {
-	double *xs = malloc((n + 1) * sizeof(double));
+	return !strcmp(a->name, b->name) && a->grid == b->grid && a->threads == b->threads && a->regs == b->regs &&
+	       a->smem == b->smem;
+}
+
+/* The solo capture's duration of the same kernel: its occurrence of the same rank (the n-th
+ * launch of that kernel, as the job repeats its sequence), else the median of its launches;
+ * NAN when the capture never ran it. */
+static double solo_capture_ns(const struct vr *v, const struct vk *k, long rank)
+{
+	double *xs = malloc((v->n_solo + 1) * sizeof(double));
 	size_t m = 0;
-	for (size_t i = 0; xs && i < n; i++)
-		if (!strcmp(recs[i].k.name, name) && (!ks || ks[i].n_nb == 0))
-			xs[m++] = (double)recs[i].k.solo_ns;
+	for (size_t i = 0; xs && i < v->n_solo; i++)
+		if (same_kernel(&v->solo[i].k, &k->rec->k))
+			xs[m++] = (double)v->solo[i].k.solo_ns;
+	double r = !xs ? NAN : rank < (long)m ? xs[rank] : median(xs, m);
+	free(xs);
+	return r;
+}
+
+/* The median duration of the same kernel's launches that ran alone in the trace, or NAN. */
+static double alone_ns(const struct vr *v, const struct vk *k)
+{
+	double *xs = malloc((v->n + 1) * sizeof(double));
+	size_t m = 0;
+	for (size_t i = 0; xs && i < v->n; i++)
+		if (v->k[i].n_nb == 0 && same_kernel(&v->recs[i].k, &k->rec->k))
+			xs[m++] = (double)v->recs[i].k.solo_ns;
 	double r = xs ? median(xs, m) : NAN;
 	free(xs);
 	return r;
@@ -170,10 +193,13 @@ static void solo_times(struct vr *v)
 {
 	for (size_t i = 0; i < v->n; i++) {
 		struct vk *k = &v->k[i];
-		double s = v->solo ? name_median(v->solo, v->n_solo, NULL, k->rec->k.name) : NAN;
+		long rank = 0;       /* earlier launches of the same kernel on its stream */
+		for (size_t j = 0; v->solo && j < i; j++)
+			rank += v->k[j].si == k->si && same_kernel(&v->recs[j].k, &k->rec->k);
+		double s = v->solo ? solo_capture_ns(v, k, rank) : NAN;
 		k->solo_src = SOLO_CAPTURE;
 		if (isnan(s)) {
-			s = name_median(v->recs, v->n, v->k, k->rec->k.name);
+			s = alone_ns(v, k);
 			k->solo_src = SOLO_ALONE;
 		}
 		if (isnan(s)) {
@@ -648,9 +674,10 @@ static void usage(FILE *f)
 	      "results/validate-<trace name>).\n"
 	      "  --gpu        the GPU description the trace ran on (h100, rtx3090 or a path)\n"
 	      "  --kind       the trace's format (default: pytorch for .json, nsys otherwise)\n"
-	      "  --solo       a capture of the same kernels run alone: their solo times (median per name);\n"
-	      "               without it, a kernel's name's median where it ran alone in the trace, else\n"
-	      "               its own co-run duration (the report counts each)\n"
+	      "  --solo       a capture of the same kernels run alone: their solo times (the same kernel,\n"
+	      "               by name and shape, at the same launch rank, else its median there);\n"
+	      "               without it, the kernel's median where it ran alone in the trace, else its\n"
+	      "               own co-run duration (the report counts each)\n"
 	      "  --gate-us    a kernel that starts more than this after its stream's previous one ended was\n"
 	      "               held by the host: it is replayed at its start time (default 5)\n"
 	      "  --window-ms  the timeline figure's window (default the first 20 ms)\n"

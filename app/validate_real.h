@@ -3,8 +3,9 @@
  *
  * The trace's kernels become the workload: each stream a BE app replaying its kernels in order
  * (depth 1), each kernel's shape from the trace, its solo time from a solo capture the user
- * names (--solo: the median duration of that kernel name there), else the median duration of
- * its name where it ran alone in the trace, else its own (co-run) duration, counted as such.  A
+ * names (--solo: the same kernel, by name and shape, at the same launch rank on its stream,
+ * else the median of its launches there), else the median duration of the same kernel where
+ * it ran alone in the trace, else its own (co-run) duration, counted as such.  A
  * kernel that started more than --gate-us after the one before it on its stream ended was held
  * back by the host: it is replayed at its start time (a queue's at_us).  The simulator runs the
  * workload on the named GPU description; the report compares per-kernel durations, per-stream

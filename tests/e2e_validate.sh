@@ -49,6 +49,18 @@ printf '%s\n0,150000,264,1,1,256,1,1,32,0,0,3,kd\n' "$H" > "$T/solo.csv"
 check "--solo: kd's solo time from the solo capture (150 us)" \
 	"grep -q 'stream 8: 1 kernels.*1 solo capture' '$T/c2.txt' && grep -q '\"solo_us\": 150.000' '$T/c2/queues/stream_8.json'"
 
+# ---- a real capture (trimmed: two processes under MPS on the H100, 240 kernels): the report's
+# numbers are the stored ones (cuda/runs/h100-pytorch-validate; `make validate-real` rewrites
+# both when the model changes on purpose)
+"$C" validate --real tests/validate/mps-trim.json --solo tests/validate/solo-trim.json --gpu h100 --out "$T/trim" >"$T/trim.txt" 2>&1
+if cmp -s "$T/trim/report.json" tests/validate/mps-trim.report.json; then
+	ok "H100 capture (trimmed): report.json as stored ($(sed -n 2p "$T/trim.txt" | cut -c1-70))"
+else
+	bad "H100 capture (trimmed): report.json differs from tests/validate/mps-trim.report.json: $(diff "$T/trim/report.json" tests/validate/mps-trim.report.json | head -6)"
+fi
+check "H100 capture (trimmed): 240 kernels on 2 streams, every one simulated, solo times from the capture" \
+	"grep -q '240 kernels on 2 streams, 240 simulated' '$T/trim.txt' && [ \$(grep -c '[0-9]* solo capture, 0 alone in the trace, 0 own' '$T/trim.txt') = 2 ]"
+
 # ---- bad input
 expect_error "--real without --gpu" 2 "--real TRACE needs --gpu GPU" -- validate --real "$T/serial.csv"
 expect_error "unknown GPU" 2 "--gpu: expected a GPU description" -- validate --real "$T/serial.csv" --gpu nosuch --out "$T/x"

@@ -927,5 +927,6 @@ $(cat $tmp/cal.txt)
   should lean on 'lsu'.
 HDR
 combo_section
+sh cuda/scripts/validation_traces.sh "$1"
 } > cuda/VALIDATION.md
 echo "wrote cuda/VALIDATION.md"

@@ -103,7 +103,10 @@ static void why_not(const struct gpu_mig *m, const struct mig *s, char *out, siz
 	size_t at = (size_t)snprintf(out, len, "no placement at the starts each allows keeps their slices apart (");
 	for (int i = 0; i < s->n && at < len; i++) {
 		char st[64];
-		start_list(s->inst[i].prof, st, sizeof(st));
+		if (s->inst[i].start >= 0)
+			snprintf(st, sizeof(st), "%d (given)", s->inst[i].start);
+		else
+			start_list(s->inst[i].prof, st, sizeof(st));
 		at += (size_t)snprintf(out + at, len - at, "%s%s: %dg + %d memory slices at %s", i ? "; " : "",
 				       s->inst[i].prof->name, s->inst[i].prof->compute, s->inst[i].prof->memory, st);
 	}

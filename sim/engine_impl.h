@@ -223,6 +223,7 @@ struct sim {
 	 * bandwidth), so that they run against load / share */
 	struct dram_part {
 		double share, load;
+		struct smset sms;    /* its SMs (parts[0]: unused, the SMs in no other) */
 	} parts[DRAM_PARTITIONS_MAX + 1];
 	int n_parts;
 	/* the share of the chip's DRAM bandwidth its users get (each partition's load over its

@@ -42,8 +42,10 @@ void partition_set(struct sim *s, int n, const struct dram_partition *parts)
 		rest -= parts[i].share;
 	s->n_parts = n + 1;
 	s->parts[0].share = n ? (rest > 1e-12 ? rest : 0) : 1;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		s->parts[i + 1].share = parts[i].share;
+		s->parts[i + 1].sms = parts[i].sms;
+	}
 	/* every class back to the rest, then the part of each in partition i split off */
 	int m = 0;
 	for (int i = 0; i < s->n_classes; i++)

@@ -898,6 +898,11 @@ void residency_check(const struct sim *s)
 			assert(smset_has(&c->members, sm) == (s->cls_of[sm] == c));
 			/* a class is gated whole or not at all */
 			assert(!smset_has(&c->members, sm) || smset_has(&s->gated, sm) == c->gated);
+			/* ... and in one DRAM partition (sim/partition.c) */
+			int part = 0;
+			for (int p = 1; p < s->n_parts; p++)
+				part = smset_has(&s->parts[p].sms, sm) ? p : part;
+			assert(!smset_has(&c->members, sm) || part == c->part);
 		}
 		resident_total += (long)blocks * c->nsm;
 		sms += c->nsm;

@@ -88,6 +88,7 @@ static struct sim *start(const char *apps, const char *policy, struct experiment
 	*e = a100_exp(apps, test ? "{\"name\":\"exclusive\",\"run\":\"be\"}" : policy, d);
 	if (!*e)
 		return NULL;
+	*d = (struct cfg_diag){ 0 };     /* its file was the loader's temporary: gone */
 	struct policy_spec ps = (*e)->policies[0];
 	if (test) {
 		*params = cJSON_Parse(policy);
@@ -248,6 +249,7 @@ static void test_disallowed_refused(void)
 	struct experiment *e = test_load_json("{\"gpu\": \"h100\", \"kernels\": [" KERNEL("A", 448) "], \"apps\": " ONE_APP
 					      ", \"policies\": [{\"name\":\"mig\",\"instances\":[\"7g.80gb\"]}]}", &d);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	d = (struct cfg_diag){ 0 };
 	struct sim *s = sim_new(e, &e->policies[0], NULL, &d);
 	CU_ASSERT_PTR_NULL(s);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "has no MIG profiles"));

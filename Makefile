@@ -216,7 +216,7 @@ figures-vgasa: all
 	sh experiments/vgasa/results.sh $(FIG)/vgasa/report
 
 # SMQoS (experiments/smqos/): 132 LS + batch pairs under every policy (Fig. 7, 8, 11-13,
-# Static-SMQoS), Fig. 9, 10 and 14; reproduction.csv under build/figures/smqos/report,
+# Static-SMQoS), Fig. 9, 10 and 14, Fig. 20-21 (A100: RH-SMQoS vs MIG); reproduction.csv under build/figures/smqos/report,
 # plots/out/smqos_*.png, experiments/smqos/RESULTS.md
 .PHONY: figures-smqos
 figures-smqos: all
@@ -225,9 +225,12 @@ figures-smqos: all
 		$(BIN)/combosim sweep experiments/smqos/$${x}_sweep.json -j $(or $(JOBS),2) --out $(FIG)/smqos/$$x >/dev/null || exit 1; done
 	sh experiments/smqos/report.sh $(FIG)/smqos/pairs $(FIG)/smqos/fig9 $(FIG)/smqos/fig10 \
 		$(FIG)/smqos/fig14 $(FIG)/smqos/h100_rh $(FIG)/smqos/report >/dev/null
+	$(BIN)/combosim sweep experiments/smqos/a100_mig_sweep.json -j $(or $(JOBS),2) --out $(FIG)/smqos/a100_mig >/dev/null
+	sh experiments/smqos/mig_report.sh $(FIG)/smqos/a100_mig $(FIG)/smqos/report >/dev/null
 	@mkdir -p plots/out
 	gnuplot -e "dir='$(FIG)/smqos/report'; out='plots/out/smqos_fig7_8.png'" plots/smqos_qos.gp
 	gnuplot -e "dir='$(FIG)/smqos/report'; out='plots/out/smqos_fig9_10_12.png'" plots/smqos_alloc.gp
+	gnuplot -e "dir='$(FIG)/smqos/report'; out='plots/out/smqos_fig20_21.png'" plots/smqos_fig20.gp
 	sh experiments/smqos/results.sh $(FIG)/smqos/report
 
 # G-Space (experiments/gspace/): Fig. 2 (no yield), Fig. 3-4 (solo scalability), Fig. 5-6

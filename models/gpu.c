@@ -95,7 +95,7 @@ static void read_tie_list(struct gpu_desc *g, const struct cfg *root)
 static const char *const top_keys[] = {
 	"name", "sources", "notes", "sm_count", "sm", "clock_mhz", "l2_mb", "dram_gbps",
 	"dram_sharing", "dram_saturation", "sm_tie_order", "rt_emulation_unit", "class_defaults", "exit_hold",
-	"interference", "power", NULL
+	"interference", "power", "mig", NULL
 };
 static const char *const sm_keys[] = {
 	"max_threads", "max_blocks", "registers", "reg_alloc_unit", "max_threads_per_block",
@@ -286,6 +286,9 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 			}
 		}
 	}
+	struct cfg mig;
+	if (cfg_obj(root, "mig", false, &mig) && !root->diag->failed)
+		mig_load(&g->mig, &mig, g->sm_count);
 	if (cfg_has(root, "rt_emulation_unit") && g->units[UNIT_RT] > 0 && !root->diag->failed)
 		cfg_fail_key(root, "rt_emulation_unit", "applies only to a GPU without RT cores (sm.units.rt 0), got sm.units.rt %d",
 			     g->units[UNIT_RT]);

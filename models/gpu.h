@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include "base/cfg.h"
+#include "models/mig.h"
 
 /* Per-SM execution units that kernels put demand on.  LSU stands for the load/store and
  * L1/shared-memory bandwidth of one SM. */
@@ -84,6 +85,8 @@ struct gpu_desc {
 	/* interference calibration: the "interference" object, kept for the model to read */
 	cJSON *interference;
 	cJSON *power;
+	/* MIG instance profiles and placements (the "mig" object; mig.present false: none) */
+	struct gpu_mig mig;
 };
 
 /* Loads a description; NULL with diag filled on any error. */

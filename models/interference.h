@@ -25,8 +25,10 @@ struct sm_kernel_view {
 
 /* Chip-wide state the per-SM answer may depend on. */
 struct chip_view {
-	/* DRAM bandwidth the resident kernels want at their intrinsic speeds, summed over SMs
-	 * (1 = all of it): sum of min(n_k, sat_k) * dram_delta_k */
+	/* DRAM bandwidth the resident kernels want at their intrinsic speeds, summed over the SMs
+	 * that share it (1 = all of it): sum of min(n_k, sat_k) * dram_delta_k over the chip, or
+	 * with DRAM partitions (MIG, sim/partition.c) over the SM's partition, divided by its
+	 * share of the chip's bandwidth */
 	double dram_load;
 };
 

@@ -49,6 +49,7 @@ struct launch_opts launch_masked(struct smset sms)
 static const char *const cap_names[] = {
 	"launch a kernel under a hardware SM mask", "reset a BE app's context", "resize a running kernel",
 	"yield a running kernel's blocks", "power-gate SMs", "run epochs", "pace closed-loop frames",
+	"partition DRAM bandwidth among SM sets",
 };
 
 static const char *cap_name(enum bk_cap cap)
@@ -186,6 +187,35 @@ void bk_game_sleep(struct backend *b, int game, sim_time ns)
 		unsupported(b, BK_CAP_CLOSED_LOOP);
 	else
 		b->ops->game_sleep(b->self, game, ns);
+}
+
+void bk_dram_partition(struct backend *b, int n, const struct dram_partition *parts)
+{
+	if (!(b->ops->caps & BK_CAP_DRAM_PARTITION) || !b->ops->dram_partition) {
+		unsupported(b, BK_CAP_DRAM_PARTITION);
+		return;
+	}
+	char msg[200] = "";
+	struct smset seen = { { 0 } };
+	double sum = 0;
+	for (int i = 0; i < n && i < DRAM_PARTITIONS_MAX && !msg[0]; i++) {
+		if (!(parts[i].share > 0 && parts[i].share <= 1))
+			snprintf(msg, sizeof(msg), "DRAM partition %d: expected a share in (0, 1], got %g", i, parts[i].share);
+		sum += parts[i].share;
+		for (size_t w = 0; w < sizeof(seen.w) / sizeof(seen.w[0]) && !msg[0]; w++) {
+			if (seen.w[w] & parts[i].sms.w[w])
+				snprintf(msg, sizeof(msg), "DRAM partition %d: shares SMs with an earlier one", i);
+			seen.w[w] |= parts[i].sms.w[w];
+		}
+	}
+	if (!msg[0] && (n < 0 || n > DRAM_PARTITIONS_MAX))
+		snprintf(msg, sizeof(msg), "DRAM partitions: expected 0 to %d, got %d", DRAM_PARTITIONS_MAX, n);
+	if (!msg[0] && sum > 1 + 1e-9)
+		snprintf(msg, sizeof(msg), "DRAM partitions: expected shares summing to at most 1, got %g", sum);
+	if (msg[0])
+		b->ops->fail(b->self, msg);
+	else
+		b->ops->dram_partition(b->self, n, parts);
 }
 
 bool policy_epoch_cycles(const struct backend *b, const struct cfg *p, int64_t dflt, sim_time *ns)

@@ -47,6 +47,16 @@ enum bk_cap {
 	BK_CAP_GATE = 1u << 4,        /* sms_gate */
 	BK_CAP_EPOCH = 1u << 5,       /* epoch callbacks with progress */
 	BK_CAP_CLOSED_LOOP = 1u << 6, /* game_sleep on closed-loop games */
+	BK_CAP_DRAM_PARTITION = 1u << 7, /* dram_partition: DRAM bandwidth split among SM sets (MIG) */
+};
+
+/* One DRAM partition (BK_CAP_DRAM_PARTITION): the kernels on `sms` draw on `share` of the
+ * chip's DRAM bandwidth and on nothing more, whatever the other SMs do (a MIG GPU instance's
+ * memory slices, with their controllers and L2 banks). */
+#define DRAM_PARTITIONS_MAX 15
+struct dram_partition {
+	struct smset sms;
+	double share;            /* (0, 1] of the chip's bandwidth */
 };
 
 struct backend_ops {
@@ -83,6 +93,9 @@ struct backend_ops {
 	bool (*kernel_yield)(void *self, long kernel, const struct smset *sms, int blocks);
 	void (*sms_gate)(void *self, const struct smset *gated);
 	void (*game_sleep)(void *self, int game, sim_time ns);
+	/* NULL where BK_CAP_DRAM_PARTITION is absent (an optional op: tables without it keep
+	 * BACKEND_OPS_VERSION 2) */
+	void (*dram_partition)(void *self, int n, const struct dram_partition *parts);
 
 	/* The run cannot go on: a policy asked for what this backend cannot do. */
 	void (*fail)(void *self, const char *msg);

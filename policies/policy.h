@@ -190,5 +190,12 @@ void bk_sms_gate(struct backend *b, const struct smset *gated);
  * the one just presented (its release: presented + CPU phase + ns); a later call before that
  * replaces it.  The deadline stays release + QoS target.  On an open-loop game the run fails. */
 void bk_game_sleep(struct backend *b, int game, sim_time ns);
+/* Partitions the chip's DRAM bandwidth (BK_CAP_DRAM_PARTITION; MIG's GPU instances): the
+ * kernels on parts[i].sms share parts[i].share of it among themselves, each partition
+ * saturating on its own; SMs in no partition share what is left (1 - the shares' sum).  The
+ * sets must be disjoint and the shares in (0, 1] with a sum of at most 1, else the run fails
+ * naming the fault.  n 0: one chip-wide DRAM again.  It applies from now on, to the kernels
+ * already running too.  SMs are not confined by it: launch masked to keep kernels inside. */
+void bk_dram_partition(struct backend *b, int n, const struct dram_partition *parts);
 
 #endif

@@ -15,6 +15,7 @@ extern const struct policy_ops policy_static_smqos;
 extern const struct policy_ops policy_spart;
 extern const struct policy_ops policy_rollover;
 extern const struct policy_ops policy_gspace;
+extern const struct policy_ops policy_mig;
 
 static const struct policy_ops *const policies[] = {
 	&policy_exclusive,
@@ -30,10 +31,11 @@ static const struct policy_ops *const policies[] = {
 	&policy_spart,
 	&policy_rollover,
 	&policy_gspace,
+	&policy_mig,
 };
 
 static const char *const names[] = {
-	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", "vgasa", "smqos", "static-smqos", "spart", "rollover", "gspace", NULL
+	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", "vgasa", "smqos", "static-smqos", "spart", "rollover", "gspace", "mig", NULL
 };
 
 const struct policy_ops *policy_find(const char *name)

@@ -275,11 +275,16 @@ static void sb_sms_gate(void *self, const struct smset *gated)
 	gate_set(self, gated);
 }
 
+static void sb_dram_partition(void *self, int n, const struct dram_partition *parts)
+{
+	partition_set(self, n, parts);
+}
+
 const struct backend_ops sim_backend_ops = {
 	.version = BACKEND_OPS_VERSION,
 	.name = "sim",
 	.caps = BK_CAP_MASK | BK_CAP_RESET | BK_CAP_EPOCH | BK_CAP_CLOSED_LOOP | BK_CAP_RESIZE | BK_CAP_YIELD |
-		BK_CAP_GATE,
+		BK_CAP_GATE | BK_CAP_DRAM_PARTITION,
 	.now = sb_now,
 	.gpu = sb_gpu,
 	.games = sb_games,
@@ -306,5 +311,6 @@ const struct backend_ops sim_backend_ops = {
 	.kernel_resize = sb_kernel_resize,
 	.kernel_yield = sb_kernel_yield,
 	.sms_gate = sb_sms_gate,
+	.dram_partition = sb_dram_partition,
 	.fail = sb_fail,
 };

@@ -5,7 +5,8 @@
  *   residency.c  SM classes, block groups, speeds and completion times;
  *   dispatch.c   the hardware block dispatcher;
  *   reshape.c    resizing and yielding running persistent kernels;
- *   gate.c       SM power gating and the power model hook.
+ *   gate.c       SM power gating and the power model hook;
+ *   partition.c  DRAM bandwidth partitions (MIG instances' memory slices).
  * Nothing outside sim/ includes this.
  *
  * SM classes.  SMs whose residency is identical evolve identically, so the engine keeps
@@ -82,6 +83,7 @@ struct smclass {
 	bool dirty;              /* residency changed: speeds to recompute */
 	bool freed;              /* blocks left since the last dispatch */
 	bool gated;              /* its SMs are power-gated (all or none of them: sim/gate.c) */
+	int part;                /* the DRAM partition all its SMs draw on (sim/partition.c; 0: the rest) */
 };
 
 struct frame {
@@ -217,9 +219,17 @@ struct sim {
 	struct kinst *active[HW_QUEUE_SLOTS];
 	int n_active;
 	struct kinst *hw_wait_head, *hw_wait_tail;
-	double dram_load;
-	/* the share of the DRAM bandwidth its users get at that load (dram_load / its slowdown),
-	 * integrated up to dram_since (ns): the power model's dram_busy_ns */
+	/* DRAM partitions (sim/partition.c): parts[0] the SMs in no partition (without any, the
+	 * whole chip with share 1), parts[1..n_parts) the policy's; each with its share of the
+	 * chip's bandwidth and the load its kernels put on it (chip units: 1 = the whole chip's
+	 * bandwidth), so that they run against load / share */
+	struct dram_part {
+		double share, load;
+		struct smset sms;    /* its SMs (parts[0]: unused, the SMs in no other) */
+	} parts[DRAM_PARTITIONS_MAX + 1];
+	int n_parts;
+	/* the share of the chip's DRAM bandwidth its users get (each partition's load over its
+	 * slowdown, summed), integrated up to dram_since (ns): the power model's dram_busy_ns */
 	double dram_share, dram_int;
 	sim_time dram_since;
 	struct game_rt *games;
@@ -389,6 +399,12 @@ void reshape_check(const struct sim *s, const struct kinst *k);
 
 /* gate.c */
 void gate_set(struct sim *s, const struct smset *gated);
+/* partition.c */
+void partition_set(struct sim *s, int n, const struct dram_partition *parts);
+/* The DRAM load class c's SMs run against: their partition's load over its share. */
+double partition_rel_load(const struct sim *s, const struct smclass *c);
+/* The share of the chip's bandwidth in use across the partitions (power model). */
+double partition_in_use(const struct sim *s);
 /* The GPU's power model (its "power" object); errors go to diag. */
 void power_open(struct sim *s, struct cfg_diag *diag);
 void power_close(struct sim *s);

@@ -65,6 +65,8 @@ void residency_init(struct sim *s)
 	c->members = smset_range(0, n);
 	class_set_members(s, c);
 	s->n_idle = 1;
+	s->n_parts = 1;              /* one chip-wide DRAM */
+	s->parts[0].share = 1;
 }
 
 /* Siblings: a kernel's groups with the same start (placed by one dispatch pass, or split
@@ -322,7 +324,8 @@ static void class_merge(struct sim *s, struct smclass *into, struct smclass *fro
  * dispatcher and the power model treat those differently). */
 static void merge_idle(struct sim *s)
 {
-	struct smclass *idle[2] = { NULL, NULL };
+	/* per power-gated or not and DRAM partition: those are told apart */
+	struct smclass *idle[2][DRAM_PARTITIONS_MAX + 1] = { { NULL } };
 	if (!s->maybe_idle)
 		return;
 	s->maybe_idle = false;
@@ -332,10 +335,10 @@ static void merge_idle(struct sim *s)
 		struct smclass *c = &s->classes[i];
 		if (!c->alive || c->groups)
 			continue;
-		if (!idle[c->gated])
-			idle[c->gated] = c;
+		if (!idle[c->gated][c->part])
+			idle[c->gated][c->part] = c;
 		else
-			class_merge(s, idle[c->gated], c);
+			class_merge(s, idle[c->gated][c->part], c);
 	}
 }
 
@@ -344,7 +347,7 @@ static void merge_idle(struct sim *s)
 static bool class_same(const struct sim *s, const struct smclass *a, const struct smclass *b)
 {
 	if (a->blocks != b->blocks || a->threads != b->threads || a->smem != b->smem ||
-	    a->regs != b->regs || a->graphics != b->graphics || a->gated != b->gated)
+	    a->regs != b->regs || a->graphics != b->graphics || a->gated != b->gated || a->part != b->part)
 		return false;
 	const struct group *x = a->groups, *y = b->groups;
 	for (; x && y; x = x->c_next, y = y->c_next) {
@@ -693,13 +696,14 @@ static void class_rerate(struct sim *s, struct smclass *c)
 		view[i].blocks += gr->n;
 	}
 	/* the same view as at the last re-rate: the same speeds and unit loads */
-	bool same = n > 0 && n == c->rate_n && s->dram_load == c->rate_dram;
+	double dram = partition_rel_load(s, c);
+	bool same = n > 0 && n == c->rate_n && dram == c->rate_dram;
 	for (int i = 0; same && i < n; i++)
 		same = kin[i]->order == c->rate_order[i] && view[i].blocks == c->rate_blocks[i];
 	if (same) {
 		memcpy(speed, c->rate_speed, (size_t)n * sizeof(double));
 	} else {
-		struct chip_view chip = { .dram_load = s->dram_load };
+		struct chip_view chip = { .dram_load = dram };
 		if (n)
 			s->model->sm_speeds(s->model_self, view, n, &chip, speed);
 		for (int u = 0; u < UNIT_COUNT; u++)
@@ -708,7 +712,7 @@ static void class_rerate(struct sim *s, struct smclass *c)
 			for (int u = 0; u < UNIT_COUNT; u++)
 				c->load[u] += view[i].blocks * view[i].delta[u] * speed[i];
 		c->rate_n = n <= RATE_CACHE ? n : 0;
-		c->rate_dram = s->dram_load;
+		c->rate_dram = dram;
 		for (int i = 0; i < c->rate_n; i++) {
 			c->rate_order[i] = kin[i]->order;
 			c->rate_blocks[i] = view[i].blocks;
@@ -769,7 +773,12 @@ static double class_dram(const struct smclass *c)
 
 void residency_settle(struct sim *s)
 {
-	double before = s->dram_load;
+	/* each DRAM partition (sim/partition.c) saturates on its own: one chip-wide DRAM
+	 * without partitions */
+	double before[DRAM_PARTITIONS_MAX + 1];
+	bool moved = false, changed[DRAM_PARTITIONS_MAX + 1];
+	for (int p = 0; p < s->n_parts; p++)
+		before[p] = s->parts[p].load;
 	dram_integrate(s);
 	if (s->g->dram_sharing) {
 		/* a split or merge of identical classes leaves the total unchanged */
@@ -778,18 +787,30 @@ void residency_settle(struct sim *s)
 			if (!c->alive || !c->dirty)
 				continue;
 			double d = c->dram_groups ? class_dram(c) : 0;
-			s->dram_load += (d - c->dram) * c->nsm;
+			s->parts[c->part].load += (d - c->dram) * c->nsm;
 			c->dram = d;
 		}
-		if (s->dram_load < 1e-9)
-			s->dram_load = 0;
+		for (int p = 0; p < s->n_parts; p++)
+			if (s->parts[p].load < 1e-9)
+				s->parts[p].load = 0;
 	}
-	if (s->dram_load != before)
-		s->dram_share = s->dram_load > 0 ? s->dram_load / gpu_dram_slowdown(s->g, s->dram_load) : 0;
-	if (gpu_dram_slowdown(s->g, before) != gpu_dram_slowdown(s->g, s->dram_load)) {
+	bool load_moved = false;
+	for (int p = 0; p < s->n_parts; p++) {
+		struct dram_part *d = &s->parts[p];
+		load_moved |= d->load != before[p];
+		changed[p] = d->share > 0 ? gpu_dram_slowdown(s->g, before[p] / d->share) !=
+						    gpu_dram_slowdown(s->g, d->load / d->share)
+					  : d->load != before[p];
+		moved |= changed[p];
+		if (d->share <= 0 && d->load > 0)
+			sim_fail(s, "kernels on SMs outside every DRAM partition use DRAM, and the partitions took all of its bandwidth");
+	}
+	if (load_moved)
+		s->dram_share = partition_in_use(s);
+	if (moved) {
 		for (int i = 0; i < s->n_classes; i++) {
 			struct smclass *c = &s->classes[i];
-			if (c->alive && (c->dirty || c->dram_groups))
+			if (c->alive && (c->dirty || (c->dram_groups && changed[c->part])))
 				class_rerate(s, c);
 		}
 	} else {
@@ -879,6 +900,11 @@ void residency_check(const struct sim *s)
 			assert(smset_has(&c->members, sm) == (s->cls_of[sm] == c));
 			/* a class is gated whole or not at all */
 			assert(!smset_has(&c->members, sm) || smset_has(&s->gated, sm) == c->gated);
+			/* ... and in one DRAM partition (sim/partition.c) */
+			int part = 0;
+			for (int p = 1; p < s->n_parts; p++)
+				part = smset_has(&s->parts[p].sms, sm) ? p : part;
+			assert(!smset_has(&c->members, sm) || part == c->part);
 		}
 		resident_total += (long)blocks * c->nsm;
 		sms += c->nsm;

@@ -32,7 +32,7 @@ enum op {
 	OB_APP_IN_FLIGHT, OB_APP_DEPTH, OB_APP_PROGRESS, OB_GAME_PROGRESS,
 	AC_STREAM_NEW, AC_FRAME_LAUNCH, AC_APP_LAUNCH, AC_TIMER, AC_FRAME_NOTE, AC_APP_CHECKPOINT,
 	AC_APP_RESET, AC_EXCLUDE_GAMES, AC_EXCLUDE_APPS, AC_EPOCH_EVERY, AC_KERNEL_RESIZE,
-	AC_KERNEL_YIELD, AC_SMS_GATE, AC_GAME_SLEEP, AC_FAIL,
+	AC_KERNEL_YIELD, AC_SMS_GATE, AC_GAME_SLEEP, AC_DRAM_PARTITION, AC_FAIL,
 	OP_COUNT
 };
 
@@ -41,7 +41,7 @@ static const char *const op_names[OP_COUNT] = {
 	"finish", "now", "gpu", "games", "apps", "game_period", "game_stream", "app_stream", "app_next",
 	"app_in_flight", "app_depth", "app_progress", "game_progress", "stream_new", "frame_launch",
 	"app_launch", "timer", "frame_note", "app_checkpoint", "app_reset", "exclude_games",
-	"exclude_apps", "epoch_every", "kernel_resize", "kernel_yield", "sms_gate", "game_sleep", "fail",
+	"exclude_apps", "epoch_every", "kernel_resize", "kernel_yield", "sms_gate", "game_sleep", "dram_partition", "fail",
 };
 
 static bool is_callback(enum op op) { return op <= CB_FINISH; }
@@ -181,7 +181,8 @@ static unsigned optional_ops(const struct backend_ops *o)
 	const void *ops[] = { (const void *)o->app_progress, (const void *)o->game_progress,
 			      (const void *)o->app_reset, (const void *)o->epoch_every,
 			      (const void *)o->kernel_resize, (const void *)o->kernel_yield,
-			      (const void *)o->sms_gate, (const void *)o->game_sleep };
+			      (const void *)o->sms_gate, (const void *)o->game_sleep,
+			      (const void *)o->dram_partition };
 	unsigned bits = 0;
 	for (unsigned i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		bits |= ops[i] ? 1u << i : 0;
@@ -198,6 +199,7 @@ static void strip_optional(struct backend_ops *o, unsigned present)
 	if (!(present & 1u << 5)) o->kernel_yield = NULL;
 	if (!(present & 1u << 6)) o->sms_gate = NULL;
 	if (!(present & 1u << 7)) o->game_sleep = NULL;
+	if (!(present & 1u << 8)) o->dram_partition = NULL;
 }
 
 /* ================================================================ delivering a callback */
@@ -501,6 +503,32 @@ static void rc_game_sleep(void *self, int game, sim_time ns)
 	e->t = ns;
 }
 
+/* dram_partition's arguments by value: the count, the SMs of all partitions, and each
+ * partition's first SM, SM count and share as text */
+static void partition_rec(struct rec *e, int n, const struct dram_partition *parts)
+{
+	size_t at = 0;
+	e->arg = n;
+	for (int i = 0; i < n; i++) {
+		int first = -1;
+		for (int sm = 0; sm < GPU_MAX_SMS && first < 0; sm++)
+			if (smset_has(&parts[i].sms, sm))
+				first = sm;
+		for (size_t w = 0; w < sizeof(e->sms.w) / sizeof(e->sms.w[0]); w++)
+			e->sms.w[w] |= parts[i].sms.w[w];
+		if (at < sizeof(e->text))
+			at += (size_t)snprintf(e->text + at, sizeof(e->text) - at, "%s%d+%d:%.17g", i ? ";" : "", first,
+					       smset_count(&parts[i].sms), parts[i].share);
+	}
+}
+
+static void rc_dram_partition(void *self, int n, const struct dram_partition *parts)
+{
+	struct recorder *r = self;
+	SIM(r)->dram_partition(SELF(r), n, parts);
+	partition_rec(log_push(r->log, AC_DRAM_PARTITION), n, parts);
+}
+
 static void rc_fail(void *self, const char *msg)
 {
 	struct recorder *r = self;
@@ -518,7 +546,8 @@ static const struct backend_ops recorder_ops = {
 	.app_launch = rc_app_launch, .timer = rc_timer, .frame_note = rc_frame_note,
 	.app_checkpoint = rc_app_checkpoint, .app_reset = rc_app_reset, .exclude_games = rc_exclude_games,
 	.exclude_apps = rc_exclude_apps, .epoch_every = rc_epoch_every, .kernel_resize = rc_kernel_resize,
-	.kernel_yield = rc_kernel_yield, .sms_gate = rc_sms_gate, .game_sleep = rc_game_sleep, .fail = rc_fail,
+	.kernel_yield = rc_kernel_yield, .sms_gate = rc_sms_gate, .game_sleep = rc_game_sleep,
+	.dram_partition = rc_dram_partition, .fail = rc_fail,
 };
 
 /* The recorder presents the simulator's name, caps and optional ops: bk_can, bk_require and
@@ -842,6 +871,13 @@ static void fk_game_sleep(void *self, int game, sim_time ns)
 	answer(self, &q, 0);
 }
 
+static void fk_dram_partition(void *self, int n, const struct dram_partition *parts)
+{
+	struct rec q = { .op = AC_DRAM_PARTITION };
+	partition_rec(&q, n, parts);
+	answer(self, &q, 0);
+}
+
 static void fk_fail(void *self, const char *msg)
 {
 	struct rec q = { .op = AC_FAIL };
@@ -858,7 +894,8 @@ static const struct backend_ops fake_ops = {
 	.app_launch = fk_app_launch, .timer = fk_timer, .frame_note = fk_frame_note,
 	.app_checkpoint = fk_app_checkpoint, .app_reset = fk_app_reset, .exclude_games = fk_exclude_games,
 	.exclude_apps = fk_exclude_apps, .epoch_every = fk_epoch_every, .kernel_resize = fk_kernel_resize,
-	.kernel_yield = fk_kernel_yield, .sms_gate = fk_sms_gate, .game_sleep = fk_game_sleep, .fail = fk_fail,
+	.kernel_yield = fk_kernel_yield, .sms_gate = fk_sms_gate, .game_sleep = fk_game_sleep,
+	.dram_partition = fk_dram_partition, .fail = fk_fail,
 };
 
 /* A fake presenting `name`, `caps` and the optional ops in `present` (optional_ops bits). */
@@ -1074,20 +1111,39 @@ static void check_replay(const struct experiment *e, int i)
 	cJSON_Delete(direct);
 }
 
+/* The policies that need a GPU with MIG profiles and BE apps only: the SMQoS A100 experiment
+ * (two apps), short, with mig at both of its splits. */
+static struct experiment *load_mig(void)
+{
+	static const char *const sets[] = { "duration_ms=2" };
+	struct cfg_diag d = { 0 };
+	struct experiment *e = experiment_load("experiments/smqos/a100_mig.json", sets, 1, &d);
+	if (!e)
+		fprintf(stderr, "\nload failed: %s\n", d.msg);
+	return e;
+}
+
 static void test_record_replay(void)
 {
-	struct experiment *e = load_default();
+	struct experiment *e = load_default(), *m = load_mig();
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	/* every built-in policy is among the runs */
 	for (const char *const *n = policy_names(); *n; n++) {
 		bool found = false;
 		for (int i = 0; i < e->n_policies; i++)
 			found |= strcmp(e->policies[i].ops->name, *n) == 0;
+		for (int i = 0; i < m->n_policies; i++)
+			found |= strcmp(m->policies[i].ops->name, *n) == 0;
 		CU_ASSERT(found);
 	}
 	for (int i = 0; i < e->n_policies; i++)
 		check_replay(e, i);
+	for (int i = 0; i < m->n_policies; i++)
+		if (strcmp(m->policies[i].ops->name, "mig") == 0)
+			check_replay(m, i);
 	experiment_free(e);
+	experiment_free(m);
 }
 
 /* A change to one logged crossing. */

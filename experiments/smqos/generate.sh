@@ -252,3 +252,37 @@ sed -e 's/"experiment": "h100_rh.json"/"experiment": "h100_dyn.json"/' \
     -e 's/under h100_rh.json/under h100_dyn.json/' \
     -e 's/, "depth": 2, "streams": 1}/}/g' $D/h100_rh_sweep.json >$D/h100_dyn_sweep.json
 echo "wrote $D/h100_dyn.json, $D/h100_dyn_sweep.json"
+
+# ---- Fig. 20 (§6.6): RH-SMQoS against MIG on the A100 ----------------------------------------
+# a100_mig.json: the §6 pairs on the A100 description (models/a100.json, with its MIG profiles)
+# at the two splits §6.6 evaluates, LS:batch 2:1 ("67 % QoS policy") and 1:1 ("50 %"): RH-SMQoS
+# (static-smqos, the LS task on 72 or 54 of the 108 SMs, sharing the chip's DRAM) and MIG
+# (policies/mig.c: 4g.40gb + 2g.20gb, 3g.40gb + 3g.40gb, each app alone in its instance with its
+# memory slices' DRAM bandwidth).  Profiles carried from the H100 to the A100
+# (traces/smqos/a100, make_profiles.py); apps as in h100_rh.json.  a100_mig_sweep.json: the 16 pairs.
+a100_fig20() {
+	mkdir -p $D/workloads-a100
+	for b in $RH_LS $RH_BATCH; do
+		bin/combosim trace gen be --profile traces/smqos/a100/$b.json >$D/workloads-a100/$b.json.tmp
+		mv $D/workloads-a100/$b.json.tmp $D/workloads-a100/$b.json
+	done
+	aapp() { printf '{"name": "%s", "queue": "workloads-a100/%s.json", "depth": 2, "streams": 1}' "$1" "$1"; }
+	{
+		printf '{\n  "name": "smqos-a100-mig",\n'
+		printf '  "description": "SMQoS Fig. 20-21 (§6.6) on the A100: one LS task + one batch task under RH-SMQoS (static-smqos: the LS task on 2/3 or 1/2 of the 108 SMs, the chip'"'"'s DRAM shared) and under MIG (4g.40gb + 2g.20gb, 3g.40gb + 3g.40gb: each app alone in its GPU instance, with its SMs and its memory slices'"'"' DRAM bandwidth). NPM and NTP from kernels.csv (experiments/smqos/rh_report.sh, experiments/smqos/mig_report.sh). This file runs HS + PF; a100_mig_sweep.json the 16 pairs of §6.",\n'
+		printf '  "inputs": "SMQoS §6.1 (pairs), §6.6 (resource ratio LS:batch 2 and 1, labelled 67 %% and 50 %% QoS policy); MIG profiles and placements: models/a100.json (NVIDIA MIG user guide); profiles carried from the H100 (traces/smqos/a100)",\n'
+		printf '  "assumptions": "100 ms per policy; two kernels in flight per app on one stream; A100 profiles derived from H100 measurements by the roofline transform of traces/smqos/README.md (no A100 was measured); each MIG instance one compute instance",\n'
+		printf '  "gpu": "a100",\n  "seed": 1,\n  "duration_ms": 100,\n  "kernels": [],\n'
+		printf '  "apps": [%s, %s],\n  "policies": [\n' "$(aapp hs)" "$(aapp pf)"
+		printf '    {"name": "static-smqos", "label": "rh-smqos-0.67", "qos": 0.67, "metric": "duration", "epoch_cycles": 2000000},\n'
+		printf '    {"name": "static-smqos", "label": "rh-smqos-0.50", "qos": 0.50, "metric": "duration", "epoch_cycles": 2000000},\n'
+		printf '    {"name": "mig", "label": "mig-0.67", "instances": ["4g.40gb", "2g.20gb"]},\n'
+		printf '    {"name": "mig", "label": "mig-0.50", "instances": ["3g.40gb", "3g.40gb"]}\n'
+		printf '  ],\n  "baseline": null\n}\n'
+	} >$D/a100_mig.json
+	sed -e 's/"experiment": "h100_rh.json"/"experiment": "a100_mig.json"/' \
+	    -e 's/under h100_rh.json/under a100_mig.json (A100, Fig. 20)/' \
+	    -e 's/workloads-h100/workloads-a100/g' $D/h100_rh_sweep.json >$D/a100_mig_sweep.json
+	echo "wrote $D/a100_mig.json, $D/a100_mig_sweep.json and $D/workloads-a100/"
+}
+a100_fig20

@@ -14,6 +14,7 @@ out=experiments/smqos/RESULTS.md
 	echo "the policies (policies/smqos.c, policies/rollover.c) on the workloads of experiments/smqos/"
 	echo "(generate.sh; profiles in traces/smqos/).  Figures: plots/out/smqos_fig7_8.png,"
 	echo "plots/out/smqos_fig9_10_12.png.  Gaps are explained in the section after the table."
+	echo "Fig. 20-21 (A100, RH-SMQoS against MIG: policies/mig.c): plots/out/smqos_fig20_21.png."
 	echo
 	echo "| metric | unit | paper | simulated | gap | note |"
 	echo "|---|---|---|---|---|---|"

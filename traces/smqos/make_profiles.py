@@ -250,6 +250,82 @@ def main():
             f.write("%s\t%s\t%d\t%d\t%d\t%d\t%.1f\t%d\t%.4f\t%.2f\t%.2f\t%.2f\t%.2f\t%d\t%.4f\t%s\n" % (
                 bench, kn, k["grid"], k["threads"], k["regs"], k["smem"], k["t_us"], k["bytes"], d["share"],
                 k["dram_pct_ncu"], k["sm_tp"], k["sm_pct"], k["lsu_pct"], d["sat"], d["dram"], kind))
+    if inputs == "standard":
+        a100_profiles(rows)
+
+
+# --- the A100 (SMQoS §6.6, Fig. 20): the same roofline transform from the H100 record -------------
+# models/a100.json: 108 SMs, 64 FP32 lanes, 1410 MHz, 2039 GB/s, no DRAM knee (hard max(1, L));
+# occupancy per CUDA compute capability 8.0 (2048 threads, 32 blocks, 64K registers allocated per
+# warp in units of 256, 164 KB shared memory with 1 KB reserved per block, 128 B units)
+A100 = dict(sms=108, lanes=64, mhz=1410, gbps=2039, knee=None, threads=2048, blocks=32,
+            regs=65536, reg_unit=256, smem=164 * 1024, smem_unit=128, smem_per_block=1024)
+
+
+def occupancy_a100(threads, regs, smem):
+    warps = math.ceil(threads / 32)
+    reg_b = warps * math.ceil(regs * 32 / A100["reg_unit"]) * A100["reg_unit"]
+    smem_b = math.ceil((smem + A100["smem_per_block"]) / A100["smem_unit"]) * A100["smem_unit"]
+    lim = [A100["blocks"], A100["threads"] // (warps * 32), A100["regs"] // max(1, reg_b)]
+    if smem:
+        lim.append(A100["smem"] // smem_b)
+    return max(1, min(lim))
+
+
+def a100_profiles(rows):
+    """traces/smqos/a100/*.json: every benchmark carried from the H100 to the A100 by the rule the
+    24-SM set uses (traces/smqos/README.md, 'The A100')"""
+    for slug, bench, t3kernel, suite, kind, knames, path, inp, launches in APPS:
+        kernels = []
+        for kn in knames:
+            k = kernel_h100(rows, kn)
+            occ = occupancy_a100(k["threads"], k["regs"], k["smem"])
+            dh = derive(k, H100, k["t_us"], k["bytes"], k["occ"])
+            tc_h = k["t_us"] / dh["S"]
+            u = min(1.0, k["sm_pct"] / 100)
+            r_issue = (min(H100["sms"], k["grid"]) * H100["lanes"] * H100["mhz"]) / \
+                (min(A100["sms"], k["grid"]) * A100["lanes"] * A100["mhz"])
+            waves = lambda g_, o_: math.ceil(k["grid"] / (g_["sms"] * max(1, o_)))
+            r_lat = H100["mhz"] / A100["mhz"] * waves(A100, occ) / waves(H100, k["occ"])
+            tc = tc_h * (u * r_issue + (1 - u) * r_lat)
+            tm = k["bytes"] / (A100["gbps"] * 1e9) * 1e6
+            solo = max(tc, tm)
+            sat = min(dh["sat"], occ)
+            n_solo = min(occ, math.ceil(k["grid"] / A100["sms"]))
+            L = tm / tc
+            resident = min(k["grid"], sat * A100["sms"]) if n_solo >= sat else min(k["grid"], n_solo * A100["sms"])
+            dram = round(L * sat * A100["sms"] / max(1, resident), 4)
+            demand = {x: round(v * sat / dh["sat"], 3) for x, v in dh["demand"].items()}
+            how = ("derived from traces/smqos/h100 by make_profiles.py (assumption: roofline transform, as the 24-SM set): "
+                   "compute time %.1f us, its issuing share %.3f x %.2f (active SMs x lanes x MHz, 132x128x1980 -> 108x64x1410) "
+                   "and the rest x %.2f (clock 1980 -> 1410 MHz x waves of blocks %d -> %d) = %.1f us, DRAM time %.0f B / "
+                   "2039 GB/s = %.1f us, solo_us the larger; dram %.4f = DRAM/compute time %.3f scaled to sat_blocks on every SM; "
+                   "sat_blocks as on the H100 capped at the A100's occupancy %d, demand the H100's per-block share x sat_blocks"
+                   % (tc_h, u, r_issue, r_lat, waves(H100, k["occ"]), waves(A100, occ), tc, k["bytes"], tm, dram, L, occ))
+            kernels.append({
+                "name": kn, "class": "CD", "grid": k["grid"], "threads": k["threads"], "regs": k["regs"],
+                "smem": k["smem"], "solo_us": round(solo, 2), "demand": demand, "dram": dram,
+                "sat_blocks": sat, "ptb_workers": min(k["grid"], occ * A100["sms"]),
+                "launches": launches, "note": how})
+        prof = {
+            "format": "combosim be-profile", "version": 1, "name": slug,
+            "description": "SMQoS Table 3 benchmark %s: %s of %s, input %s; one pass = the benchmark's launches of "
+                           "its Table 3 kernel(s)." % (bench, t3kernel, suite, inp),
+            "kind": kind,
+            "kind_source": "SMQoS Table 3 (CI: BINO, MERGE, CP, TPACF, HS, PF; MI: ATAX, BICG, GESUMMV, LIB, LBM, MRI-G)",
+            "sources": {
+                "code": "gpgpu-sim/gpgpu-sim_simulations@96c5ec95 benchmarks/src/cuda/" + path,
+                "input": "util/job_launching/apps/define-all-apps.yml of the same repository, or the source's defaults "
+                         "(traces/smqos/README.md)",
+                "measured": "cuda/runs/h100-smqos-kernels (Nsight Compute on the H100, 2026-11-25), carried to the A100",
+                "rules": "traces/smqos/README.md; traces/smqos/make_profiles.py"},
+            "notes": "Written by traces/smqos/make_profiles.py; do not edit by hand.",
+            "cv": 0, "cv_source": "one measured duration per kernel",
+            "kernels": kernels}
+        os.makedirs(os.path.join(OUT, "a100"), exist_ok=True)
+        with open(os.path.join(OUT, "a100", slug + ".json"), "w") as f:
+            json.dump(prof, f, indent=2)
+            f.write("\n")
 
 
 if __name__ == "__main__":

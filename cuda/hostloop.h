@@ -264,6 +264,11 @@ bool hl_kernel_yield(struct hl_run *r, long id, const struct smset *sms, int blo
 /* After each delivered event: every changed kernel's caps written once, and a top-up grid for
  * the SMs whose cap rose. */
 void hl_reshape_flush(struct hl_run *r);
+/* Whether kernel k is capped out: every cap last written to it is 0, so its workers have all
+ * left and its grid and top-ups can end with tasks left; the loop keeps it in flight, unread,
+ * until a cap rises and a top-up lands in its slot (the simulator's kernel waits the same way,
+ * sim/reshape.c). */
+bool hl_reshape_parked(const struct hl_kernel *k);
 void hl_reshape_free(struct hl_run *r);
 
 /* ---- epochs and progress (cuda/hostprogress.c) ---- */

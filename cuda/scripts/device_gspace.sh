@@ -4,7 +4,7 @@
 # through `combosim-cuda run experiments/gspace/h100_search.json --set apps=... --set
 # duration_ms=...` (the pairs and durations the sweep gives the simulator), one calibration
 # cache for all; then, if python3 has torch, the TC / CN captures of the run's drivers/rnn.py.
-# Packs $OUT/run.tgz.
+# Packs $OUT/run.tgz.  CALIB_SEED=FILE starts from a stored calibration cache.
 # usage (from a tree holding models/, experiments/gspace/ and traces/gspace/microbench-h100.json):
 #   sh cuda/scripts/device_gspace.sh CARRY_DIR [RNN_DRIVER]
 set -u
@@ -15,6 +15,7 @@ B=$C/combosim-cuda
 R=$OUT/r
 mkdir -p $R
 nvidia-smi >$R/nvidia-smi.txt 2>&1
+[ -z "${CALIB_SEED:-}" ] || cp "$CALIB_SEED" $R/calib.json
 rc=0
 python3 - experiments/gspace/h100_search_sweep.json >$R/pairs.txt <<'PY'
 import json, sys

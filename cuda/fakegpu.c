@@ -244,7 +244,7 @@ static int fk_topup(void *self, const struct ck_kernel *k, int stream, int slot,
 		}
 	l->topups++;
 	rescale(f, l, before);
-	return 0;
+	return f->resh[f->n_resh - 1].topup;
 }
 
 static const struct hl_dev_ops fake_ops = {

@@ -47,7 +47,8 @@ struct hl_dev_ops {
 	long long (*offset)(void *self, long long *roundtrip, long long *at);
 	/* a running persistent launch's per-SM caps (cap[CK_MAX_SMS]), and `workers` more of its
 	 * blocks as a top-up grid sharing its slot (ck.h ck_slot_reshape, ck_topup_async); topup
-	 * returns 0, or -1 when too many top-up grids are alive */
+	 * returns the blocks it launched (the GPU's grid is CK_TOPUP_GRID x workers, those landing
+	 * at a full cap exit), or -1 when too many top-up grids are alive */
 	void (*reshape)(void *self, int slot, const uint32_t *cap);
 	int (*topup)(void *self, const struct ck_kernel *k, int stream, int slot, int workers);
 };

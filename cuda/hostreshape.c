@@ -127,12 +127,13 @@ void hl_reshape_flush(struct hl_run *r)
 		long n = write_caps(r, k);
 		if (n <= 0)
 			continue;
-		if (r->dev->ops->topup(r->dev->self, &k->ck, r->streams[k->stream].dev, k->slot, (int)n)) {
+		int launched = r->dev->ops->topup(r->dev->self, &k->ck, r->streams[k->stream].dev, k->slot, (int)n);
+		if (launched < 0) {
 			hl_fail(r, "more than %d top-up grids alive at once (kernel '%s' resized; cuda/ck.h CK_TOPUP_STREAMS)",
 				CK_TOPUP_STREAMS, k->spec->name);
 			return;
 		}
-		k->blocks += (int)n;
+		k->blocks += launched;         /* every block launched: hostprogress counts tickets by it */
 		r->topups++;
 		r->topup_workers += n;
 	}

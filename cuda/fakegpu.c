@@ -180,13 +180,13 @@ static void rescale(struct fake_gpu *f, struct fake_launch *l, int before)
 {
 	int now_w = workers(l);
 	long long from = f->now > l->start ? f->now : l->start;
-	if (before == now_w || l->end <= from)
+	if (before == now_w || (l->end <= from && !(before == 0 && l->parked > 0)))
 		return;
 	bool last = f->busy[l->stream] == l->end;
 	/* its work left in worker-ns; kept while no worker runs it */
 	long long left = before > 0 ? (l->end - from) * before : l->parked;
 	l->parked = now_w > 0 ? 0 : left;
-	l->end = now_w > 0 ? from + left / now_w : 1LL << 60;
+	l->end = now_w > 0 ? from + left / now_w : f->capped_grid_ends ? from : 1LL << 60;
 	if (last)
 		f->busy[l->stream] = l->end;
 }
@@ -244,7 +244,7 @@ static int fk_topup(void *self, const struct ck_kernel *k, int stream, int slot,
 		}
 	l->topups++;
 	rescale(f, l, before);
-	return 0;
+	return f->resh[f->n_resh - 1].topup;
 }
 
 static const struct hl_dev_ops fake_ops = {

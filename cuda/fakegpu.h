@@ -45,6 +45,9 @@ struct fake_gpu {
 	 * can complete between two polls, so the launch after it can be seen done first):
 	 * exercises the loop's stream order */
 	bool flaky;
+	/* as a GPU: a persistent launch whose workers are all capped out ends at once (its blocks
+	 * exit), its work left waiting for a top-up; else it waits with no end (the simulator's) */
+	bool capped_grid_ends;
 	long long (*duration)(void *ctx, const struct ck_kernel *k);
 	void *ctx;
 	long long busy[FAKE_STREAMS];      /* per stream: when its last kernel ends */

@@ -22,7 +22,7 @@ static void hd_wait(void *self) { ck_async_end(self, 0, NULL); }
 static void hd_reshape(void *self, int slot, const uint32_t *cap) { ck_slot_reshape(self, slot, cap); }
 static int hd_topup(void *self, const struct ck_kernel *k, int stream, int slot, int workers)
 {
-	return ck_topup_async(self, k, stream, slot, workers);
+	return ck_topup_async(self, k, stream, slot, workers) ? -1 : workers * CK_TOPUP_GRID;
 }
 
 /* %globaltimer - CLOCK_MONOTONIC from the tightest of 9 round trips (a one-thread kernel reading

@@ -89,7 +89,7 @@ static int poll_done(struct hl_run *r)
 		const struct hl_kernel *k = &r->kernels[r->in_flight[i]];
 		if (r->blocked[k->stream])
 			continue;
-		if (!r->dev->ops->done(r->dev->self, k->slot)) {
+		if (hl_reshape_parked(k) || !r->dev->ops->done(r->dev->self, k->slot)) {
 			r->blocked[k->stream] = 1;
 			continue;
 		}

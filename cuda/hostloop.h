@@ -47,7 +47,8 @@ struct hl_dev_ops {
 	long long (*offset)(void *self, long long *roundtrip, long long *at);
 	/* a running persistent launch's per-SM caps (cap[CK_MAX_SMS]), and `workers` more of its
 	 * blocks as a top-up grid sharing its slot (ck.h ck_slot_reshape, ck_topup_async); topup
-	 * returns 0, or -1 when too many top-up grids are alive */
+	 * returns the blocks it launched (the GPU's grid is CK_TOPUP_GRID x workers, those landing
+	 * at a full cap exit), or -1 when too many top-up grids are alive */
 	void (*reshape)(void *self, int slot, const uint32_t *cap);
 	int (*topup)(void *self, const struct ck_kernel *k, int stream, int slot, int workers);
 };
@@ -264,6 +265,11 @@ bool hl_kernel_yield(struct hl_run *r, long id, const struct smset *sms, int blo
 /* After each delivered event: every changed kernel's caps written once, and a top-up grid for
  * the SMs whose cap rose. */
 void hl_reshape_flush(struct hl_run *r);
+/* Whether kernel k is capped out: every cap last written to it is 0, so its workers have all
+ * left and its grid and top-ups can end with tasks left; the loop keeps it in flight, unread,
+ * until a cap rises and a top-up lands in its slot (the simulator's kernel waits the same way,
+ * sim/reshape.c). */
+bool hl_reshape_parked(const struct hl_kernel *k);
 void hl_reshape_free(struct hl_run *r);
 
 /* ---- epochs and progress (cuda/hostprogress.c) ---- */

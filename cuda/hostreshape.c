@@ -13,6 +13,12 @@
  * the rise of their cap over the caps last written (before the first write: the launch's own
  * per-SM workers, full on its set), at most the kernel's tasks; its blocks that land where the
  * caps leave no room exit at once.
+ * A kernel capped out on every SM (G-Space's whole GPU to the LC kernel: k = K on all SMs) has
+ * no worker left, so on the GPU its grid ends with tasks undone; the simulator's kernel lives on
+ * and takes workers again when a cap rises.  hl_reshape_parked tells the loop to keep such a
+ * kernel in flight and unread, so the next rise's top-up resumes it in its slot: a kernel whose
+ * tasks ran out just as it was capped out is read only after the next rise (its top-up exits
+ * at once).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -121,15 +127,27 @@ void hl_reshape_flush(struct hl_run *r)
 		long n = write_caps(r, k);
 		if (n <= 0)
 			continue;
-		if (r->dev->ops->topup(r->dev->self, &k->ck, r->streams[k->stream].dev, k->slot, (int)n)) {
+		int launched = r->dev->ops->topup(r->dev->self, &k->ck, r->streams[k->stream].dev, k->slot, (int)n);
+		if (launched < 0) {
 			hl_fail(r, "more than %d top-up grids alive at once (kernel '%s' resized; cuda/ck.h CK_TOPUP_STREAMS)",
 				CK_TOPUP_STREAMS, k->spec->name);
 			return;
 		}
-		k->blocks += (int)n;
+		k->blocks += launched;         /* every block launched: hostprogress counts tickets by it */
 		r->topups++;
 		r->topup_workers += n;
 	}
+}
+
+bool hl_reshape_parked(const struct hl_kernel *k)
+{
+	const struct hl_shape *sh = k->shape;
+	if (!sh)
+		return false;
+	for (int sm = 0; sm < CK_MAX_SMS; sm++)
+		if (sh->sent[sm])
+			return false;
+	return true;
 }
 
 void hl_reshape_free(struct hl_run *r)

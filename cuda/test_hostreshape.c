@@ -311,6 +311,73 @@ static void test_smqos_runs(void)
 	h_free(&h);
 }
 
+/* experiments/gspace/h100_search.json (MM + LBM), the file the H100 runs use
+ * (cuda/runs/h100-gspace-search), on the fake: every search method finishes its search and
+ * runs its choice after it; brute force tries all 10 x 2 configurations; every cap write of the
+ * persistent BE kernel (quota 2) is G-Space's level: 2 - k on [0, n), 2 on [n, 132).  The fake
+ * ends a capped-out grid as the GPU does: the BE kernel, yielded whole to each profiling run
+ * (k = 2 on all SMs), stays one kernel, resumed by the top-up, not relaunched */
+static void test_gspace_h100_file(void)
+{
+	static const char *const methods[] = { "brute", "nn", "lr", "ns", "gns", "nn_ns", "nn_gns", "nn_srs" };
+	for (int pi = 0; pi < 8; pi++) {
+		struct harness h;
+		struct outputs o;
+		if (!h_load(&h, "experiments/gspace/h100_search.json", NULL, 0))
+			return;
+		h.f.capped_grid_ends = true;
+		CU_ASSERT_EQUAL_FATAL(h_init(&h, pi, NULL, NULL, true), 0);
+		CU_ASSERT_EQUAL(hl_run_exec(&h.r), 0);
+		report(&h, &o, false);
+		const cJSON *g = cJSON_GetObjectItemCaseSensitive(o.sum, "gspace");
+		CU_ASSERT_STRING_EQUAL(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(g, "search")), methods[pi]);
+		CU_ASSERT(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "search_done")));
+		CU_ASSERT(num(g, "after_lc_kernels") > 10);
+		CU_ASSERT(num(g, "search_trials") >= 1);
+		if (pi == 0)
+			CU_ASSERT_EQUAL(num(g, "search_trials"), 20);
+		int bad = 0, writes = 0;
+		for (long i = 0; i < h.f.n_resh; i++) {
+			const struct fake_reshape *w = &h.f.resh[i];
+			if (w->topup)
+				continue;
+			int n = 0;
+			while (n < 132 && w->cap[n] < 2)
+				n++;
+			bad += !caps_are(w->cap, 0, n, w->cap[0]) || !caps_are(w->cap, n, 132, 2) ||
+			       !caps_are(w->cap, 132, CK_MAX_SMS, 0);
+			writes++;
+		}
+		CU_ASSERT_EQUAL(bad, 0);
+		CU_ASSERT(writes >= 2 * (long)num(g, "search_trials"));
+		long be = 0;
+		for (long i = 0; i < h.r.n_kernels; i++)
+			be += h.r.kernels[i].app == 0;
+		CU_ASSERT_EQUAL(be, 1);
+		CU_ASSERT_EQUAL(num(o.sum, "kernels_incomplete"), 0);
+		outputs_free(&o);
+		h_free(&h);
+	}
+}
+
+/* G-Space's BE kernel fills every block slot, N x K workers, whatever the profile's ptb_workers
+ * (MD: 288, K = 8 on the H100: 1056 workers) */
+static void test_gspace_be_fills(void)
+{
+	struct harness h;
+	const char *sets[] = { "apps=[{\"name\":\"md\",\"queue\":\"workloads-h100/md-persistent.json\"},"
+			       "{\"name\":\"lbm\",\"queue\":\"workloads-h100/lbm.json\"}]", "duration_ms=5" };
+	if (!h_load(&h, "experiments/gspace/h100_search.json", sets, 2))
+		return;
+	CU_ASSERT_EQUAL_FATAL(h_init(&h, 0, NULL, NULL, true), 0);
+	CU_ASSERT_EQUAL(hl_run_exec(&h.r), 0);
+	CU_ASSERT_FATAL(h.f.n_log > 0);
+	CU_ASSERT_EQUAL(h.f.log[0].k.variant, CK_SMBOUND);
+	CU_ASSERT_EQUAL(h.f.log[0].k.workers, 8 * 132);
+	CU_ASSERT_EQUAL(h.f.log[0].k.sm_quota, 8);
+	h_free(&h);
+}
+
 void hostreshape_tests(CU_pSuite s)
 {
 	CU_add_test(s, "CUDA backend: resize moves a running kernel's workers to the new SMs", test_resize_moves);
@@ -319,4 +386,6 @@ void hostreshape_tests(CU_pSuite s)
 	CU_add_test(s, "CUDA backend: yield lowers the per-SM workers", test_yield_counts);
 	CU_add_test(s, "CUDA backend: a negative yield fails the run", test_yield_negative);
 	CU_add_test(s, "CUDA backend: smqos resizes on the fake", test_smqos_runs);
+	CU_add_test(s, "CUDA backend: gspace's H100 experiment on the fake, every search", test_gspace_h100_file);
+	CU_add_test(s, "CUDA backend: gspace's BE kernel fills N x K slots", test_gspace_be_fills);
 }

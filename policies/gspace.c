@@ -282,6 +282,7 @@ static void launch_be(struct gspace *g, struct backend *b)
 		return;
 	struct launch_opts o = launch_smbound(smset_range(0, bk_gpu(b)->sm_count));
 	o.sm_quota = fit.occ_compute;
+	o.workers = fit.occ_compute * bk_gpu(b)->sm_count;      /* N x K, whatever the kernel's ptb_workers */
 	g->be_kernel = bk_app_launch(b, g->be, &o);
 	if (g->be_kernel >= 0 && g->lc_cfg >= 0)
 		yield(g, b);

@@ -5,7 +5,9 @@ cuda/runs/h100-gspace-kernels/raw/ncu.csv (CFD, MD, MM, NN, BP, SC, SPMV) and th
 cuda/runs/h100-smqos-kernels/raw/ncu.csv (LBM, HOTSPOT, PF: the same Parboil / Rodinia 3.1
 sources and inputs).  The H100 numbers follow traces/smqos/make_profiles.py's rules (its
 functions are reused); the TITAN V ones (models/titanv.json, the paper's GPU) come from them by
-the same roofline transform as its GPGPU-Sim profiles (an assumption).  The three applications
+the same roofline transform as its GPGPU-Sim profiles (an assumption; traces/smqos/make_profiles.py
+carry_compute: issuing share with SMs x lanes x clock, latency rest with clock x waves, DRAM
+with bandwidth).  The three applications
 (TC, CN, CC) have no public source of the paper's versions: their TITAN V profiles are
 assumptions, listed in ASSUMED with what each number stands for.
 Run from the repository root: python3 traces/gspace/make_profiles.py"""
@@ -74,9 +76,7 @@ def titanv(k):
     traces/smqos/make_profiles.py does for the GPGPU-Sim GPU."""
     occ = occupancy(k["threads"], k["regs"], k["smem"])
     dh = sp.derive(k, sp.H100, k["t_us"], k["bytes"], k["occ"])
-    tc_h = k["t_us"] / dh["S"]
-    tc = tc_h * (min(sp.H100["sms"], k["grid"]) * sp.H100["lanes"] * sp.H100["mhz"]) / \
-        (min(TITANV["sms"], k["grid"]) * TITANV["lanes"] * TITANV["mhz"])
+    tc_h, u, r_issue, r_lat, w_h, w_g, tc = sp.carry_compute(k, dh, TITANV, occ)
     tm = k["bytes"] / (TITANV["gbps"] * 1e9) * 1e6
     solo = max(tc, tm)
     d = sp.derive(k, TITANV, solo, k["bytes"], occ, sat=dh["sat"])
@@ -85,11 +85,13 @@ def titanv(k):
         min(k["grid"], d["n_solo"] * TITANV["sms"])
     d["dram"] = round(L * d["sat"] * TITANV["sms"] / max(1, resident), 4)
     d["demand"] = {x: round(v * d["sat"] / dh["sat"], 3) for x, v in dh["demand"].items()}
-    how = ("derived from traces/gspace/h100 by make_profiles.py (assumption: roofline transform): compute time "
-           "%.1f us x (active SMs x lanes x MHz) 132x128x1980 -> 80x64x1455 = %.1f us, DRAM time %.0f B / 652.8 GB/s "
-           "= %.1f us, solo_us the larger; dram %.4f = DRAM/compute time %.3f scaled to sat_blocks on every SM; "
-           "sat_blocks as on the H100 capped at this GPU's occupancy %d, demand the H100's per-block share x sat_blocks"
-           % (tc_h, tc, k["bytes"], tm, d["dram"], L, occ))
+    how = ("derived from traces/gspace/h100 by make_profiles.py (assumption: roofline transform, "
+           "traces/smqos/make_profiles.py carry_compute): compute time %.1f us, its issuing share %.3f x %.2f "
+           "(active SMs x lanes x MHz, 132x128x1980 -> 80x64x1455) and the rest x %.2f (clock 1980 -> 1455 MHz x waves "
+           "of blocks %d -> %d) = %.1f us, DRAM time %.0f B / 652.8 GB/s = %.1f us, solo_us the larger; dram %.4f = "
+           "DRAM/compute time %.3f scaled to sat_blocks on every SM; sat_blocks as on the H100 capped at this GPU's "
+           "occupancy %d, demand the H100's per-block share x sat_blocks"
+           % (tc_h, u, r_issue, r_lat, w_h, w_g, tc, k["bytes"], tm, d["dram"], L, occ))
     return solo, d, occ, how
 
 

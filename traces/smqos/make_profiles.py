@@ -158,6 +158,22 @@ def derive(k, g, t_us, bytes_, occ, sat=None):
     return dict(share=share, L_solo=L_solo, S=S, sat=sat, demand=demand, dram=round(dram, 4), n_solo=n_solo)
 
 
+def carry_compute(k, dh, g, occ):
+    """The H100 kernel k's compute time carried to GPU g (assumption: roofline transform): the
+    share the SMs spent issuing (ncu's issue-slot utilisation u) scales with active SMs x lanes x
+    clock, the rest, waiting on dependent latencies, with the clock and the number of waves of
+    blocks (occ: k's blocks per SM on g).  Returns the H100 compute time (solo / DRAM slowdown),
+    u, the two ratios, the waves on the H100 and on g, and the compute time on g."""
+    tc_h = k["t_us"] / dh["S"]
+    u = min(1.0, k["sm_pct"] / 100)
+    r_issue = (min(H100["sms"], k["grid"]) * H100["lanes"] * H100["mhz"]) / \
+        (min(g["sms"], k["grid"]) * g["lanes"] * g["mhz"])
+    waves = lambda g_, o_: math.ceil(k["grid"] / (g_["sms"] * max(1, o_)))
+    w_h, w_g = waves(H100, k["occ"]), waves(g, occ)
+    r_lat = H100["mhz"] / g["mhz"] * w_g / w_h
+    return tc_h, u, r_issue, r_lat, w_h, w_g, tc_h * (u * r_issue + (1 - u) * r_lat)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--inputs", choices=sorted(SETS), default="standard")
@@ -189,13 +205,7 @@ def main():
                     # (ncu's issue-slot utilisation u) scales with active SMs x lanes x clock; the rest,
                     # waiting on dependent latencies, with the clock and the number of waves of blocks;
                     # DRAM time with bandwidth; the solo time is the larger of the two (hard max(1, L))
-                    tc_h = k["t_us"] / dh["S"]
-                    u = min(1.0, k["sm_pct"] / 100)
-                    r_issue = (min(H100["sms"], k["grid"]) * H100["lanes"] * H100["mhz"]) / \
-                        (min(SM24["sms"], k["grid"]) * SM24["lanes"] * SM24["mhz"])
-                    waves = lambda g_, o_: math.ceil(k["grid"] / (g_["sms"] * max(1, o_)))
-                    r_lat = H100["mhz"] / SM24["mhz"] * waves(SM24, occ) / waves(H100, k["occ"])
-                    tc = tc_h * (u * r_issue + (1 - u) * r_lat)
+                    tc_h, u, r_issue, r_lat, w_h, w_g, tc = carry_compute(k, dh, SM24, occ)
                     tm = k["bytes"] / (SM24["gbps"] * 1e9) * 1e6
                     solo = max(tc, tm)
                     d = derive(k, SM24, solo, k["bytes"], occ, sat=dh["sat"])
@@ -211,7 +221,7 @@ def main():
                            "the rest x %.2f (clock 1980 -> 1400 MHz x waves of blocks %d -> %d) = %.1f us, DRAM time "
                            "%.0f B / 177.4 GB/s = %.1f us, solo_us the larger; dram %.4f = DRAM/compute time %.3f scaled to "
                            "sat_blocks on every SM; sat_blocks as on the H100 capped at this GPU's occupancy %d, demand the H100's per-block share x sat_blocks"
-                           % (tc_h, u, r_issue, r_lat, waves(H100, k["occ"]), waves(SM24, occ), tc, k["bytes"], tm, d["dram"], L, occ))
+                           % (tc_h, u, r_issue, r_lat, w_h, w_g, tc, k["bytes"], tm, d["dram"], L, occ))
                 kernels.append({
                     "name": kn, "class": "CD", "grid": k["grid"], "threads": k["threads"], "regs": k["regs"],
                     "smem": k["smem"], "solo_us": round(solo, 2), "demand": d["demand"], "dram": d["dram"],

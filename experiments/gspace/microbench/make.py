@@ -43,6 +43,7 @@ def instances():
 
 
 def main():
+    gpu = sys.argv[1] if len(sys.argv) > 1 else "titanv"
     mb = list(instances())
     kernels, apps = [], []
     for k in mb:
@@ -58,8 +59,8 @@ def main():
     exp = {
         "description": "G-Space micro-benchmark co-run table (§4.4): every ordered pair of 18 synthetic kernels "
                        "under all 80 (n, k) configurations, by brute force; made by experiments/gspace/microbench/make.py",
-        "assumptions": "kernel parameters: experiments/gspace/microbench/make.py (no measurement); GPU: models/titanv.json",
-        "gpu": "titanv",
+        "assumptions": f"kernel parameters: experiments/gspace/microbench/make.py (no measurement); GPU: models/{gpu}.json",
+        "gpu": gpu,
         "duration_ms": 2000,
         "kernels": kernels,
         "apps": apps,

@@ -4,7 +4,9 @@ co-run table traces/gspace/microbench.json (format in policies/gspace_table.c): 
 micro-benchmark's features as the policy profiled it, and for every ordered (BE, LC) pair the
 LC latency ratio and BE throughput measured at every configuration.
 
-usage: table.py RUN/summary.json > traces/gspace/microbench.json
+usage: table.py RUN/summary.json [GPU] > traces/gspace/microbench.json
+(GPU: the description make.py was given, default titanv; for h100 the table is
+traces/gspace/microbench-h100.json)
 """
 import json
 import os
@@ -15,9 +17,14 @@ from make import instances  # noqa: E402  the instances' names, in app order
 
 FEATURES = ["l1_hit_rate", "l2_hit_rate", "dram_bw_util", "l2_bw_util", "l1_bw_util", "arith_intensity",
             "total_instructions"]
-COMMAND = ("python3 experiments/gspace/microbench/make.py > experiments/gspace/microbench.json && "
-           "bin/combosim run experiments/gspace/microbench.json --out OUT && "
-           "python3 experiments/gspace/microbench/table.py OUT/summary.json > traces/gspace/microbench.json")
+COMMANDS = {
+    "titanv": ("python3 experiments/gspace/microbench/make.py > experiments/gspace/microbench.json && "
+               "bin/combosim run experiments/gspace/microbench.json --out OUT && "
+               "python3 experiments/gspace/microbench/table.py OUT/summary.json > traces/gspace/microbench.json"),
+    "h100": ("python3 experiments/gspace/microbench/make.py h100 > experiments/gspace/microbench-h100.json && "
+             "bin/combosim run experiments/gspace/microbench-h100.json --out OUT && "
+             "python3 experiments/gspace/microbench/table.py OUT/summary.json h100 > traces/gspace/microbench-h100.json"),
+}
 
 
 def fail(msg):
@@ -26,8 +33,11 @@ def fail(msg):
 
 
 def main():
-    if len(sys.argv) != 2:
-        fail("usage: table.py RUN/summary.json")
+    if len(sys.argv) not in (2, 3):
+        fail("usage: table.py RUN/summary.json [GPU]")
+    gpu = sys.argv[2] if len(sys.argv) == 3 else "titanv"
+    if gpu not in COMMANDS:
+        fail(f"GPU {gpu!r}: expected one of {sorted(COMMANDS)}")
     s = json.load(open(sys.argv[1]))
     runs = s["runs"]
     n_values, k_max, micro, pairs = None, None, {}, []
@@ -59,8 +69,8 @@ def main():
         "format": "combosim gspace-table",
         "version": 1,
         "gpu": s["gpu"]["name"],
-        "command": COMMAND,
-        "source": "simulated: models/titanv.json, kernels of experiments/gspace/microbench/make.py (assumptions)",
+        "command": COMMANDS[gpu],
+        "source": f"simulated: models/{gpu}.json, kernels of experiments/gspace/microbench/make.py (assumptions)",
         "features": FEATURES,
         "n_values": n_values,
         "k_max": k_max,

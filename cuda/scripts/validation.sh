@@ -650,6 +650,7 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | cuda/runs/h100-placement-exit | \`combosim-cuda bench placement\` with P8-P10: the trap, its window (P9) and the time an exiting block holds its slot (P10) | calibration: models/h100.json exit_hold (P10's exit times, P8-P10's share of fast exits); the COMBO section's explanation of the trap |
 | cuda/runs/h100-placement-exit-2 | the same, P10 also with the RT emulation and 3 and 5 workers | calibration: models/h100.json exit_hold, pooled with h100-placement-exit |
 | cuda/runs/h100-placement-tail | \`combosim-cuda bench placement\` with P11: when the workers of a persistent kernel leave | nothing yet (cuda/README.md, What remains 1: the worker tail) |
+| cuda/runs/h100-pytorch-validate | \`sh cuda/scripts/device_capture.sh 2\`: PyTorch profiler traces of two training jobs (two streams; two processes under MPS) and a solo capture (RUN.md) | **test set** (real PyTorch traces section): captured once, used for no choice |
 | cuda/runs/h100-gspace-search | \`sh cuda/scripts/device_gspace.sh\`: G-Space (policies/gspace.c, 8 search methods) on 4 BE + LC pairs with H100-measured profiles, three calls (RUN.md) | **test set**: call3 (G-Space section); call1-2 development (found the faults fixed before call3) |
 
 ## Summary: error on held-out runs (goal: within 10 %)

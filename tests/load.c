@@ -20,6 +20,7 @@ struct experiment *test_load_json(const char *json, struct cfg_diag *diag)
 	fclose(f);
 	struct experiment *e = experiment_load(path, NULL, 0, diag);
 	unlink(path);
+	diag->file = NULL;       /* it named `path`, a local gone with this frame; msg keeps the name */
 	return e;
 }
 

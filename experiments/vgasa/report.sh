@@ -2,13 +2,14 @@
 # The vGASA reproduction from the runs of experiments/vgasa/*.json: reproduction.csv
 # (metric,unit,paper,sim,note; paper empty where the paper gives no number), the Fig. 7 series
 # (fig7_<label>.csv: t_s, FPS of each game, GPU usage %) and Fig. 8's per-frame FPS (fig8.csv).
-# Usage: report.sh FIG7 FIG8 FIG9 CONSOLIDATION BE OUT_DIR   (run directories, then the output)
+# FIG7_UNCAL is fig7_uncal.json's run (the first-picked times before calibration, calibrate.sh).
+# Usage: report.sh FIG7 FIG8 FIG9 CONSOLIDATION BE FIG7_UNCAL OUT_DIR   (run directories, then the output)
 set -eu
-[ $# -eq 6 ] || { echo "usage: report.sh FIG7 FIG8 FIG9 CONSOLIDATION BE OUT_DIR" >&2; exit 2; }
+[ $# -eq 7 ] || { echo "usage: report.sh FIG7 FIG8 FIG9 CONSOLIDATION BE FIG7_UNCAL OUT_DIR" >&2; exit 2; }
 here=$(dirname "$0")
-out=$6
+out=$7
 mkdir -p "$out"
-for i in 1 2 3 4 5; do
+for i in 1 2 3 4 5 6; do
 	eval "d=\${$i}"
 	[ -f "$d/summary.json" ] || { echo "report.sh: $d/summary.json missing" >&2; exit 1; }
 done
@@ -17,6 +18,7 @@ sh "$here/extract.sh" "$2" >"$out/fig8_flat.csv"
 sh "$here/extract.sh" "$3" >"$out/fig9_flat.csv"
 sh "$here/extract.sh" "$4" >"$out/cons_flat.csv"
 sh "$here/extract.sh" "$5" >"$out/be_flat.csv"
+sh "$here/extract.sh" "$6" >"$out/uncal_flat.csv"
 
 # Fig. 7 series, one file per scheduler
 for p in default SA FSA ESA; do
@@ -43,7 +45,14 @@ mean() { awk -F, -v p="$2" -v k="$3" '$1 == p && $2 == "mean" && $4 == k { print
 row() { echo "$1,$2,$3,$4,$5" >>"$out/reproduction.csv"; }
 pct() { awk -v x="$1" 'BEGIN { printf "%.2f", 100 * x }'; }
 r2() { awk -v x="$1" 'BEGIN { printf "%.2f", x }'; }
+# game-windows (1 s, after the first) more than one frame short of the SLA (FPS < 29: a game
+# held at 30 counts 29 or 30 frames in a window), over the three games
+below() { awk -F, -v p="$2" '$1 == p && $2 == "series" && $4 ~ /^fps[0-9]/ && $3 > 1 && $5 < 29 { n++ } END { print n + 0 }' "$out/$1"; }
 echo "metric,unit,paper,sim,note" >"$out/reproduction.csv"
+
+# calibration (experiments/vgasa/calibrate.sh): one factor on every frame's GPU time
+scale=$(sed -n 's/^# calibrated: render_ms x \([0-9.]*\) .*/\1/p' "$here/traces/cal/dirt3.csv")
+row calibration_gpu_scale x "" "$scale" "every frame's GPU time x this so that SA's usage on the first-picked times becomes Fig. 7a's 77.8 %; fig7a_sa_gpu_usage is therefore an input: the rows after it are results"
 
 # Fig. 1a: default sharing (no vGASA)
 row fig1a_default_fps_dirt3 FPS 25 "$(r2 "$(mean fig7_flat.csv default mean_fps0)")" "default sharing; ours interleaves the games' kernels FCFS on one GPU: see gaps"
@@ -54,12 +63,18 @@ row fig7a_sa_fps_dirt3 FPS 30.1 "$(r2 "$(mean fig7_flat.csv SA mean_fps0)")" "me
 row fig7a_sa_fps_starcraft2 FPS 30.5 "$(r2 "$(mean fig7_flat.csv SA mean_fps1)")" ""
 row fig7a_sa_fps_farcry2 FPS 30.3 "$(r2 "$(mean fig7_flat.csv SA mean_fps2)")" ""
 sa_u=$(mean fig7_flat.csv SA gpu_usage_mean)
-row fig7a_sa_gpu_usage % 77.8 "$(pct "$sa_u")" "busy union of the games' kernels per 1 s window; set by the assumed per-frame GPU times (30 x sum of them): see gaps"
+row fig7a_sa_gpu_usage % 77.8 "$(pct "$sa_u")" "calibration input (calibrate.sh, one linear step: not a result); busy union of the games' kernels per 1 s window"
+row fig7a_sa_windows_below_sla game-s "" "$(below fig7_flat.csv SA)" "1 s windows of the three games under 29 FPS (after the first second): scenes too heavy to carry at 30 beside the others"
 # Fig. 7b: FSA
 row fig7b_fsa_gpu_usage % 92.7 "$(pct "$(mean fig7_flat.csv FSA gpu_usage_mean)")" ""
 row fig7b_fsa_gpu_usage_min % 85.2 "$(pct "$(mean fig7_flat.csv FSA gpu_usage_min)")" "lowest 1 s window"
 row fig7b_fsa_gpu_usage_max % 99.1 "$(pct "$(mean fig7_flat.csv FSA gpu_usage_max)")" "highest 1 s window"
-row fig7b_fsa_moves windows "" "$(mean fig7_flat.csv FSA fsa_moves)" "windows in which Alg. 2 moved GPU share (paper: at 2 s and after drops at 13/18/32 s)"
+row fig7b_fsa_moves windows "" "$(mean fig7_flat.csv FSA fsa_moves)" "windows at whose end Alg. 2 moved GPU share (paper: at 2 s and after the drops at 13, 18, 32 s): $(awk -F, '$1 == "FSA" && $2 == "series" && $4 == "fsa_moved" && $5 > 0 { printf "%s%s", n++ ? " " : "at ", $3 } END { if (n) printf " s" }' "$out/fig7_flat.csv")"
+row fig7b_fsa_fps_dirt3 FPS "" "$(r2 "$(mean fig7_flat.csv FSA mean_fps0)")" "paper: DiRT 3 about 28 at 2 s, 33 at 3 s after the first move"
+row fig7b_fsa_fps_starcraft2 FPS "" "$(r2 "$(mean fig7_flat.csv FSA mean_fps1)")" ""
+row fig7b_fsa_fps_farcry2 FPS "" "$(r2 "$(mean fig7_flat.csv FSA mean_fps2)")" "paper: Farcry 2 keeps the top FPS"
+row fig7b_default_windows_below_sla game-s "" "$(below fig7_flat.csv default)" "1 s windows under 29 FPS without vGASA (after the first second)"
+row fig7b_fsa_windows_below_sla game-s "" "$(below fig7_flat.csv FSA)" "the same under FSA (paper: drops at 13, 18, 32 s, each recovered in the next second)"
 # Fig. 7c: ESA
 esa_f=$(awk -F, '$1 == "ESA" && $2 == "mean" && $4 ~ /^mean_fps/ { s += $5; n++ } END { print s / n }' "$out/fig7_flat.csv")
 sa_f=$(awk -F, '$1 == "SA" && $2 == "mean" && $4 ~ /^mean_fps/ { s += $5; n++ } END { print s / n }' "$out/fig7_flat.csv")
@@ -69,7 +84,15 @@ row fig7c_esa_fps FPS 38 "$(r2 "$esa_f")" "mean of the three games"
 row fig7c_esa_reference_fps FPS "" "$(r2 "$esa_r")" "Alg. 3's 1/sum(k_i) averaged over the windows after the first; games clipped at full speed stay below it"
 row fig7c_esa_fps_over_sa % 26.7 "$(awk -v a="$esa_f" -v b="$sa_f" 'BEGIN { printf "%.2f", 100 * (a / b - 1) }')" "ESA mean FPS over SA mean FPS"
 row fig7c_esa_gpu_usage % 90.0 "$(pct "$esa_u")" ""
+row fig7c_esa_usage_sum_over_union x "" "$(awk -F, '$1 == "ESA" && $2 == "mean" && $4 ~ /^mean_usage/ { s += $5 } $1 == "ESA" && $4 == "gpu_usage_mean" { u = $5 } END { printf "%.3f", s / u }' "$out/fig7_flat.csv")" "sum of the games' own busy fractions over their union: Alg. 3 drives the sum to 1, so the union stays this much under it (the games' kernels overlap on the SMs)"
 row fig7c_esa_gpu_usage_over_sa % 15.7 "$(awk -v a="$esa_u" -v b="$sa_u" 'BEGIN { printf "%.2f", 100 * (a / b - 1) }')" "relative; the paper's 15.7 % is 90.0/77.8 - 1"
+# the same workload before calibration (fig7_uncal.json: first-picked GPU times)
+row uncal_sa_gpu_usage % 77.8 "$(pct "$(mean uncal_flat.csv SA gpu_usage_mean)")" "first-picked times, before calibration: the input calibrate.sh scales from"
+row uncal_default_windows_below_sla game-s "" "$(below uncal_flat.csv default)" "first-picked times: 1 s windows under 29 FPS without vGASA (the GPU is not under-provisioned)"
+row uncal_fsa_moves windows "" "$(mean uncal_flat.csv FSA fsa_moves)" "first-picked times: Alg. 2 has nothing to move, FSA equals default sharing"
+row uncal_fsa_gpu_usage % 92.7 "$(pct "$(mean uncal_flat.csv FSA gpu_usage_mean)")" "first-picked times (default sharing)"
+row uncal_esa_fps FPS 38 "$(r2 "$(awk -F, '$1 == "ESA" && $2 == "mean" && $4 ~ /^mean_fps/ { s += $5; n++ } END { print s / n }' "$out/uncal_flat.csv")")" "first-picked times"
+row uncal_esa_gpu_usage % 90.0 "$(pct "$(mean uncal_flat.csv ESA gpu_usage_mean)")" "first-picked times"
 # consolidation
 n_ok=$(awk -F, '$1 == "SA4" && $2 == "mean" && $4 ~ /^mean_fps/ && $5 >= 29.1 { n++ } END { print n + 0 }' "$out/cons_flat.csv")
 row consolidation_sa_games_at_sla games 4 "$n_ok" "games of 4 under SA whose mean FPS is within 3 % of 30 (the three-game SA run's own shortfall is 1 %)"

@@ -41,6 +41,11 @@ for g in quake2 steel dutm ascent; do
 	done
 done
 ok "every game x quality x mode generates a valid trace"
+for g in dirt3 starcraft2 farcry2; do
+	"$C" trace gen game --game $g --mode scenes --frames 50 > "$T/g.csv" &&
+	"$C" trace check "$T/g.csv" --profile $g > /dev/null || bad "gen game $g scenes"
+done
+ok "every vGASA game generates a valid scenes trace (frame, render_ms, cpu_ms)"
 for a in cp mri-fhd mri-q lbm sgemm cutcp fft tpacf mrif regtil; do
 	"$C" trace gen be --app $a --iterations 2 --cv 0.02 > "$T/be.json" && "$C" trace check "$T/be.json" > /dev/null || bad "gen be $a"
 done
@@ -95,7 +100,10 @@ else
 fi
 
 # ---- bad input: exit 2, FILE:LINE or FILE: $.path, nothing on stdout, no results
-expect_error "gen: unknown game" 2 "--game: expected one of quake2, steel, dutm, ascent, got 'doom'" -- trace gen game --game doom --frames 3
+expect_error "gen: unknown game" 2 "--game: expected one of quake2, steel, dutm, ascent, dirt3, starcraft2, farcry2, got 'doom'" -- trace gen game --game doom --frames 3
+expect_error "gen: scenes with a quality" 2 "--quality: expected none with --mode scenes" -- trace gen game --game dirt3 --mode scenes --quality high --frames 3
+expect_error "gen: a profile without the mode" 2 "--mode: the profile quake2 (" -- trace gen game --game quake2 --mode scenes --frames 3
+expect_error "gen: a profile without the mode (2)" 2 "has no \"stable\" mode under \$.modes" -- trace gen game --game dirt3 --frames 3
 expect_error "gen: no --frames" 2 "expected --game NAME or --profile FILE (one of them) and --frames N" -- trace gen game --game quake2
 expect_error "gen: bad quality" 2 "--quality: expected one of high, medium, low, got 'ultra'" -- trace gen game --game quake2 --quality ultra --frames 3
 expect_error "gen: bad frames" 2 "--frames: expected an integer in [1," -- trace gen game --game quake2 --frames 0

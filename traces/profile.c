@@ -282,8 +282,9 @@ struct game_profile *game_profile_load(const char *path, const struct gpu_desc *
 			if (part == PART_RT && !count[part] && p->rt_share == 0)
 				continue;     /* no RT part: every frame's time is in the cd kernels */
 			else if (!count[part] || fabs(sum[part] - 1) > 1e-6)
-				cfg_fail_key(&c, "kernels", "expected the shares of the \"%s\" kernels to add up to 1 (rt kernels may be left out only when rt_share is 0), got %g over %d kernels",
-					     part ? "cd" : "rt", sum[part], count[part]);
+				cfg_fail_key(&c, "kernels", "expected the shares of the \"%s\" kernels to add up to 1%s, got %g over %d kernels",
+					     part ? "cd" : "rt", part ? "" : " (rt kernels may be left out only when rt_share is 0)",
+					     sum[part], count[part]);
 	}
 	if (cfg_obj(&c, "qualities", false, &qs) && !d.failed) {
 		cfg_only(&qs, (const char *const[]){ "high", "medium", "low", NULL });

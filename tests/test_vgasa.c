@@ -367,6 +367,7 @@ static void test_shipped_scene_traces(void)
 {
 	static const struct { const char *file, *profile; int seed; } t[] = {
 		{ "dirt3", "dirt3", 1 }, { "starcraft2", "starcraft2", 1 }, { "farcry2", "farcry2", 1 }, { "farcry2_b", "farcry2", 2 },
+		{ "starcraft2_b", "starcraft2", 2 },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		char path[256], cmd[256];

@@ -15,7 +15,7 @@ u=$(sh "$here/extract.sh" "$run" | awk -F, '$1 == "SA" && $2 == "mean" && $4 == 
 [ -n "$u" ] || { echo "calibrate.sh: no SA gpu_usage_mean in $run/summary.json" >&2; exit 1; }
 s=$(awk -v u="$u" 'BEGIN { printf "%.4f", 0.778 / u }')
 mkdir -p "$here/traces/cal"
-for g in dirt3 starcraft2 farcry2 farcry2_b; do
+for g in dirt3 starcraft2 farcry2 farcry2_b starcraft2_b; do
 	awk -F, -v s="$s" -v u="$u" -v g="$g" '
 	NR == 1 { print; printf "# calibrated: render_ms x %s = 0.778 / %.4f (SA GPU usage of fig7_uncal.json on traces/%s.csv; experiments/vgasa/calibrate.sh)\n", s, u, g; next }
 	/^#/ || /^frame/ { print; next }

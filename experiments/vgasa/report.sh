@@ -3,13 +3,14 @@
 # (metric,unit,paper,sim,note; paper empty where the paper gives no number), the Fig. 7 series
 # (fig7_<label>.csv: t_s, FPS of each game, GPU usage %) and Fig. 8's per-frame FPS (fig8.csv).
 # FIG7_UNCAL is fig7_uncal.json's run (the first-picked times before calibration, calibrate.sh).
-# Usage: report.sh FIG7 FIG8 FIG9 CONSOLIDATION BE FIG7_UNCAL OUT_DIR   (run directories, then the output)
+# CONSOLIDATION_SC2 is consolidation_sc2.json's run (a second Starcraft 2 as the fourth game).
+# Usage: report.sh FIG7 FIG8 FIG9 CONSOLIDATION BE FIG7_UNCAL CONSOLIDATION_SC2 OUT_DIR
 set -eu
-[ $# -eq 7 ] || { echo "usage: report.sh FIG7 FIG8 FIG9 CONSOLIDATION BE FIG7_UNCAL OUT_DIR" >&2; exit 2; }
+[ $# -eq 8 ] || { echo "usage: report.sh FIG7 FIG8 FIG9 CONSOLIDATION BE FIG7_UNCAL CONSOLIDATION_SC2 OUT_DIR" >&2; exit 2; }
 here=$(dirname "$0")
-out=$7
+out=$8
 mkdir -p "$out"
-for i in 1 2 3 4 5 6; do
+for i in 1 2 3 4 5 6 7; do
 	eval "d=\${$i}"
 	[ -f "$d/summary.json" ] || { echo "report.sh: $d/summary.json missing" >&2; exit 1; }
 done
@@ -19,6 +20,7 @@ sh "$here/extract.sh" "$3" >"$out/fig9_flat.csv"
 sh "$here/extract.sh" "$4" >"$out/cons_flat.csv"
 sh "$here/extract.sh" "$5" >"$out/be_flat.csv"
 sh "$here/extract.sh" "$6" >"$out/uncal_flat.csv"
+sh "$here/extract.sh" "$7" >"$out/cons_sc2_flat.csv"
 
 # Fig. 7 series, one file per scheduler
 for p in default SA FSA ESA; do
@@ -93,11 +95,15 @@ row uncal_fsa_moves windows "" "$(mean uncal_flat.csv FSA fsa_moves)" "first-pic
 row uncal_fsa_gpu_usage % 92.7 "$(pct "$(mean uncal_flat.csv FSA gpu_usage_mean)")" "first-picked times (default sharing)"
 row uncal_esa_fps FPS 38 "$(r2 "$(awk -F, '$1 == "ESA" && $2 == "mean" && $4 ~ /^mean_fps/ { s += $5; n++ } END { print s / n }' "$out/uncal_flat.csv")")" "first-picked times"
 row uncal_esa_gpu_usage % 90.0 "$(pct "$(mean uncal_flat.csv ESA gpu_usage_mean)")" "first-picked times"
-# consolidation
-n_ok=$(awk -F, '$1 == "SA4" && $2 == "mean" && $4 ~ /^mean_fps/ && $5 >= 29.1 { n++ } END { print n + 0 }' "$out/cons_flat.csv")
-row consolidation_sa_games_at_sla games 4 "$n_ok" "games of 4 under SA whose mean FPS is within 3 % of 30 (the three-game SA run's own shortfall is 1 %)"
-row consolidation_sa_min_fps FPS "" "$(awk -F, '$1 == "SA4" && $2 == "mean" && $4 ~ /^mean_fps/ { if (m == "" || $5 < m) m = $5 } END { printf "%.2f", m }' "$out/cons_flat.csv")" "lowest mean FPS of the four games"
-row consolidation_sa_gpu_usage % "" "$(pct "$(mean cons_flat.csv SA4 gpu_usage_mean)")" "four games under SA"
+# consolidation: a fourth game under SA (a second Farcry 2; a second Starcraft 2, the smallest)
+sa_usage_head=$(awk -v u="$sa_u" 'BEGIN { printf "%.1f", 100 * (1 - u) }')
+for v in cons:farcry2 cons_sc2:starcraft2; do
+	f=${v%%:*}_flat.csv; g=${v#*:}; sfx=""; [ "$g" = starcraft2 ] && sfx=_sc2
+	n_ok=$(awk -F, '$1 == "SA4" && $2 == "mean" && $4 ~ /^mean_fps/ && $5 >= 29.1 { n++ } END { print n + 0 }' "$out/$f")
+	row "consolidation${sfx}_sa_games_at_sla" games 4 "$n_ok" "fourth game a second $g session: games of 4 under SA whose mean FPS is within 3 % of 30"
+	row "consolidation${sfx}_sa_min_fps" FPS "" "$(awk -F, '$1 == "SA4" && $2 == "mean" && $4 ~ /^mean_fps/ { if (m == "" || $5 < m) m = $5 } END { printf "%.2f", m }' "$out/$f")" "lowest mean FPS of the four games (three-game SA: $(r2 "$(mean fig7_flat.csv SA mean_fps1)") for Starcraft 2)"
+	row "consolidation${sfx}_sa_gpu_usage" % "" "$(pct "$(mean "$f" SA4 gpu_usage_mean)")" "four games under SA; the three games leave $sa_usage_head % (fig7a); the fourth's own usage: $(pct "$(mean "$f" SA4 mean_usage3)") %"
+done
 # Fig. 8
 for p in kp0.5-ki0 kp0.25-ki0 kp0.1-ki0 kp0.1-ki0.5 kp0.1-ki0.1 kp0.1-ki0.05; do
 	st=$(awk -F, -v p="$p" '$1 == p { print $2 "," $3 }' "$out/fig8_steady.csv")

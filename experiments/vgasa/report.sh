@@ -121,7 +121,7 @@ done
 d_f=$(awk -F, '$1 == "default" && $2 == "mean" && $4 ~ /^mean_fps/ { s += $5; n++ } END { print s / n }' "$out/fig9_flat.csv")
 for p in SA FSA ESA; do
 	f=$(awk -F, -v p="$p-nosleep" '$1 == p && $2 == "mean" && $4 ~ /^mean_fps/ { s += $5; n++ } END { print s / n }' "$out/fig9_flat.csv")
-	paper=""; [ $p = SA ] && paper=5
+	paper=""; [ $p = SA ] && paper=5; [ $p = FSA ] && paper=12   # §4.3: FSA the most, "the worst about 12%"
 	row "fig9_${p}_overhead" % "$paper" "$(awk -v a="$f" -v b="$d_f" 'BEGIN { printf "%.2f", 100 * (1 - a / b) }')" "FPS lost with Sleep disabled and Table 1's 3.327 ms per frame charged (paper: SA about 5 %, FSA the most, at worst about 12 %)"
 done
 # BE beside the games (beyond the paper)

@@ -125,6 +125,11 @@ expect_error "run: a bad trace row stops loading" 2 "$T/bad_q2.csv:501: frame: e
 [ ! -e "$T/bad_run" ] && ok "no results directory after a bad trace" || bad "a bad trace left a results directory"
 expect_error "check: bad trace" 2 "$T/bad_q2.csv:501: frame: expected 496" -- trace check "$T/bad_q2.csv" --profile quake2
 expect_error "check: frame-level needs a profile" 2 "needs a game profile" -- trace check "$T/q2.csv"
+printf '# combosim game-trace v1 frame-level\nframe,render_ms,cpu_ms\n0,10,8\n1,10,\n' > "$T/bad_cpu.csv"
+expect_error "check: empty cpu_ms cell" 2 "$T/bad_cpu.csv:4: cpu_ms: expected the CPU time in ms after this frame (>= 0)" -- trace check "$T/bad_cpu.csv" --profile dirt3
+printf '{"gpu": "rtx3090", "duration_ms": 5, "kernels": [], "policies": [{"name": "vgasa"}], "games": [{"name": "g", "fps": 30, "trace": "%s", "profile": "dirt3", "loop": "closed", "cpu_ms": 8}]}' "$T/good_cpu.csv" > "$T/cpu_exp.json"
+printf '# combosim game-trace v1 frame-level\nframe,render_ms,cpu_ms\n0,10,8\n' > "$T/good_cpu.csv"
+expect_error "run: cpu_ms beside a cpu_ms trace" 2 "$T/cpu_exp.json: \$.games[0].cpu_ms: expected no cpu_ms: the trace's cpu_ms column gives every frame's CPU phase" -- run "$T/cpu_exp.json" --out "$T/cpu_out"
 
 # ---- memory: a 1-hour trace streams in about the memory of a 1-minute one
 if [ -x /usr/bin/time ]; then

@@ -361,8 +361,9 @@ static char *read_all(const char *path)
 }
 
 /* The shipped games' traces are what the scene generator writes from their profiles
- * (experiments/vgasa/traces/make.sh), and the calibrated ones are those times scaled by the one
- * factor their '# calibrated' line states, CPU times and scenes untouched. */
+ * (experiments/vgasa/traces/make.sh), the calibrated ones are those times scaled by the one
+ * factor their '# calibrated' line states, CPU times and scenes untouched, and the H100's hold
+ * each scene's mean GPU time. */
 static void test_shipped_scene_traces(void)
 {
 	static const struct { const char *file, *profile; int seed; } t[] = {
@@ -413,6 +414,42 @@ static void test_shipped_scene_traces(void)
 		}
 		CU_ASSERT_EQUAL(rows, 9000);
 		CU_ASSERT_EQUAL(ok, rows);
+		/* the H100's traces (scene_mean.sh): each frame's GPU time its scene's mean in the
+		 * calibrated trace, its CPU time unchanged */
+		if (i < 3) {
+			snprintf(path, sizeof(path), "experiments/vgasa/traces/h100/%s.csv", t[i].file);
+			char *h = read_all(path);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+			enum { MAXS = 256 };
+			double sum[MAXS] = { 0 }, hg[MAXS] = { 0 };
+			long n[MAXS] = { 0 };
+			long hrows = 0, hok = 0, hsame = 0;
+			for (int pass = 0; pass < 2; pass++) {
+				int sc = -1;
+				for (const char *l = pass ? h : cal; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+					long fr;
+					double g, c2;
+					int k;
+					if (sscanf(l, "# scene %d:", &k) == 1)
+						sc = k;
+					else if (*l != '#' && sscanf(l, "%ld,%lf,%lf", &fr, &g, &c2) == 3 && sc >= 0 && sc < MAXS) {
+						if (!pass) {
+							sum[sc] += g;
+							n[sc]++;
+						} else {
+							hrows++;
+							hok += fabs(g - sum[sc] / n[sc]) <= 0.0005 + 1e-9;
+							hsame += n[sc] > 0 && (hg[sc] == 0 || hg[sc] == g);
+							hg[sc] = g;
+						}
+					}
+				}
+			}
+			CU_ASSERT_EQUAL(hrows, 9000);
+			CU_ASSERT_EQUAL(hok, hrows);
+			CU_ASSERT_EQUAL(hsame, hrows);
+			free(h);
+		}
 		free(want);
 		free(got);
 		free(cal);

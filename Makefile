@@ -201,15 +201,19 @@ figures: all
 	$(MAKE) --no-print-directory figures-smqos
 	$(MAKE) --no-print-directory figures-gspace
 
-# vGASA (experiments/vgasa/): Fig. 7 and 9, consolidation, BE beside the games, Fig. 8; its
+# vGASA (experiments/vgasa/): Fig. 7 on the first-picked times, the calibration of the games'
+# GPU times on its SA usage (traces/cal/), then Fig. 7 and 9, consolidation, BE, Fig. 8; its
 # reproduction.csv under build/figures/vgasa/report, plots/out/vgasa_*.png, experiments/vgasa/RESULTS.md
 .PHONY: figures-vgasa
 figures-vgasa: all
 	@command -v gnuplot >/dev/null || scripts/deps.sh all
-	for x in fig7 fig8 fig9 consolidation be; do \
+	$(BIN)/combosim run experiments/vgasa/fig7_uncal.json -q --out $(FIG)/vgasa/fig7_uncal
+	sh experiments/vgasa/calibrate.sh $(FIG)/vgasa/fig7_uncal >/dev/null
+	for x in fig7 fig8 fig9 consolidation consolidation_sc2 be; do \
 		$(BIN)/combosim run experiments/vgasa/$$x.json -q --out $(FIG)/vgasa/$$x || exit 1; done
 	sh experiments/vgasa/report.sh $(FIG)/vgasa/fig7 $(FIG)/vgasa/fig8 $(FIG)/vgasa/fig9 \
-		$(FIG)/vgasa/consolidation $(FIG)/vgasa/be $(FIG)/vgasa/report >/dev/null
+		$(FIG)/vgasa/consolidation $(FIG)/vgasa/be $(FIG)/vgasa/fig7_uncal $(FIG)/vgasa/consolidation_sc2 \
+		$(FIG)/vgasa/report >/dev/null
 	@mkdir -p plots/out
 	gnuplot -e "dir='$(FIG)/vgasa/report'; out='plots/out/vgasa_fig7.png'" plots/vgasa_fig7.gp
 	gnuplot -e "in='$(FIG)/vgasa/report/fig8.csv'; rep='$(FIG)/vgasa/report/reproduction.csv'; out='plots/out/vgasa_fig8.png'" plots/vgasa_fig8.gp

@@ -1,7 +1,7 @@
 /* trace_cli — `combosim trace gen|import|check` (see trace_cli.h).
  *
  *   combosim trace gen game (--game NAME | --profile FILE) [--quality high|medium|low]
- *                           [--mode stable|dynamic] --frames N [--seed S] [--fps F]
+ *                           [--mode stable|dynamic|scenes] --frames N [--seed S] [--fps F]
  *   combosim trace gen be (--app NAME | --profile FILE) [--iterations N] [--cv X] [--seed S]
  *   combosim trace import nsys|pytorch FILE [--name N] [--note TEXT] [--tc-regex RE] [--cd-regex RE]
  *                           [--fit GPU] [--time-scale X] [--stream N]
@@ -36,7 +36,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: combosim trace gen game (--game quake2|steel|dutm|ascent | --profile FILE)\n"
-	      "                 [--quality high|medium|low] [--mode stable|dynamic] --frames N [--seed S] [--fps F]\n"
+	      "                 [--quality high|medium|low] [--mode stable|dynamic|scenes] --frames N [--seed S] [--fps F]\n"
 	      "       combosim trace gen be (--app cp|mri-fhd|mri-q|lbm|sgemm|cutcp|fft|tpacf | --profile FILE)\n"
 	      "                 [--iterations N] [--cv X] [--seed S]\n"
 	      "       combosim trace import nsys|pytorch FILE [--name NAME] [--note TEXT] [--tc-regex RE] [--cd-regex RE]\n"
@@ -196,13 +196,13 @@ static const char *alias(const char *name, const char *const (*table)[2])
 
 static int gen_game_cmd(int argc, char **argv)
 {
-	static const char *const games[] = { "quake2", "steel", "dutm", "ascent", NULL };
+	static const char *const games[] = { "quake2", "steel", "dutm", "ascent", "dirt3", "starcraft2", "farcry2", NULL };
 	static const char *const game_alias[][2] = {
 		{ "quake", "quake2" }, { "q2", "quake2" }, { "severed-steel", "steel" },
 		{ "deliver-us-the-moon", "dutm" }, { NULL, NULL }
 	};
-	static const char *const modes[] = { "stable", "dynamic", NULL };
-	struct opt opts[] = { { "--game", NULL }, { "--profile", NULL }, { "--quality", "high" },
+	static const char *const modes[] = { "stable", "dynamic", "scenes", NULL };
+	struct opt opts[] = { { "--game", NULL }, { "--profile", NULL }, { "--quality", NULL },
 			      { "--mode", "stable" }, { "--frames", NULL }, { "--seed", "1" },
 			      { "--fps", NULL }, { NULL, NULL } };
 	const char *cmd = "trace gen game";
@@ -229,8 +229,13 @@ static int gen_game_cmd(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	static const char *const qualities[] = { "high", "medium", "low", NULL };
-	int q = choice(cmd, "--quality", opt(opts, "--quality"), qualities);
 	int mode = choice(cmd, "--mode", opt(opts, "--mode"), modes);
+	if (mode == 2 && opt(opts, "--quality")) {
+		fprintf(stderr, "combosim %s: --quality: expected none with --mode scenes (the profile's scenes mode gives the frame's times), got '%s'\n",
+			cmd, opt(opts, "--quality"));
+		return EXIT_BAD_INPUT;
+	}
+	int q = choice(cmd, "--quality", opt(opts, "--quality") ? opt(opts, "--quality") : "high", qualities);
 	long frames, seed;
 	if (q < 0 || mode < 0 || !long_arg(cmd, "--frames", opt(opts, "--frames"), 1, 1L << 40, &frames) ||
 	    !long_arg(cmd, "--seed", opt(opts, "--seed"), 0, LONG_MAX, &seed))
@@ -246,20 +251,33 @@ static int gen_game_cmd(int argc, char **argv)
 		game_profile_free(p);
 		return EXIT_BAD_INPUT;
 	}
-	if (!p->q[q].present) {
+	bool has_mode = mode == 0 ? p->stable.present : mode == 1 ? p->dynamic.present : p->scenes.present;
+	if (!has_mode) {
+		fprintf(stderr, "combosim %s: --mode: the profile %s (%s) has no \"%s\" mode under $.modes\n", cmd, p->name, path, modes[mode]);
+		game_profile_free(p);
+		return EXIT_BAD_INPUT;
+	}
+	if (mode != 2 && !p->q[q].present) {
 		fprintf(stderr, "combosim %s: --quality: the profile %s has no \"%s\" quality\n", cmd, p->name, quality_names[q]);
 		game_profile_free(p);
 		return EXIT_BAD_INPUT;
 	}
 	char line[1024];
-	snprintf(line, sizeof(line), "combosim trace gen game %s %s --quality %s --mode %s --frames %ld --seed %ld --fps %g",
-		 game ? "--game" : "--profile", game ? game : prof, quality_names[q], modes[mode], frames, seed, fps);
+	if (mode == 2)
+		snprintf(line, sizeof(line), "combosim trace gen game %s %s --mode scenes --frames %ld --seed %ld --fps %g",
+			 game ? "--game" : "--profile", game ? game : prof, frames, seed, fps);
+	else
+		snprintf(line, sizeof(line), "combosim trace gen game %s %s --quality %s --mode %s --frames %ld --seed %ld --fps %g",
+			 game ? "--game" : "--profile", game ? game : prof, quality_names[q], modes[mode], frames, seed, fps);
 	FILE *tmp = tmp_out();
 	if (!tmp) {
 		game_profile_free(p);
 		return EXIT_RUN_FAILED;
 	}
-	gen_game(p, (enum quality)q, mode ? MODE_DYNAMIC : MODE_STABLE, frames, (uint64_t)seed, fps, line, tmp);
+	if (mode == 2)
+		gen_scenes(p, frames, (uint64_t)seed, fps, line, tmp);
+	else
+		gen_game(p, (enum quality)q, mode ? MODE_DYNAMIC : MODE_STABLE, frames, (uint64_t)seed, fps, line, tmp);
 	game_profile_free(p);
 	return emit(tmp);
 }

@@ -70,7 +70,7 @@ int hl_closed_pull(struct hl_workload *w, int g, struct frame_source *src, char 
 		}
 		if (gs->cv > 0)
 			game_render_scale(gs, rng);
-		w->cpu_ns[g][f] = game_cpu_phase(gs, rng);
+		w->cpu_ns[g][f] = game_loop_cpu(gs, rng, w->frames[g][f].cpu_ns);
 		t += frame_min_ns(&w->frames[g][f]) + w->cpu_ns[g][f];
 		w->n_frames[g] = ++f;
 	}

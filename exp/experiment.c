@@ -190,7 +190,8 @@ static void load_game_trace(struct experiment *e, const struct cfg *c, struct ga
 			return;
 		}
 	}
-	if (game_trace_validate(path, g->profile, e->gpu, &g->trace_frames, err, sizeof(err)))
+	if (game_trace_validate(path, g->profile, e->gpu, &g->trace_frames, err, sizeof(err)) ||
+	    game_trace_cpu_column(path, &g->trace_cpu, err, sizeof(err)))
 		fail_from(c, "trace", err);
 }
 
@@ -308,6 +309,15 @@ static void load_loop(const struct cfg *c, struct game_spec *g)
 {
 	double d;
 	g->closed = cfg_enum(c, "loop", loops, "open") == 1;
+	if (g->trace_cpu) {
+		/* the trace gives every frame's CPU phase: a closed loop, and nothing to vary it by */
+		if (!g->closed)
+			cfg_fail_key(c, "trace", "expected \"loop\": \"closed\" beside a trace with a cpu_ms column (each frame's CPU phase of a closed frame loop), got an open-loop game");
+		for (const char *const *k = (const char *const[]){ "cpu_ms", "cpu_cv", NULL }; *k; k++)
+			if (cfg_has(c, *k))
+				cfg_fail_key(c, *k, "expected no %s: the trace's cpu_ms column gives every frame's CPU phase", *k);
+		return;
+	}
 	if (!g->closed) {
 		for (const char *const *k = (const char *const[]){ "cpu_ms", "cpu_cv", NULL }; *k; k++)
 			if (cfg_has(c, *k))

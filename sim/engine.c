@@ -297,12 +297,13 @@ static void frame_schedule(struct sim *s, struct game_rt *gm, sim_time at)
 		evq_push(s->q, at, EV_FRAME_RELEASE, gm);
 }
 
-/* A closed-loop game presented a frame now: its loop runs the next frame's CPU phase (varied
- * per frame when cpu_cv > 0, clipped as render times are), sleeps as long as the policy asked
- * (bk_game_sleep: once), and releases the frame. */
-static void closed_loop_next(struct sim *s, struct game_rt *gm)
+/* A closed-loop game presented a frame now: its loop runs the next frame's CPU phase (the
+ * frame's own from its trace, `frame_cpu` >= 0; else cpu_ms, varied per frame when cpu_cv > 0,
+ * clipped as render times are), sleeps as long as the policy asked (bk_game_sleep: once), and
+ * releases the frame. */
+static void closed_loop_next(struct sim *s, struct game_rt *gm, sim_time frame_cpu)
 {
-	sim_time at = s->now + game_cpu_phase(gm->spec, gm->rng) + gm->sleep_ns;
+	sim_time at = s->now + game_loop_cpu(gm->spec, gm->rng, frame_cpu) + gm->sleep_ns;
 	gm->sleep_ns = 0;
 	frame_schedule(s, gm, at);
 }
@@ -342,11 +343,12 @@ static void frame_release(struct sim *s, int gi)
 		}
 	}
 	if (gm->in_flight >= gs->max_queued || f->kernels.n == 0) {
+		sim_time cpu = f->kernels.cpu_ns;
 		metrics_frame_dropped(s->m, gi, f->release);
 		frame_write(s, f, true);
 		frame_free(f);
 		if (gs->closed)
-			closed_loop_next(s, gm);     /* nothing to present: the loop goes on */
+			closed_loop_next(s, gm, cpu);     /* nothing to present: the loop goes on */
 		return;
 	}
 	gm->in_flight++;
@@ -396,7 +398,7 @@ static void frame_kernel_done(struct sim *s, struct kinst *k)
 	if (s->pol && s->pol->frame_finished)
 		s->pol->frame_finished(s->pol_self, &s->bk, &fi, f->finish);
 	if (gm->spec->closed)
-		closed_loop_next(s, gm);     /* after the policy: its sleep applies to this next frame */
+		closed_loop_next(s, gm, f->kernels.cpu_ns);   /* after the policy: its sleep applies to the next frame */
 	frame_free(f);
 }
 

@@ -41,6 +41,11 @@ for g in quake2 steel dutm ascent; do
 	done
 done
 ok "every game x quality x mode generates a valid trace"
+for g in dirt3 starcraft2 farcry2; do
+	"$C" trace gen game --game $g --mode scenes --frames 50 > "$T/g.csv" &&
+	"$C" trace check "$T/g.csv" --profile $g > /dev/null || bad "gen game $g scenes"
+done
+ok "every vGASA game generates a valid scenes trace (frame, render_ms, cpu_ms)"
 for a in cp mri-fhd mri-q lbm sgemm cutcp fft tpacf mrif regtil; do
 	"$C" trace gen be --app $a --iterations 2 --cv 0.02 > "$T/be.json" && "$C" trace check "$T/be.json" > /dev/null || bad "gen be $a"
 done
@@ -95,7 +100,10 @@ else
 fi
 
 # ---- bad input: exit 2, FILE:LINE or FILE: $.path, nothing on stdout, no results
-expect_error "gen: unknown game" 2 "--game: expected one of quake2, steel, dutm, ascent, got 'doom'" -- trace gen game --game doom --frames 3
+expect_error "gen: unknown game" 2 "--game: expected one of quake2, steel, dutm, ascent, dirt3, starcraft2, farcry2, got 'doom'" -- trace gen game --game doom --frames 3
+expect_error "gen: scenes with a quality" 2 "--quality: expected none with --mode scenes" -- trace gen game --game dirt3 --mode scenes --quality high --frames 3
+expect_error "gen: a profile without the mode" 2 "--mode: the profile quake2 (" -- trace gen game --game quake2 --mode scenes --frames 3
+expect_error "gen: a profile without the mode (2)" 2 "has no \"stable\" mode under \$.modes" -- trace gen game --game dirt3 --frames 3
 expect_error "gen: no --frames" 2 "expected --game NAME or --profile FILE (one of them) and --frames N" -- trace gen game --game quake2
 expect_error "gen: bad quality" 2 "--quality: expected one of high, medium, low, got 'ultra'" -- trace gen game --game quake2 --quality ultra --frames 3
 expect_error "gen: bad frames" 2 "--frames: expected an integer in [1," -- trace gen game --game quake2 --frames 0
@@ -159,6 +167,11 @@ expect_error "run: a bad trace row stops loading" 2 "$T/bad_q2.csv:501: frame: e
 [ ! -e "$T/bad_run" ] && ok "no results directory after a bad trace" || bad "a bad trace left a results directory"
 expect_error "check: bad trace" 2 "$T/bad_q2.csv:501: frame: expected 496" -- trace check "$T/bad_q2.csv" --profile quake2
 expect_error "check: frame-level needs a profile" 2 "needs a game profile" -- trace check "$T/q2.csv"
+printf '# combosim game-trace v1 frame-level\nframe,render_ms,cpu_ms\n0,10,8\n1,10,\n' > "$T/bad_cpu.csv"
+expect_error "check: empty cpu_ms cell" 2 "$T/bad_cpu.csv:4: cpu_ms: expected the CPU time in ms after this frame (>= 0)" -- trace check "$T/bad_cpu.csv" --profile dirt3
+printf '{"gpu": "rtx3090", "duration_ms": 5, "kernels": [], "policies": [{"name": "vgasa"}], "games": [{"name": "g", "fps": 30, "trace": "%s", "profile": "dirt3", "loop": "closed", "cpu_ms": 8}]}' "$T/good_cpu.csv" > "$T/cpu_exp.json"
+printf '# combosim game-trace v1 frame-level\nframe,render_ms,cpu_ms\n0,10,8\n' > "$T/good_cpu.csv"
+expect_error "run: cpu_ms beside a cpu_ms trace" 2 "$T/cpu_exp.json: \$.games[0].cpu_ms: expected no cpu_ms: the trace's cpu_ms column gives every frame's CPU phase" -- run "$T/cpu_exp.json" --out "$T/cpu_out"
 
 # ---- memory: a 1-hour trace streams in about the memory of a 1-minute one
 if [ -x /usr/bin/time ]; then

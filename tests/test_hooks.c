@@ -539,6 +539,39 @@ static void test_closed_loop_stream(void)
 	free(x);
 }
 
+/* A closed loop whose trace gives each frame's CPU phase (cpu_ms column): the next frame is
+ * released exactly that long after this one is presented, frame by frame, on the simulator
+ * and with nothing drawn from the game's stream. */
+static void test_closed_loop_trace_cpu(void)
+{
+	char trace[] = "/tmp/combosim-cputrace-XXXXXX.csv";
+	int fd = mkstemps(trace, 4);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *t = fdopen(fd, "w");
+	fputs("# combosim game-trace v1 frame-level\nframe,render_ms,cpu_ms\n", t);
+	double cpu[40];
+	for (int i = 0; i < 40; i++) {
+		cpu[i] = 0.5 + 0.125 * (i % 7) + (i >= 20 ? 2 : 0);       /* a heavier scene from frame 20 */
+		fprintf(t, "%d,%.3f,%.3f\n", i, i >= 20 ? 2.0 : 1.0, cpu[i]);
+	}
+	fclose(t);
+	char x[1024];
+	snprintf(x, sizeof(x), "{" RTX "\"duration_ms\": 200, \"kernels\": [],"
+		 "\"games\":[{\"name\":\"g\",\"fps\":60,\"trace\":\"%s\",\"profile\":\"dirt3\",\"loop\":\"closed\"}]}", trace);
+	struct run r;
+	struct frame_row f[MAX_FRAMES];
+	CU_ASSERT_FATAL(run_open(&r, x, NULL, NULL));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	int n = frame_rows(&r, "g", f, MAX_FRAMES);
+	CU_ASSERT_EQUAL(n, 40);                     /* the trace's frames, then no more */
+	int exact = 0;
+	for (int i = 1; i < n; i++)
+		exact += f[i].release - f[i - 1].finish == llround(cpu[i - 1] * 1e6);
+	CU_ASSERT_EQUAL(exact, n - 1);
+	run_close(&r);
+	unlink(trace);
+}
+
 static void test_sleep_open_loop_fails(void)
 {
 	/* an open-loop game's frames come on a clock: a sleep there is a policy error */
@@ -1057,6 +1090,7 @@ void register_hooks_tests(void)
 	CU_add_test(s, "closed loop: CPU phase variation", test_closed_loop_cpu_cv);
 	CU_add_test(s, "closed loop: CPU phases are the game stream's draws", test_closed_loop_stream);
 	CU_add_test(s, "closed loop: sleeping an open-loop game fails", test_sleep_open_loop_fails);
+	CU_add_test(s, "closed loop: each frame's CPU phase from its trace", test_closed_loop_trace_cpu);
 	CU_add_test(s, "several games, each its FPS", test_several_games);
 	CU_add_test(s, "closed-loop game beside an open one", test_closed_beside_open);
 	CU_add_test(s, "depth 2: two kernels of an app at once", test_depth_side_by_side);

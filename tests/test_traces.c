@@ -970,6 +970,219 @@ static void test_trace_run_ends(void)
 	experiment_free(e);
 }
 
+/* ------------------------------------------------------------------ per-frame CPU time, scenes */
+
+#define CHDR "# combosim game-trace v1 frame-level\nframe,render_ms,cpu_ms\n"
+
+/* A frame-level trace's cpu_ms column: each record's CPU phase, read exactly; bad cells are
+ * FILE:LINE errors; a trace without the column gives none (-1). */
+static void test_frame_trace_cpu(void)
+{
+	char err[ERRLEN];
+	char *p = tmp_file(CHDR "0,10,8.25\n1,11,0\n2,9.5,12.125\n", ".csv");
+	struct frame_trace *t = frame_trace_open(p, err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_TRUE(frame_trace_has_cpu(t));
+	struct frame_record r;
+	static const double want[] = { 8.25, 0, 12.125 };
+	for (int i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL_FATAL(frame_trace_next(t, &r, err, sizeof(err)), 0);
+		CU_ASSERT_DOUBLE_EQUAL(r.cpu_ms, want[i], 1e-12);
+	}
+	CU_ASSERT_EQUAL(frame_trace_next(t, &r, err, sizeof(err)), 1);
+	frame_trace_close(t);
+	bool has = false;
+	CU_ASSERT_EQUAL(game_trace_cpu_column(p, &has, err, sizeof(err)), 0);
+	CU_ASSERT_TRUE(has);
+	CU_ASSERT_EQUAL(game_trace_cpu_column("traces/samples/quake2-high-dynamic-1000.csv", &has, err, sizeof(err)), 0);
+	CU_ASSERT_FALSE(has);
+	CU_ASSERT_EQUAL(game_trace_cpu_column("traces/samples/kernel-level-example.csv", &has, err, sizeof(err)), 0);
+	CU_ASSERT_FALSE(has);
+	rm_tmp(p);
+	t = frame_trace_open("traces/samples/quake2-high-dynamic-1000.csv", err, sizeof(err));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_FALSE(frame_trace_has_cpu(t));
+	CU_ASSERT_EQUAL(frame_trace_next(t, &r, err, sizeof(err)), 0);
+	CU_ASSERT_TRUE(r.cpu_ms < 0);
+	frame_trace_close(t);
+
+	expect_bad_trace(CHDR "0,10,8\n1,10,\n", ":4: cpu_ms: expected the CPU time in ms after this frame (>= 0) in every row of a trace with a cpu_ms column, got an empty cell", true);
+	expect_bad_trace(CHDR "0,10,-1\n", ":3: cpu_ms: expected a number in [0, 1e+06], got \"-1\"", true);
+	expect_bad_trace(CHDR "0,10,abc\n", ":3: cpu_ms: expected a number", true);
+	expect_bad_trace("# combosim game-trace v1 frame-level\nframe,render_ms,cpu_ms,cpu_ms\n",
+			 ":2: expected each column once, got \"cpu_ms\" twice", true);
+}
+
+/* A profile with rt_share 0 may leave out rt kernels (the vGASA games); its frames then expand
+ * into cd kernels only, and a row asking for an RT part is an error.  Qualities and modes are
+ * optional (only the generator needs them). */
+static void test_profile_no_rt(void)
+{
+	struct gpu_desc *g = rtx();
+	struct cfg_diag d = { 0 };
+	struct game_profile *p = game_profile_load("traces/games/dirt3.json", g, &d);
+	if (!p)
+		fprintf(stderr, "\n%s\n", d.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_FALSE(game_profile_has_part(p, PART_RT));
+	CU_ASSERT_TRUE(game_profile_has_part(p, PART_CD));
+	CU_ASSERT_FALSE(p->q[Q_HIGH].present || p->stable.present || p->dynamic.present);
+	CU_ASSERT_TRUE(p->scenes.present);
+	struct frame_kernels fk = { 0 };
+	struct frame_record r = { .render_ms = 10, .rt_share = -1, .cpu_ms = 8 };
+	game_profile_expand(p, &r, &fk);
+	CU_ASSERT_EQUAL_FATAL(fk.n, 2);
+	CU_ASSERT_EQUAL(fk.k[0].solo_ns, 7000000);
+	CU_ASSERT_EQUAL(fk.k[1].solo_ns, 3000000);
+	CU_ASSERT_EQUAL(fk.k[0].cls, KC_CD);
+	CU_ASSERT_EQUAL(fk.k[1].cls, KC_MEM);
+	frame_kernels_free(&fk);
+
+	char err[ERRLEN];
+	long frames;
+	char *t = tmp_file("# combosim game-trace v1 frame-level\nframe,render_ms,rt_share\n0,10,0\n1,10,0.5\n", ".csv");
+	CU_ASSERT_EQUAL(game_trace_validate(t, p, g, &frames, err, sizeof(err)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":4: rt_share: expected 0 or an empty cell (profile dirt3 has no rt kernels), got 0.5"));
+	rm_tmp(t);
+	game_profile_free(p);
+
+	/* without rt kernels, rt_share must be 0 */
+	FILE *f = fopen("traces/games/dirt3.json", "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	char *text = slurp(f);
+	fclose(f);
+	char *at = strstr(text, "\"rt_share\": 0,");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	memcpy(at, "\"rt_share\": 1,", 14);
+	char *bad = tmp_file(text, ".json");
+	d = (struct cfg_diag){ .file = bad };
+	CU_ASSERT_PTR_NULL(game_profile_load(bad, g, &d));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.kernels: expected the shares of the \"rt\" kernels to add up to 1 (rt kernels may be left out only when rt_share is 0), got 0 over 0 kernels"));
+	rm_tmp(bad);
+	/* a scenes mode needs all its members */
+	memcpy(at, "\"rt_share\": 0,", 14);
+	at = strstr(text, "\"level_sigma\": 0.2");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	memcpy(at, "\"level_sigmx\"", 13);
+	bad = tmp_file(text, ".json");
+	d = (struct cfg_diag){ .file = bad };
+	CU_ASSERT_PTR_NULL(game_profile_load(bad, g, &d));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.modes.scenes: unknown key 'level_sigmx'"));
+	rm_tmp(bad);
+	free(text);
+	gpu_free(g);
+}
+
+/* The scene model (traces/gen.h): persistent scenes of exponential length (mean scene_s x fps
+ * frames), each a log-normal level exp(N(0, level_sigma)) on the base frame's CPU and GPU time,
+ * frames varying within by the profile's cv / cpu_cv; deterministic. */
+static void test_gen_scenes(void)
+{
+	struct cfg_diag d = { 0 };
+	struct game_profile *p = game_profile_load("traces/games/starcraft2.json", NULL, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	const struct profile_scenes *z = &p->scenes;
+	enum { N = 300000 };
+	FILE *f = tmpfile(), *f2 = tmpfile();
+	gen_scenes(p, N, 7, 30, "test", f);
+	gen_scenes(p, N, 7, 30, "test", f2);
+	char *a = slurp(f), *b = slurp(f2);
+	fclose(f);
+	fclose(f2);
+	CU_ASSERT_STRING_EQUAL(a, b);
+	CU_ASSERT_PTR_NOT_NULL(strstr(a, "# combosim game-trace v1 frame-level\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(a, "\nframe,render_ms,cpu_ms\n"));
+	/* walk the scenes: their lengths, levels, and the frames inside each */
+	int scenes = 0;
+	long frames = 0, next = 0, end = -1;
+	double level = 0, sum_len = 0, sum_l = 0, sum_l2 = 0, sum_g = 0, sum_c = 0, lo = INFINITY, hi = 0;
+	bool ok = true;
+	for (const char *l = a; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		long s0, s1;
+		int k;
+		double lev, gpu, cpu;
+		long fr;
+		if (sscanf(l, "# scene %d: frames %ld-%ld, level %lf", &k, &s0, &s1, &lev) == 4) {
+			ok &= k == scenes && s0 == next && s0 == end + 1;
+			level = lev;
+			end = s1;
+			if (s1 < N - 1) {                   /* the last scene is cut by N */
+				sum_len += (double)(s1 - s0 + 1);
+				sum_l += log(lev);
+				sum_l2 += log(lev) * log(lev);
+				scenes++;
+			}
+		} else if (sscanf(l, "%ld,%lf,%lf", &fr, &gpu, &cpu) == 3) {
+			ok &= fr == next && fr <= end;
+			double x = gpu / (z->render_ms * level), y = cpu / (z->cpu_ms * level);
+			lo = fmin(lo, fmin(x, y));
+			hi = fmax(hi, fmax(x, y));
+			sum_g += x;
+			sum_c += y;
+			next++;
+			frames++;
+		}
+	}
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(frames, N);
+	CU_ASSERT_FATAL(scenes > 500);
+	double mean_len = sum_len / scenes, mean_l = sum_l / scenes;
+	double sd_l = sqrt(sum_l2 / scenes - mean_l * mean_l);
+	CU_ASSERT_DOUBLE_EQUAL(mean_len, z->scene_s * 30, 0.1 * z->scene_s * 30);    /* 300 frames = 10 s at 30 */
+	CU_ASSERT_DOUBLE_EQUAL(sd_l, z->level_sigma, 0.1 * z->level_sigma);
+	CU_ASSERT_DOUBLE_EQUAL(mean_l, 0, 0.03);
+	/* within a scene: 1 + N(0, cv) clipped to [0.5, 2] (to the printed microsecond) */
+	CU_ASSERT_TRUE(lo > 0.5 - 1e-3 && hi < 2 + 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(sum_g / N, 1, 0.01);
+	CU_ASSERT_DOUBLE_EQUAL(sum_c / N, 1, 0.01);
+	/* the scene length follows fps: at 60 the same scenes last twice the frames */
+	f = tmpfile();
+	gen_scenes(p, 1000, 7, 60, "test", f);
+	char *c = slurp(f);
+	fclose(f);
+	long s0, s1, t0, t1;
+	double lev;
+	int k;
+	CU_ASSERT_EQUAL_FATAL(sscanf(strstr(a, "# scene 0:"), "# scene %d: frames %ld-%ld, level %lf", &k, &s0, &s1, &lev), 4);
+	CU_ASSERT_EQUAL_FATAL(sscanf(strstr(c, "# scene 0:"), "# scene %d: frames %ld-%ld, level %lf", &k, &t0, &t1, &lev), 4);
+	CU_ASSERT_TRUE(labs((t1 + 1) - 2 * (s1 + 1)) <= 1);
+	free(a);
+	free(b);
+	free(c);
+	game_profile_free(p);
+}
+
+/* A trace with a cpu_ms column drives a closed loop only, and alone. */
+static void test_experiment_cpu_trace(void)
+{
+	char *t = tmp_file(CHDR "0,10,8\n1,10,8\n", ".csv");
+	struct cfg_diag d;
+	char json[2048];
+	snprintf(json, sizeof(json), EXP_HEAD "\"games\": [{\"name\": \"g\", \"fps\": 30, \"trace\": \"%s\", \"profile\": \"dirt3\", \"loop\": \"closed\"}]}", t);
+	struct experiment *e = load_exp(json, &d);
+	if (!e)
+		fprintf(stderr, "\n%s\n", d.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_TRUE(e->games[0].trace_cpu);
+	CU_ASSERT_TRUE(e->games[0].closed);
+	experiment_free(e);
+	static const struct { const char *extra, *want; } bad[] = {
+		{ "", "$.games[0].trace: expected \"loop\": \"closed\" beside a trace with a cpu_ms column" },
+		{ ", \"loop\": \"closed\", \"cpu_ms\": 8", "$.games[0].cpu_ms: expected no cpu_ms: the trace's cpu_ms column gives every frame's CPU phase" },
+		{ ", \"loop\": \"closed\", \"cpu_cv\": 0.1", "$.games[0].cpu_cv: expected no cpu_cv: the trace's cpu_ms column gives every frame's CPU phase" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(json, sizeof(json), EXP_HEAD "\"games\": [{\"name\": \"g\", \"fps\": 30, \"trace\": \"%s\", \"profile\": \"dirt3\"%s}]}", t, bad[i].extra);
+		e = load_exp(json, &d);
+		CU_ASSERT_PTR_NULL(e);
+		if (e || !strstr(d.msg, bad[i].want))
+			fprintf(stderr, "\n  got: %s\n  want: %s\n", e ? "success" : d.msg, bad[i].want);
+		CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, bad[i].want));
+		experiment_free(e);
+	}
+	rm_tmp(t);
+}
+
 void register_traces_tests(void)
 {
 	CU_pSuite s = CU_add_suite("traces", NULL, NULL);
@@ -992,4 +1205,8 @@ void register_traces_tests(void)
 	CU_add_test(s, "experiments with traces and queues", test_experiment_traces);
 	CU_add_test(s, "a bad trace row or queue kernel stops loading", test_experiment_bad_row);
 	CU_add_test(s, "a trace-driven game stops at the end of its trace", test_trace_run_ends);
+	CU_add_test(s, "frame-level trace: the cpu_ms column and its errors", test_frame_trace_cpu);
+	CU_add_test(s, "game profile without rt kernels (rt_share 0), optional qualities and modes", test_profile_no_rt);
+	CU_add_test(s, "scene generator: persistent scenes, their lengths and levels, deterministic", test_gen_scenes);
+	CU_add_test(s, "a cpu_ms trace needs a closed loop and no cpu_ms/cpu_cv beside it", test_experiment_cpu_trace);
 }

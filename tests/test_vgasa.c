@@ -12,6 +12,8 @@
 
 #include "policies/vgasa.h"
 #include "sim/engine.h"
+#include "traces/gen.h"
+#include "traces/profile.h"
 #include "tests/suites.h"
 
 /* ------------------------------------------------------------ running experiment text */
@@ -342,6 +344,119 @@ static void test_esa_common_fps(void)
 	free(x);
 }
 
+/* Reads a whole file (the caller frees). */
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *t = malloc((size_t)n + 1);
+	size_t got = fread(t, 1, (size_t)n, f);
+	t[got] = 0;
+	fclose(f);
+	return t;
+}
+
+/* The shipped games' traces are what the scene generator writes from their profiles
+ * (experiments/vgasa/traces/make.sh), the calibrated ones are those times scaled by the one
+ * factor their '# calibrated' line states, CPU times and scenes untouched, and the H100's hold
+ * each scene's mean GPU time. */
+static void test_shipped_scene_traces(void)
+{
+	static const struct { const char *file, *profile; int seed; } t[] = {
+		{ "dirt3", "dirt3", 1 }, { "starcraft2", "starcraft2", 1 }, { "farcry2", "farcry2", 1 }, { "farcry2_b", "farcry2", 2 },
+		{ "starcraft2_b", "starcraft2", 2 },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char path[256], cmd[256];
+		snprintf(path, sizeof(path), "traces/games/%s.json", t[i].profile);
+		struct cfg_diag d = { .file = path };
+		struct game_profile *p = game_profile_load(path, NULL, &d);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		snprintf(cmd, sizeof(cmd), "combosim trace gen game --game %s --mode scenes --frames 9000 --seed %d --fps 30",
+			 t[i].profile, t[i].seed);
+		char *want = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&want, &len);
+		gen_scenes(p, 9000, (uint64_t)t[i].seed, 30, cmd, m);
+		fclose(m);
+		snprintf(path, sizeof(path), "experiments/vgasa/traces/%s.csv", t[i].file);
+		char *got = read_all(path);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+		CU_ASSERT_STRING_EQUAL(got, want);
+		/* calibrated: every row's render_ms x the stated factor, cpu_ms as it was */
+		snprintf(path, sizeof(path), "experiments/vgasa/traces/cal/%s.csv", t[i].file);
+		char *cal = read_all(path);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(cal);
+		double scale = 0;
+		const char *c = strstr(cal, "# calibrated: render_ms x ");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		CU_ASSERT_EQUAL(sscanf(c, "# calibrated: render_ms x %lf", &scale), 1);
+		CU_ASSERT(scale > 1 && scale < 2);
+		long rows = 0, ok = 0;
+		const char *a = strstr(got, "\nframe,"), *b = strstr(cal, "\nframe,");
+		while (a && b) {
+			a = strchr(a + 1, '\n');
+			b = strchr(b + 1, '\n');
+			while (a && a[1] == '#')
+				a = strchr(a + 1, '\n');
+			while (b && b[1] == '#')
+				b = strchr(b + 1, '\n');
+			long fa, fb;
+			double ga, ca, gb, cb;
+			if (!a || !b || sscanf(a + 1, "%ld,%lf,%lf", &fa, &ga, &ca) != 3 || sscanf(b + 1, "%ld,%lf,%lf", &fb, &gb, &cb) != 3)
+				break;
+			rows++;
+			ok += fa == fb && fabs(gb - ga * scale) <= 0.0005 + 1e-9 && ca == cb;
+		}
+		CU_ASSERT_EQUAL(rows, 9000);
+		CU_ASSERT_EQUAL(ok, rows);
+		/* the H100's traces (scene_mean.sh): each frame's GPU time its scene's mean in the
+		 * calibrated trace, its CPU time unchanged */
+		if (i < 3) {
+			snprintf(path, sizeof(path), "experiments/vgasa/traces/h100/%s.csv", t[i].file);
+			char *h = read_all(path);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+			enum { MAXS = 256 };
+			double sum[MAXS] = { 0 }, hg[MAXS] = { 0 };
+			long n[MAXS] = { 0 };
+			long hrows = 0, hok = 0, hsame = 0;
+			for (int pass = 0; pass < 2; pass++) {
+				int sc = -1;
+				for (const char *l = pass ? h : cal; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+					long fr;
+					double g, c2;
+					int k;
+					if (sscanf(l, "# scene %d:", &k) == 1)
+						sc = k;
+					else if (*l != '#' && sscanf(l, "%ld,%lf,%lf", &fr, &g, &c2) == 3 && sc >= 0 && sc < MAXS) {
+						if (!pass) {
+							sum[sc] += g;
+							n[sc]++;
+						} else {
+							hrows++;
+							hok += fabs(g - sum[sc] / n[sc]) <= 0.0005 + 1e-9;
+							hsame += n[sc] > 0 && (hg[sc] == 0 || hg[sc] == g);
+							hg[sc] = g;
+						}
+					}
+				}
+			}
+			CU_ASSERT_EQUAL(hrows, 9000);
+			CU_ASSERT_EQUAL(hok, hrows);
+			CU_ASSERT_EQUAL(hsame, hrows);
+			free(h);
+		}
+		free(want);
+		free(got);
+		free(cal);
+		game_profile_free(p);
+	}
+}
+
 void register_vgasa_tests(void)
 {
 	CU_pSuite s = CU_add_suite("vgasa", NULL, NULL);
@@ -354,4 +469,5 @@ void register_vgasa_tests(void)
 	CU_add_test(s, "FSA moves GPU share to the game below", test_fsa_moves_share_to_the_game_below);
 	CU_add_test(s, "ESA (Alg. 3) on given windows", test_esa_pure);
 	CU_add_test(s, "ESA's common FPS is 1/sum(k_i)", test_esa_common_fps);
+	CU_add_test(s, "the shipped scene traces: generated, and calibrated by one factor", test_shipped_scene_traces);
 }

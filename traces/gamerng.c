@@ -34,3 +34,8 @@ sim_time game_cpu_phase(const struct game_spec *gs, gsl_rng *rng)
 	}
 	return cpu;
 }
+
+sim_time game_loop_cpu(const struct game_spec *gs, gsl_rng *rng, sim_time frame_cpu_ns)
+{
+	return frame_cpu_ns >= 0 ? frame_cpu_ns : game_cpu_phase(gs, rng);
+}

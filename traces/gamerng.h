@@ -5,7 +5,8 @@
  *
  * The stream of game i is GSL's MT19937 seeded from the experiment's seed and i.  Per frame it
  * is drawn in this order: the render scale when the frame is released (cv > 0), then the CPU
- * phase before the next frame when this one is presented or dropped (closed loop, cpu_cv > 0).
+ * phase before the next frame when this one is presented or dropped (closed loop, cpu_cv > 0;
+ * a frame whose trace gives its CPU phase draws none).
  * A backend that does not apply one of them must still draw it to stay in step.
  */
 #ifndef COMBOSIM_GAMERNG_H
@@ -22,5 +23,9 @@ double game_render_scale(const struct game_spec *gs, gsl_rng *rng);
 /* The CPU phase before a closed-loop game's next frame: cpu_ns, times 1 + N(0, cpu_cv) clipped
  * to [0.5, 2] when cpu_cv > 0 (no draw otherwise). */
 sim_time game_cpu_phase(const struct game_spec *gs, gsl_rng *rng);
+/* The CPU phase after a closed-loop game's frame: the frame's own (`frame_cpu_ns` >= 0, from a
+ * trace's cpu_ms column; nothing drawn, the loader allows no cpu_cv beside it), else
+ * game_cpu_phase. */
+sim_time game_loop_cpu(const struct game_spec *gs, gsl_rng *rng, sim_time frame_cpu_ns);
 
 #endif

@@ -297,9 +297,9 @@ void kernel_trace_close(struct kernel_trace *t)
 
 /* ------------------------------------------------------------------ frame-level */
 
-enum fcol { FC_FRAME, FC_RENDER, FC_SHARE, FC_WIDTH, FC_HEIGHT, FC_SPP, FC_TRIS, FC_NCOLS };
+enum fcol { FC_FRAME, FC_RENDER, FC_SHARE, FC_WIDTH, FC_HEIGHT, FC_SPP, FC_TRIS, FC_CPU, FC_NCOLS };
 static const char *const fcol_names[FC_NCOLS] = {
-	"frame", "render_ms", "rt_share", "width", "height", "spp", "triangles"
+	"frame", "render_ms", "rt_share", "width", "height", "spp", "triangles", "cpu_ms"
 };
 static const bool fcol_required[FC_NCOLS] = { true, true };
 
@@ -342,7 +342,7 @@ int frame_trace_next(struct frame_trace *t, struct frame_record *r, char *err, s
 		return rc < 0 ? -1 : 1;
 	if (!row_width_ok(c, t->width, err, errlen))
 		return -1;
-	*r = (struct frame_record){ .rt_share = -1, .spp = -1, .triangles = -1 };
+	*r = (struct frame_record){ .rt_share = -1, .spp = -1, .triangles = -1, .cpu_ms = -1 };
 	if (!csv_long(c, t->col[FC_FRAME], "frame", 0, 1L << 40, &r->frame, err, errlen))
 		return -1;
 	if (r->frame != t->next_frame) {
@@ -374,8 +374,22 @@ int frame_trace_next(struct frame_trace *t, struct frame_record *r, char *err, s
 	if (!csv_empty(c, t->col[FC_TRIS]) &&
 	    !csv_double(c, t->col[FC_TRIS], "triangles", 0, 1e12, &r->triangles, err, errlen))
 		return -1;
+	if (t->col[FC_CPU] >= 0) {
+		/* a closed loop's CPU phase after this frame: every row has one (no default to fall to) */
+		if (csv_empty(c, t->col[FC_CPU])) {
+			csv_fail(c, err, errlen, "cpu_ms: expected the CPU time in ms after this frame (>= 0) in every row of a trace with a cpu_ms column, got an empty cell");
+			return -1;
+		}
+		if (!csv_double(c, t->col[FC_CPU], "cpu_ms", 0, 1e6, &r->cpu_ms, err, errlen))
+			return -1;
+	}
 	t->next_frame++;
 	return 0;
+}
+
+bool frame_trace_has_cpu(const struct frame_trace *t)
+{
+	return t->col[FC_CPU] >= 0;
 }
 
 void frame_trace_close(struct frame_trace *t)
@@ -387,6 +401,22 @@ void frame_trace_close(struct frame_trace *t)
 }
 
 /* ------------------------------------------------------------------ validation */
+
+int game_trace_cpu_column(const char *path, bool *has, char *err, size_t errlen)
+{
+	enum trace_kind kind;
+	*has = false;
+	if (game_trace_kind(path, &kind, err, errlen))
+		return -1;
+	if (kind != TRACE_FRAME_LEVEL)
+		return 0;
+	struct frame_trace *t = frame_trace_open(path, err, errlen);
+	if (!t)
+		return -1;
+	*has = frame_trace_has_cpu(t);
+	frame_trace_close(t);
+	return 0;
+}
 
 int game_trace_validate(const char *path, const struct game_profile *profile,
 			const struct gpu_desc *g, long *frames, char *err, size_t errlen)
@@ -413,8 +443,16 @@ int game_trace_validate(const char *path, const struct game_profile *profile,
 		struct frame_trace *t = frame_trace_open(path, err, errlen);
 		if (!t)
 			return -1;
-		while ((rc = frame_trace_next(t, &r, err, errlen)) == 0)
+		bool no_rt = !game_profile_has_part(profile, PART_RT);
+		while ((rc = frame_trace_next(t, &r, err, errlen)) == 0) {
+			if (no_rt && r.rt_share > 0) {
+				csv_fail(&t->c, err, errlen, "rt_share: expected 0 or an empty cell (profile %s has no rt kernels), got %g",
+					 profile->name, r.rt_share);
+				rc = -1;
+				break;
+			}
 			(*frames)++;
+		}
 		frame_trace_close(t);
 	}
 	frame_kernels_free(&fk);

@@ -80,6 +80,39 @@ void gen_game(const struct game_profile *p, enum quality q, enum load_mode mode,
 	gsl_rng_free(r);
 }
 
+/* 1 + N(0, cv) clipped to [0.5, 2], as the engine varies a frame (traces/gamerng.c). */
+static double frame_scale(gsl_rng *r, double cv)
+{
+	return fmin(2.0, fmax(0.5, 1 + gsl_ran_gaussian(r, cv)));
+}
+
+void gen_scenes(const struct game_profile *p, long frames, uint64_t seed, double fps,
+		const char *cmdline, FILE *out)
+{
+	const struct profile_scenes *z = &p->scenes;
+	gsl_rng *r = rng_new(seed, p->name);
+	fprintf(out, "%s frame-level\n", GAME_TRACE_MAGIC);
+	fprintf(out, "# generated: %s\n", cmdline);
+	fprintf(out, "# profile %s, scenes mode: base frame %g ms GPU, %g ms CPU; per-frame cv %g (GPU), %g (CPU); "
+		"scenes of mean %g s (%g frames at %g fps), level exp(N(0, %g))\n",
+		p->name, z->render_ms, z->cpu_ms, z->cv, z->cpu_cv, z->scene_s, z->scene_s * fps, fps, z->level_sigma);
+	fprintf(out, "frame,render_ms,cpu_ms\n");
+	long f = 0;
+	for (int scene = 0; f < frames; scene++) {
+		long len = lround(gsl_ran_exponential(r, z->scene_s * fps));
+		if (len < 1)
+			len = 1;
+		double level = exp(gsl_ran_gaussian(r, z->level_sigma));
+		fprintf(out, "# scene %d: frames %ld-%ld, level %.4f\n", scene, f, (f + len < frames ? f + len : frames) - 1, level);
+		for (long i = 0; i < len && f < frames; i++, f++) {
+			double gpu = z->render_ms * level * frame_scale(r, z->cv);
+			double cpu = z->cpu_ms * level * frame_scale(r, z->cpu_cv);
+			fprintf(out, "%ld,%.3f,%.3f\n", f, fmax(0.001, gpu), cpu);
+		}
+	}
+	gsl_rng_free(r);
+}
+
 void gen_be(const struct be_profile *p, long iterations, double cv, uint64_t seed, const char *cmdline, FILE *out)
 {
 	gsl_rng *r = rng_new(seed, p->name);

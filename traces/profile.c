@@ -190,19 +190,21 @@ static void load_quality(const struct game_profile *p, const struct cfg *c, stru
 
 static void load_modes(struct game_profile *p, const struct cfg *c)
 {
-	struct cfg m, s, d;
-	if (!cfg_obj(c, "modes", true, &m))
+	struct cfg m, s, d, sc;
+	if (!cfg_obj(c, "modes", false, &m))
 		return;
-	cfg_only(&m, (const char *const[]){ "stable", "dynamic", NULL });
-	if (cfg_obj(&m, "stable", true, &s)) {
+	cfg_only(&m, (const char *const[]){ "stable", "dynamic", "scenes", NULL });
+	if (cfg_obj(&m, "stable", false, &s)) {
 		cfg_only(&s, (const char *const[]){ "amplitude", "sigma", "source", "note", NULL });
+		p->stable.present = true;
 		cfg_num(&s, "amplitude", 0, 0.5, CFG_REQUIRED, &p->stable.amplitude);
 		cfg_num(&s, "sigma", 0, 0.5, CFG_REQUIRED, &p->stable.sigma);
 	}
-	if (cfg_obj(&m, "dynamic", true, &d)) {
+	if (cfg_obj(&m, "dynamic", false, &d)) {
 		struct profile_dynamic *y = &p->dynamic;
 		cfg_only(&d, (const char *const[]){ "low", "mean", "high", "sigma", "tau_ms", "source",
 						    "note", NULL });
+		y->present = true;
 		cfg_num(&d, "low", 0.01, 1, CFG_REQUIRED, &y->low);
 		cfg_num(&d, "mean", 0.01, 1, CFG_REQUIRED, &y->mean);
 		cfg_num(&d, "high", 0.01, 1, CFG_REQUIRED, &y->high);
@@ -211,6 +213,18 @@ static void load_modes(struct game_profile *p, const struct cfg *c)
 		if (!d.diag->failed && !(y->low <= y->mean && y->mean <= y->high && y->low < y->high))
 			cfg_fail(&d, "expected low <= mean <= high and low < high, got %g, %g, %g",
 				 y->low, y->mean, y->high);
+	}
+	if (cfg_obj(&m, "scenes", false, &sc)) {
+		struct profile_scenes *z = &p->scenes;
+		cfg_only(&sc, (const char *const[]){ "render_ms", "cpu_ms", "cv", "cpu_cv", "scene_s",
+						     "level_sigma", "source", "sources", "assumptions", "note", NULL });
+		z->present = true;
+		cfg_num(&sc, "render_ms", 1e-3, 1e6, CFG_REQUIRED, &z->render_ms);
+		cfg_num(&sc, "cpu_ms", 0, 1e6, CFG_REQUIRED, &z->cpu_ms);
+		cfg_num(&sc, "cv", 0, 1, CFG_REQUIRED, &z->cv);
+		cfg_num(&sc, "cpu_cv", 0, 1, CFG_REQUIRED, &z->cpu_cv);
+		cfg_num(&sc, "scene_s", 1e-3, 1e6, CFG_REQUIRED, &z->scene_s);
+		cfg_num(&sc, "level_sigma", 0, 2, CFG_REQUIRED, &z->level_sigma);
 	}
 }
 
@@ -265,11 +279,14 @@ struct game_profile *game_profile_load(const char *path, const struct gpu_desc *
 			}
 		}
 		for (int part = 0; part < 2 && !d.failed; part++)
-			if (!count[part] || fabs(sum[part] - 1) > 1e-6)
-				cfg_fail_key(&c, "kernels", "expected the shares of the \"%s\" kernels to add up to 1, got %g over %d kernels",
-					     part ? "cd" : "rt", sum[part], count[part]);
+			if (part == PART_RT && !count[part] && p->rt_share == 0)
+				continue;     /* no RT part: every frame's time is in the cd kernels */
+			else if (!count[part] || fabs(sum[part] - 1) > 1e-6)
+				cfg_fail_key(&c, "kernels", "expected the shares of the \"%s\" kernels to add up to 1%s, got %g over %d kernels",
+					     part ? "cd" : "rt", part ? "" : " (rt kernels may be left out only when rt_share is 0)",
+					     sum[part], count[part]);
 	}
-	if (cfg_obj(&c, "qualities", true, &qs) && !d.failed) {
+	if (cfg_obj(&c, "qualities", false, &qs) && !d.failed) {
 		cfg_only(&qs, (const char *const[]){ "high", "medium", "low", NULL });
 		for (int q = 0; q < Q_COUNT && !d.failed; q++) {
 			struct cfg qc;
@@ -289,6 +306,14 @@ out:
 		return NULL;
 	}
 	return p;
+}
+
+bool game_profile_has_part(const struct game_profile *p, enum profile_part part)
+{
+	for (int i = 0; i < p->n_kernels; i++)
+		if (p->kernels[i].part == part)
+			return true;
+	return false;
 }
 
 void game_profile_free(struct game_profile *p)

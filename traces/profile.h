@@ -26,6 +26,7 @@ struct frame_record {
 	double rt_share;         /* < 0: not given (the profile's default applies) */
 	int width, height;       /* 0: not given (the profile's reference resolution) */
 	double spp, triangles;   /* < 0: not given (descriptive; COMBO Eq. 4's inputs) */
+	double cpu_ms;           /* < 0: not given; a closed loop's CPU phase after the frame */
 };
 
 enum profile_part { PART_RT, PART_CD };
@@ -48,14 +49,28 @@ struct profile_quality {
 };
 
 struct profile_stable {
+	bool present;
 	double amplitude;        /* frames within mean * (1 +- amplitude); peak = mean * (1 + amplitude) */
 	double sigma;            /* frame-to-frame noise (standard deviation, before clipping) */
 };
 
 struct profile_dynamic {
+	bool present;
 	double low, mean, high;  /* fractions of the peak render time */
 	double sigma;            /* stationary standard deviation of the wander */
 	double tau_ms;           /* correlation time of the wander (persistence) */
+};
+
+/* A closed frame loop's per-frame CPU and GPU time in persistent scenes (vGASA §2.1: "the FPS
+ * keeps constant for a short period of time but varies during gaming"): scenes of exponential
+ * length (mean scene_s at the profile's fps), each scaling the frame's CPU and GPU time by its
+ * level exp(N(0, level_sigma)); within a scene frames vary independently by cv (GPU) and
+ * cpu_cv (CPU), 1 + N(0, cv) clipped to [0.5, 2] as the engine's own variation. */
+struct profile_scenes {
+	bool present;
+	double render_ms, cpu_ms;    /* the base frame: GPU time alone on the whole GPU, CPU time */
+	double cv, cpu_cv;
+	double scene_s, level_sigma;
 };
 
 struct game_profile {
@@ -69,6 +84,7 @@ struct game_profile {
 	struct profile_quality q[Q_COUNT];
 	struct profile_stable stable;
 	struct profile_dynamic dynamic;
+	struct profile_scenes scenes;
 	double feature_noise;    /* relative noise of generated spp/triangles around Eq. 4 */
 };
 
@@ -76,6 +92,8 @@ struct game_profile {
 struct game_profile *game_profile_load(const char *path, const struct gpu_desc *g,
 				       struct cfg_diag *diag);
 void game_profile_free(struct game_profile *p);
+/* Whether the profile has kernels of `part` (a profile whose rt_share is 0 may have no rt ones). */
+bool game_profile_has_part(const struct game_profile *p, enum profile_part part);
 
 /* The kernels of one frame: each kernel's solo time is render time x its part's share
  * (rt_share or 1 - rt_share) x its share within the part (rounded so the parts add up to the

@@ -1,6 +1,7 @@
 /* source — frame sources (see source.h): inline, kernel-level trace, frame-level trace. */
 #include "traces/source.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@ static int inline_next(void *self, long number, struct frame_kernels *out, char 
 	(void)number; (void)err; (void)errlen;
 	out->n = 0;
 	out->features = (struct frame_features){ 0 };
+	out->cpu_ns = -1;
 	for (int i = 0; i < s->g->n_kernels; i++)
 		*frame_kernels_add(out) = s->kernels[s->g->kernels[i]];
 	return 0;
@@ -61,6 +63,7 @@ static int ktrace_next(void *self, long number, struct frame_kernels *out, char 
 {
 	(void)number;
 	out->features = (struct frame_features){ 0 };
+	out->cpu_ns = -1;
 	return kernel_trace_next(self, out, err, errlen);
 }
 
@@ -97,6 +100,7 @@ static int ftrace_next(void *self, long number, struct frame_kernels *out, char 
 		.height = res ? r.height : s->p->ref_height,
 		.spp = r.spp, .triangles = r.triangles,
 	};
+	out->cpu_ns = r.cpu_ms >= 0 ? (sim_time)llround(r.cpu_ms * 1e6) : -1;
 	return 0;
 }
 

@@ -17,6 +17,7 @@ struct frame_kernels {
 	struct kernel_spec *k;
 	int n, cap;
 	struct frame_features features;   /* set by sources whose traces carry them */
+	sim_time cpu_ns;         /* a closed loop's CPU phase after this frame, from its trace; -1: not given */
 };
 
 /* Makes room for one more kernel and returns it (zeroed). */

@@ -43,11 +43,13 @@ struct game_spec {
 	bool frame_level;
 	struct game_profile *profile;   /* owned; frame-level traces only */
 	long trace_frames;       /* frames in the trace */
+	bool trace_cpu;          /* the frame-level trace gives each frame's CPU phase (cpu_ms column) */
 	double cv;               /* per-frame render-time variation (coefficient of variation) */
 	int max_queued;          /* frames in flight before a release is dropped */
 	long frames;             /* 0: until the end of the run */
 	/* Closed loop (vGASA's frame loop): the next frame is released when this one is
-	 * presented, plus its CPU phase (cpu_ns, varied by cpu_cv) and any sleep the policy
+	 * presented, plus its CPU phase (the trace's per frame when trace_cpu, else cpu_ns varied
+	 * by cpu_cv) and any sleep the policy
 	 * inserted.  Open loop: released every period_ns.  Either way fps sets qos_ns's default. */
 	bool closed;
 	sim_time cpu_ns;

@@ -594,6 +594,19 @@ repeat_prepare
 closed_prepare() {
   "$C" run experiments/vgasa/h100_vgasa.json $(solo_sets experiments/vgasa/h100_vgasa.json cuda/runs/h100-vgasa/summary.json) --out "$tmp/x-vgasa" --quiet
   python3 cuda/scripts/compare_frames.py "$tmp/x-vgasa" cuda/runs/h100-vgasa "$(dur_of cuda/runs/h100-vgasa/summary.json)" > "$tmp/f-vgasa.md"
+  # the scene workload: trace-driven frames, so the kernels' targets (not the measured solo
+  # times: every frame's kernels come from the trace) on the simulator's side
+  "$C" run experiments/vgasa/h100_vgasa_scenes.json --out "$tmp/x-vgasa-scenes" --quiet
+  python3 cuda/scripts/compare_frames.py "$tmp/x-vgasa-scenes" cuda/runs/h100-vgasa-scenes "$(dur_of cuda/runs/h100-vgasa-scenes/summary.json)" > "$tmp/f-vgasa-scenes.md"
+  sh experiments/vgasa/extract.sh "$tmp/x-vgasa-scenes" > "$tmp/v-sim.csv"
+  sh experiments/vgasa/extract.sh cuda/runs/h100-vgasa-scenes > "$tmp/v-gpu.csv"
+  awk -F, 'FNR == NR { if ($2 == "mean") s[$1 "," $4] = $5; next }
+    $2 == "mean" && ($4 == "gpu_usage_mean" || $4 == "gpu_usage_min" || $4 == "gpu_usage_max" || $4 == "fsa_moves") { g[$1 "," $4] = $5; if (!($1 in seen)) { seen[$1] = 1; ord[++n] = $1 } }
+    END { print "| policy | GPU usage mean % sim / GPU | min % | max % | FSA moves sim / GPU |"; print "|---|---|---|---|---|"
+      for (i = 1; i <= n; i++) { p = ord[i]
+        printf "| %s | %.1f / %.1f | %.1f / %.1f | %.1f / %.1f | %s |\n", p, 100 * s[p ",gpu_usage_mean"], 100 * g[p ",gpu_usage_mean"],
+          100 * s[p ",gpu_usage_min"], 100 * g[p ",gpu_usage_min"], 100 * s[p ",gpu_usage_max"], 100 * g[p ",gpu_usage_max"],
+          (p ",fsa_moves") in g ? s[p ",fsa_moves"] " / " g[p ",fsa_moves"] : "-" } }' "$tmp/v-sim.csv" "$tmp/v-gpu.csv" > "$tmp/u-vgasa-scenes.md"
   "$C" run cuda/experiments/h100_hooks.json $(solo_sets cuda/experiments/h100_hooks.json $(real hooks)/summary.json) --out "$tmp/x-hooks" --quiet
   python3 cuda/scripts/compare_frames.py "$tmp/x-hooks" "$(real hooks)" "$(dur_of $(real hooks)/summary.json)" > "$tmp/f-hooks.md"
   python3 cuda/scripts/compare_runs.py "$tmp/x-hooks" "$(real hooks)" "$(dur_of $(real hooks)/summary.json)" \
@@ -630,6 +643,7 @@ kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has n
 | cuda/runs/h100-combo-unified | the same for cuda/experiments/h100_combo.json: BE alone, combo-exact, combo-intra | **held out** (full experiment) |
 | cuda/runs/h100-w2-unified | the same for cuda/experiments/h100_w2.json: the second workload under every policy, \`combo\` (switching, with headroom merging) included, one kernel in flight per app; holds the call's calibration cache (calib.json) | run-to-run variation of pilotfish and COMBO (superseded by h100-w2-queued; raw record) |
 | cuda/runs/h100-vgasa | \`combosim-cuda run experiments/vgasa/h100_vgasa.json\`: three closed-loop games under vGASA (default, SA, ESA) | **held out** (closed-loop section) |
+| cuda/runs/h100-vgasa-scenes | \`combosim-cuda run experiments/vgasa/h100_vgasa_scenes.json\`: vGASA's three games from frame-level traces with persistent scenes (each frame's CPU phase from the trace, its GPU time its scene's mean), default, SA, FSA, ESA, 20 s each | **held out** (closed-loop section) |
 | cuda/runs/h100-hooks | \`combosim-cuda run cuda/experiments/h100_hooks.json\`: a closed-loop game, a DNN app two kernels deep, a streaming app (game alone, BE alone, static-66 launching one kernel per app at a time) | nothing (superseded by h100-hooks-queued; raw record) |
 | cuda/runs/h100-bench-progress | \`combosim-cuda bench progress\`: a running persistent kernel's task counter read by the host (ck_slots_peek) | nothing (checks what the GPU backend's progress observation can see) |
 | cuda/runs/h100-exclusive | \`combosim-cuda run cuda/experiments/h100_exclusive.json\`: game alone, BE alone; the runner with its own copy of each policy, two kernels queued per BE app | be-alone beside h100-static-2 when the simulated static runs are compared with both runners' (superseded by h100-exclusive-unified; raw record) |
@@ -879,6 +893,17 @@ from each game's measured GPU busy time).  The policy is policies/vgasa.c, uncha
 sides; the sleeps it inserts come from what each side measured.
 
 $(cat $tmp/f-vgasa.md)
+
+cuda/runs/h100-vgasa-scenes replays experiments/vgasa/h100_vgasa_scenes.json: vGASA's three
+games (experiments/vgasa/, calibrated traces) with persistent scenes, each frame's CPU phase
+from its trace (the \`cpu_ms\` column: the same on both sides) and its GPU time the mean of its
+scene (experiments/vgasa/traces/scene_mean.sh), under default sharing, SA, FSA and ESA.  The
+simulator runs the kernels' target solo times (the GPU's calibration measured them within
+1.8 %, run.log).  FSA's moves are windows at whose end Alg. 2 moved GPU share.
+
+$(cat $tmp/f-vgasa-scenes.md)
+
+$(cat $tmp/u-vgasa-scenes.md)
 
 cuda/runs/h100-hooks-queued replays cuda/experiments/h100_hooks.json: the static workload's game as a
 closed loop (4 ms CPU phase, cpu_cv 0.2: the same draws on both sides) beside a DNN app two

@@ -2,10 +2,12 @@
 # Writes experiments/combo/RESULTS.md from the reproduction.csv files `make figures` produced:
 # every number the COMBO paper states that we reproduce, the paper's value beside ours, and the
 # gap; then the hand-written explanations of the gaps (experiments/combo/gaps.md).
-# Usage: results.sh FIGURES_DIR
+# Usage: results.sh FIGURES_DIR [OUT]   (OUT: default experiments/combo/RESULTS.md; make figures writes
+# build/figures/combo/RESULTS.md and `make results` copies it here)
 set -eu
 d=${1:?usage: results.sh FIGURES_DIR}
-out=experiments/combo/RESULTS.md
+out=${2:-experiments/combo/RESULTS.md}
+mkdir -p "$(dirname "$out")"
 {
 	echo "# COMBO reproduction: paper vs simulation"
 	echo

@@ -2,10 +2,12 @@
 # Writes experiments/gspace/RESULTS.md from the reproduction.csv `make figures-gspace` produced:
 # every number of the G-Space paper we reproduce, the paper's beside ours and the gap, then the
 # hand-written explanations of the gaps (experiments/gspace/gaps.md).
-# Usage: results.sh REPORT_DIR
+# Usage: results.sh REPORT_DIR [OUT]   (OUT: default experiments/gspace/RESULTS.md; make figures writes
+# build/figures/gspace/RESULTS.md and `make results` copies it here)
 set -eu
 d=${1:?usage: results.sh REPORT_DIR}
-out=experiments/gspace/RESULTS.md
+out=${2:-experiments/gspace/RESULTS.md}
+mkdir -p "$(dirname "$out")"
 {
 	echo "# G-Space reproduction: paper vs simulation"
 	echo

@@ -2,10 +2,12 @@
 # Writes experiments/smqos/RESULTS.md from the reproduction.csv `make figures-smqos` produced:
 # every number of the SMQoS paper we reproduce, the paper's beside ours and the gap, then the
 # hand-written explanations of the gaps (experiments/smqos/gaps.md).
-# Usage: results.sh REPORT_DIR
+# Usage: results.sh REPORT_DIR [OUT]   (OUT: default experiments/smqos/RESULTS.md; make figures writes
+# build/figures/smqos/RESULTS.md and `make results` copies it here)
 set -eu
 d=${1:?usage: results.sh REPORT_DIR}
-out=experiments/smqos/RESULTS.md
+out=${2:-experiments/smqos/RESULTS.md}
+mkdir -p "$(dirname "$out")"
 {
 	echo "# SMQoS reproduction: paper vs simulation"
 	echo

@@ -2,10 +2,12 @@
 # Writes experiments/vgasa/RESULTS.md from the reproduction.csv `make figures` produced: every
 # number of the vGASA paper we reproduce, the paper's beside ours and the gap, then the
 # hand-written explanations of the gaps (experiments/vgasa/gaps.md).
-# Usage: results.sh REPORT_DIR
+# Usage: results.sh REPORT_DIR [OUT]   (OUT: default experiments/vgasa/RESULTS.md; make figures writes
+# build/figures/vgasa/RESULTS.md and `make results` copies it here)
 set -eu
 d=${1:?usage: results.sh REPORT_DIR}
-out=experiments/vgasa/RESULTS.md
+out=${2:-experiments/vgasa/RESULTS.md}
+mkdir -p "$(dirname "$out")"
 {
 	echo "# vGASA reproduction: paper vs simulation"
 	echo

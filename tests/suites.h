@@ -17,5 +17,6 @@ void register_gspace_tests(void);
 void register_hardening_tests(void);
 void register_sweep_tests(void);
 void register_power_tests(void);
+void register_sharing_tests(void);
 
 #endif

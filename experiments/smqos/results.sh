@@ -14,6 +14,8 @@ out=experiments/smqos/RESULTS.md
 	echo "the policies (policies/smqos.c, policies/rollover.c) on the workloads of experiments/smqos/"
 	echo "(generate.sh; profiles in traces/smqos/).  Figures: plots/out/smqos_fig7_8.png,"
 	echo "plots/out/smqos_fig9_10_12.png.  Gaps are explained in the section after the table."
+	echo "Fig. 15-16 (RH-SMQoS, SlateQoS, Volta-MPS on the H100 description: policies/slateqos.c,"
+	echo "policies/volta_mps.c): plots/out/smqos_fig15_16.png."
 	echo
 	echo "| metric | unit | paper | simulated | gap | note |"
 	echo "|---|---|---|---|---|---|"

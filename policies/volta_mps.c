@@ -18,9 +18,11 @@
  * clients is treated as if it came from one process (the same forum thread), so the
  * dispatcher's usual rules hold between apps.
  *
- * Not modelled: how the driver turns a percentage into SMs (the documentation does not say;
- * floor is assumed), MPS's separate address spaces and its server, and a limit changed at run
- * time (§4.2: only work created afterwards obeys it; this policy never changes it).  Each batch
+ * How the driver turns a percentage into SMs the documentation does not say: floor(p x SMs) by
+ * default, or the SMs a client of that percentage was measured to see (`ls_sm_limit`,
+ * `batch_sm_limit`; on the H100, cuda/runs/h100-volta-mps sms.txt).  Not modelled: MPS's
+ * separate address spaces and its server, and a limit changed at run time (§4.2: only work
+ * created afterwards obeys it; this policy never changes it).  Each batch
  * app gets `batch_percentage` (default 1 - qos: the paper does not give the batch task's limit).
  */
 #include <math.h>
@@ -41,7 +43,8 @@ static int sm_limit_of(int sms, double pct)
 
 static void *volta_mps_init(struct backend *b, const struct cfg *p)
 {
-	static const char *const keys[] = { "name", "label", "ls", "qos", "ls_percentage", "batch_percentage", NULL };
+	static const char *const keys[] = { "name", "label", "ls", "qos", "ls_percentage", "batch_percentage",
+					    "ls_sm_limit", "batch_sm_limit", NULL };
 	struct volta_mps *v = calloc(1, sizeof(*v));
 	if (!v)
 		return NULL;
@@ -63,9 +66,15 @@ static void *volta_mps_init(struct backend *b, const struct cfg *p)
 		return NULL;
 	}
 	int sms = bk_gpu(b)->sm_count;
+	int64_t ll, bl;
+	if (!cfg_int(p, "ls_sm_limit", 1, sms, &(int64_t){ sm_limit_of(sms, v->ls_pct) }, &ll) ||
+	    !cfg_int(p, "batch_sm_limit", 1, sms, &(int64_t){ sm_limit_of(sms, v->batch_pct) }, &bl)) {
+		free(v);
+		return NULL;
+	}
 	v->ls_app = (int)ls;
-	v->ls_limit = sm_limit_of(sms, v->ls_pct);
-	v->batch_limit = sm_limit_of(sms, v->batch_pct);
+	v->ls_limit = (int)ll;
+	v->batch_limit = (int)bl;
 	return v;
 }
 

@@ -228,7 +228,8 @@ static void test_relaunch_runs_every_block_in_range(void)
 	cJSON_Delete(r);
 }
 
-/* The policies: Volta-MPS limits the LS app to floor(qos x SMs) and the batch app to the rest;
+/* The policies: Volta-MPS limits the LS app to floor(qos x SMs) and the batch app to the rest
+ * (or to measured counts);
  * SlateQoS puts the LS app on round(qos x SMs) SMs re-launched; both refuse a backend without
  * the capability (tests/test_backend.c's fake; cuda/test_hostloop.c for the GPU's). */
 static void test_policies_report_their_shares(void)
@@ -237,6 +238,12 @@ static void test_policies_report_their_shares(void)
 	CU_ASSERT_FATAL(r != NULL);
 	CU_ASSERT_EQUAL(num(r, "volta_mps", "ls_sm_limit"), 73);     /* floor(0.9 x 82) */
 	CU_ASSERT_EQUAL(num(r, "volta_mps", "batch_sm_limit"), 8);   /* floor(0.1 x 82 + 1e-9) */
+	cJSON_Delete(r);
+	/* measured SM counts instead of the percentage's floor */
+	r = run(TWO_APPS, 0.3, "{\"name\":\"volta-mps\",\"qos\":0.9,\"ls_sm_limit\":70,\"batch_sm_limit\":10}", NULL);
+	CU_ASSERT_FATAL(r != NULL);
+	CU_ASSERT_EQUAL(num(r, "volta_mps", "ls_sm_limit"), 70);
+	CU_ASSERT_EQUAL(num(r, "volta_mps", "batch_sm_limit"), 10);
 	cJSON_Delete(r);
 	r = run(TWO_APPS, 0.3, "{\"name\":\"slateqos\",\"qos\":0.9}", NULL);
 	CU_ASSERT_FATAL(r != NULL);

@@ -126,10 +126,11 @@ END {
 	reach["slateqos"] = 84.4; reach["volta-mps"] = 76.6; r95p["slateqos"] = 75; r95p["volta-mps"] = 68.8
 	tp["rh-smqos"] = 41.2; tp["slateqos"] = 37.3; tp["volta-mps"] = 23.9
 	name["rh-smqos"] = "RH-SMQoS"; name["slateqos"] = "SlateQoS"; name["volta-mps"] = "Volta-MPS"
+	gpu["volta-mps"] = "; the H100 with real MPS: cuda/VALIDATION.md"; gpu["slateqos"] = "; not on the GPU (its backend cannot re-launch)"
 	for (i = 1; i <= 2; i++) {
 		p = bl[i]; m = p; gsub(/-/, "_", m)
 		if (!n[p]) continue
-		printf "%s_qos_reach,%%,%s,%.1f,%s on the H100 description over the 16 pairs x 4 QoS policies of §6 (Fig. 15)\n", m, reach[p], 100 * r[p] / n[p], name[p]
+		printf "%s_qos_reach,%%,%s,%.1f,%s on the H100 description over the 16 pairs x 4 QoS policies of §6 (Fig. 15)%s\n", m, reach[p], 100 * r[p] / n[p], name[p], gpu[p]
 		printf "%s_qos_reach_95,%%,%s,%.1f,the same at 95 %% (Fig. 15)\n", m, r95p[p], 100 * r95[p] / n95[p]
 		printf "%s_batch_ntp,%%,%s,%.1f,mean batch NTP over all 64 cases (Fig. 16 averages those where all three approaches met QoS: next rows)\n", m, tp[p], 100 * t[p] / n[p]
 	}

@@ -134,7 +134,7 @@ static void test_caps_refused(void)
 	expect_refused("experiments/default.json", NULL, 2, "\"smbound\"");
 	expect_refused("experiments/default.json", NULL, 3, "\"wait\"");
 	/* SMQoS §6's baselines: an SM-count limit the hardware places (Volta MPS), grids
-	 * re-launched on an SM range (Slate); h100_rh.json's last eight policies */
+	 * re-launched on an SM range (Slate): h100_rh.json's policies after the fifth */
 	CU_ASSERT_EQUAL(cuda_backend_ops.caps & (BK_CAP_SM_LIMIT | BK_CAP_RELAUNCH), 0);
 	expect_refused("experiments/smqos/h100_rh.json", NULL, 5, "Volta MPS");
 	expect_refused("experiments/smqos/h100_rh.json", NULL, 12, "SlateQoS");

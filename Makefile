@@ -237,6 +237,7 @@ figures-smqos: all
 	gnuplot -e "dir='$(FIG)/smqos/report'; out='plots/out/smqos_fig7_8.png'" plots/smqos_qos.gp
 	gnuplot -e "dir='$(FIG)/smqos/report'; out='plots/out/smqos_fig9_10_12.png'" plots/smqos_alloc.gp
 	gnuplot -e "dir='$(FIG)/smqos/report'; out='plots/out/smqos_fig20_21.png'" plots/smqos_fig20.gp
+	gnuplot -e "dir='$(FIG)/smqos/report'; out='plots/out/smqos_fig15_16.png'" plots/smqos_rh.gp
 	sh experiments/smqos/results.sh $(FIG)/smqos/report $(FIG)/smqos/RESULTS.md
 
 # G-Space (experiments/gspace/): Fig. 2 (no yield), Fig. 3-4 (solo scalability), Fig. 5-6

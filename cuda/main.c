@@ -4,6 +4,7 @@
  *   combosim-cuda bench all|scaling|corun|placement|saturation|progress|reshape [--out DIR] [--calib FILE] [--reps N]
  *                       [--target-us US] [--device N]
  *   combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE] [--device N] [--check]
+ *                     [--mps-client]
  *
  * Exit codes as combosim: 0 ok, 1 the run failed (any CUDA error), 2 bad usage or input.
  */
@@ -20,13 +21,15 @@ static void usage(FILE *f)
 	      "       combosim-cuda bench all|scaling|corun|placement|saturation|progress|reshape [--out DIR]\n"
 	      "                     [--calib FILE] [--reps N] [--target-us US] [--device N]\n"
 	      "       combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE]\n"
-	      "                     [--device N] [--check]\n"
+	      "                     [--device N] [--check] [--mps-client]\n"
 	      "run replays the experiment's game frames and BE apps on the GPU under each of its\n"
 	      "policies (the policies of combosim, unchanged, on the CUDA backend) and writes DIR\n"
 	      "(default cuda-run): kernels.csv and frames.csv in the simulator's columns, tasks.csv,\n"
 	      "summary.json, and timeline.json when outputs.timeline.  A policy that needs what the\n"
 	      "GPU backend cannot do (an SM mask, a context reset, ...) is refused at init (exit 2);\n"
-	      "--check stops there, without a GPU.\n"
+	      "--check stops there, without a GPU.  --mps-client: this process is a Volta MPS client\n"
+	      "limited to fewer SMs than the GPU description's; its kernels come from the calibration\n"
+	      "cache as calibrated on the whole GPU, none is calibrated or re-measured.\n"
 	      "info prints the device's properties as JSON.  bench runs the micro-benchmarks and\n"
 	      "writes DIR (default cuda-bench): device.json, summary.json, scaling.csv, corun.csv,\n"
 	      "corun_reps.csv, kernels.csv, partition.csv, placement_blocks.csv, placement.json,\n"
@@ -78,6 +81,10 @@ int main(int argc, char **argv)
 			const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 			if (!strcmp(a, "--check")) {
 				ro.check_only = true;
+				continue;
+			}
+			if (!strcmp(a, "--mps-client")) {
+				ro.mps_client = true;
 				continue;
 			}
 			if (!v) {

@@ -36,6 +36,9 @@ struct runner {
 	struct ck_calib cal;
 	const struct experiment *e;
 	int N;
+	/* a Volta MPS client (runner_opts.mps_client): the SMs the device shows it */
+	bool mps;
+	int device_sms;
 	struct prepared *prep;
 	int n_prep, cap_prep;
 	cJSON *calib_log;
@@ -115,6 +118,20 @@ static void prepare(struct runner *r, const struct kernel_spec *s)
 	}
 	k->workers = occ * r->N;
 	double target = (double)s->solo_ns / 1e3;
+	if (r->mps) {
+		struct ck_kernel c = *k;
+		double a, b;
+		c.variant = CK_ORIGINAL;
+		if (!ck_calib_get(&r->cal, &c, &a, &b)) {
+			fprintf(stderr, "combosim-cuda: kernel '%s' (%s) is not in the calibration cache; as an MPS client "
+				"(--mps-client) every kernel must have been calibrated on the whole GPU before\n", s->name,
+				ck_class_names[k->cls]);
+			exit(2);
+		}
+		k->work = ck_work_for(a, b, target);
+		calib_record(r, s, k, occ, target, NAN);
+		return;
+	}
 	double measured = bench_calibrate(r->d, &r->cal, k, target);
 	if (isnan(measured))
 		measured = bench_solo_us(r->d, k, 3);   /* from the cache: check it */
@@ -264,6 +281,13 @@ static cJSON *summary_new(const struct runner_opts *o, const struct experiment *
 		}
 	unwritten_outputs(e, sum);
 	cJSON_AddItemToObject(sum, "device", ck_props_json(r->d));
+	if (r->mps) {
+		const char *pct = getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+		cJSON *m = cJSON_AddObjectToObject(sum, "mps_client");
+		cJSON_AddNumberToObject(m, "device_sms", r->device_sms);
+		cJSON_AddStringToObject(m, "active_thread_percentage", pct ? pct : "");
+		cJSON_AddStringToObject(m, "calibration", "from the cache, made on the whole GPU without MPS; not re-measured");
+	}
 	cJSON_AddItemToObject(sum, "calibration", r->calib_log);
 	if (tl) {
 		cJSON *tj = cJSON_AddObjectToObject(sum, "timeline");
@@ -371,7 +395,10 @@ static int open_device(const struct runner_opts *o, struct runner *r, const stru
 		prio[i] -= w->prio_min;
 	r->d = ck_open(o->device, ns > 0 ? ns : 1, prio);
 	free(prio);
-	r->N = ck_sm_count(r->d);
+	r->N = r->device_sms = ck_sm_count(r->d);
+	r->mps = o->mps_client;
+	if (r->mps)
+		r->N = e->gpu->sm_count;   /* kernels sized as on the whole GPU; the client's share limits them */
 	if (r->N != e->gpu->sm_count) {
 		fprintf(stderr, "combosim-cuda: %s has %d SMs, the experiment's GPU description '%s' %d: policies size their "
 			"SM sets from the description; run it with a description of this GPU (\"gpu\")\n",

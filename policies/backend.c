@@ -50,6 +50,7 @@ static const char *const cap_names[] = {
 	"launch a kernel under a hardware SM mask", "reset a BE app's context", "resize a running kernel",
 	"yield a running kernel's blocks", "power-gate SMs", "run epochs", "pace closed-loop frames",
 	"partition DRAM bandwidth among SM sets",
+	"limit a kernel to a count of SMs the hardware picks", "re-launch a kernel on an SM range until all its blocks ran",
 };
 
 static const char *cap_name(enum bk_cap cap)
@@ -115,10 +116,25 @@ void bk_game_progress(const struct backend *b, int game, struct progress *out)
 /* ---- actions ---- */
 int bk_stream_new(struct backend *b, int priority) { return b->ops->stream_new(b->self, priority); }
 
+/* The capability a launch's options need that the backend lacks, or 0. */
+static enum bk_cap launch_lacks(const struct backend *b, const struct launch_opts *o)
+{
+	if (!o)
+		return 0;
+	if (o->masked && !(b->ops->caps & BK_CAP_MASK))
+		return BK_CAP_MASK;
+	if (o->sm_limit > 0 && !(b->ops->caps & BK_CAP_SM_LIMIT))
+		return BK_CAP_SM_LIMIT;
+	if (o->relaunch && !(b->ops->caps & BK_CAP_RELAUNCH))
+		return BK_CAP_RELAUNCH;
+	return 0;
+}
+
 void bk_frame_launch(struct backend *b, const struct frame_info *f, const struct launch_opts *o)
 {
-	if (o && o->masked && !(b->ops->caps & BK_CAP_MASK)) {
-		unsupported(b, BK_CAP_MASK);
+	enum bk_cap lack = launch_lacks(b, o);
+	if (lack) {
+		unsupported(b, lack);
 		return;
 	}
 	b->ops->frame_launch(b->self, f, o);
@@ -126,8 +142,9 @@ void bk_frame_launch(struct backend *b, const struct frame_info *f, const struct
 
 long bk_app_launch(struct backend *b, int app, const struct launch_opts *o)
 {
-	if (o && o->masked && !(b->ops->caps & BK_CAP_MASK)) {
-		unsupported(b, BK_CAP_MASK);
+	enum bk_cap lack = launch_lacks(b, o);
+	if (lack) {
+		unsupported(b, lack);
 		return -1;
 	}
 	return b->ops->app_launch(b->self, app, o);

@@ -48,6 +48,8 @@ enum bk_cap {
 	BK_CAP_EPOCH = 1u << 5,       /* epoch callbacks with progress */
 	BK_CAP_CLOSED_LOOP = 1u << 6, /* game_sleep on closed-loop games */
 	BK_CAP_DRAM_PARTITION = 1u << 7, /* dram_partition: DRAM bandwidth split among SM sets (MIG) */
+	BK_CAP_SM_LIMIT = 1u << 8,    /* launches limited to a count of SMs the hardware picks (launch_opts.sm_limit) */
+	BK_CAP_RELAUNCH = 1u << 9,    /* SM-range grids re-launched until every block ran (launch_opts.relaunch) */
 };
 
 /* One DRAM partition (BK_CAP_DRAM_PARTITION): the kernels on `sms` draw on `share` of the

@@ -46,6 +46,19 @@ struct launch_opts {
 	/* The dispatcher places the kernel's blocks only on `sms` (a hardware SM mask, as
 	 * libsmctrl's per-launch TPC masks or CUDA green contexts give), any variant. */
 	bool masked;
+	/* At most this many SMs hold the kernel's blocks at any time; which ones the hardware
+	 * picks, as it places any block (most room, then its SM order), and other kernels may
+	 * share them: Volta MPS's execution resource provisioning, a limit on a client's SMs
+	 * that reserves none (BK_CAP_SM_LIMIT).  Original and PTB variants; 0: no limit. */
+	int sm_limit;
+	/* Slate's re-launching, as SMQoS §4.2 describes it (BK_CAP_RELAUNCH): an original-variant
+	 * grid whose blocks that land outside `sms` exit at once and whose blocks inside each run
+	 * one of the kernel's thread blocks (taken in order from a counter) and exit; when the
+	 * grid is done the runtime launches it again for the blocks not yet run, until none is
+	 * left.  `relaunch_ns`: the simulator's host gap between a grid's end and the next
+	 * launch (a real backend has its own); at most `sm_quota` blocks per SM when > 0. */
+	bool relaunch;
+	sim_time relaunch_ns;
 };
 struct launch_opts launch_original(void);
 struct launch_opts launch_ptb(void);          /* persistent workers, any SM */

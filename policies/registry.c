@@ -16,6 +16,8 @@ extern const struct policy_ops policy_spart;
 extern const struct policy_ops policy_rollover;
 extern const struct policy_ops policy_gspace;
 extern const struct policy_ops policy_mig;
+extern const struct policy_ops policy_volta_mps;
+extern const struct policy_ops policy_slateqos;
 
 static const struct policy_ops *const policies[] = {
 	&policy_exclusive,
@@ -32,10 +34,12 @@ static const struct policy_ops *const policies[] = {
 	&policy_rollover,
 	&policy_gspace,
 	&policy_mig,
+	&policy_volta_mps,
+	&policy_slateqos,
 };
 
 static const char *const names[] = {
-	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", "vgasa", "smqos", "static-smqos", "spart", "rollover", "gspace", "mig", NULL
+	"exclusive", "static", "pilotfish", "combo", "combo-nm", "combo-intra", "combo-exact", "vgasa", "smqos", "static-smqos", "spart", "rollover", "gspace", "mig", "volta-mps", "slateqos", NULL
 };
 
 const struct policy_ops *policy_find(const char *name)

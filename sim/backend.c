@@ -1,7 +1,7 @@
 /* backend — the simulator's implementation of the backend ops (policies/backend.h): the
  * actions and observations of policies/policy.h carried out on the engine's state.  The GPU's
  * implementation is cuda/backend.c; a policy cannot tell them apart except by what they can do
- * (`caps`).
+ * (`caps`): all of them, launches limited to a count of SMs and re-launched grids included.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -91,8 +91,17 @@ static bool launch_ok(struct sim *s, const struct launch_opts *o)
 		sim_fail(s, "policy launched on stream %d, which does not exist", o->stream);
 		return false;
 	}
-	if ((o->variant == VAR_SMBOUND || o->masked) && smset_count(&o->sms) == 0) {
+	if ((o->variant == VAR_SMBOUND || o->masked || o->relaunch) && smset_count(&o->sms) == 0) {
 		sim_fail(s, "policy launched a kernel with an empty SM set");
+		return false;
+	}
+	if (o->sm_limit < 0 || o->sm_limit > s->g->sm_count || (o->sm_limit > 0 && o->variant == VAR_SMBOUND)) {
+		sim_fail(s, "policy launched a kernel limited to %d SMs (1 to %d, not an SM-bound one)", o->sm_limit,
+			 s->g->sm_count);
+		return false;
+	}
+	if (o->relaunch && o->variant != VAR_ORIGINAL) {
+		sim_fail(s, "policy asked to re-launch a kernel of a persistent variant (only original grids are re-launched)");
 		return false;
 	}
 	return true;
@@ -284,7 +293,7 @@ const struct backend_ops sim_backend_ops = {
 	.version = BACKEND_OPS_VERSION,
 	.name = "sim",
 	.caps = BK_CAP_MASK | BK_CAP_RESET | BK_CAP_EPOCH | BK_CAP_CLOSED_LOOP | BK_CAP_RESIZE | BK_CAP_YIELD |
-		BK_CAP_GATE | BK_CAP_DRAM_PARTITION,
+		BK_CAP_GATE | BK_CAP_DRAM_PARTITION | BK_CAP_SM_LIMIT | BK_CAP_RELAUNCH,
 	.now = sb_now,
 	.gpu = sb_gpu,
 	.games = sb_games,

@@ -16,7 +16,13 @@
  *    exit time (gpu_desc.exit_hold_ns; group_add_exiting), or frees it at once;
  *  - nothing lands on a power-gated SM (sim/gate.c): its blocks go elsewhere or wait;
  *  - a resized or yielded persistent kernel (sim/reshape.c) gets workers only on SMs of its
- *    set below their per-SM cap, as room allows, and its waiting workers hold nobody up.
+ *    set below their per-SM cap, as room allows, and its waiting workers hold nobody up;
+ *  - a kernel limited to n SMs (launch_opts.sm_limit, Volta MPS) places blocks only on the SMs
+ *    holding its blocks and, while fewer than n do, on as many more as it may take, chosen
+ *    by most room then tie order; its waiting blocks hold up only the SMs they may go to;
+ *  - a re-launched grid (launch_opts.relaunch, Slate) lands like an SM-bound one, outside its
+ *    set to exit, but each block inside runs one thread block not yet run (or exits when none
+ *    is left), with no fallback.
  */
 #include <string.h>
 
@@ -43,6 +49,60 @@ static struct smset landing_sms(const struct sim *s, const struct kinst *k)
 	if (s->n_gated)
 		smset_minus(&a, &s->gated);
 	return a;
+}
+
+/* The SMs holding a group of k's blocks. */
+static void held_sms(const struct sim *s, const struct kinst *k, struct smset *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (const struct group *gr = k->groups; gr; gr = gr->k_next)
+		for (size_t w = 0; w < sizeof(out->w) / sizeof(out->w[0]); w++)
+			out->w[w] |= gr->c->members.w[w];
+	(void)s;
+}
+
+/* What a limited kernel's waiting blocks hold up (k->lim): the SMs it holds once at its limit,
+ * else every SM it may land on. */
+static void limit_holdup(struct sim *s, struct kinst *k)
+{
+	struct smset held;
+	held_sms(s, k, &held);
+	k->lim = smset_count(&held) >= k->sm_limit ? held : landing_sms(s, k);
+}
+
+/* A kernel limited to k->sm_limit SMs: narrows *allowed to the SMs holding its blocks and, while
+ * fewer than the limit do, as many others of *allowed as it may still take, those with the
+ * most room for it first, then in tie order. */
+static void limit_sms(struct sim *s, struct kinst *k, struct smset *allowed)
+{
+	struct smset held;
+	held_sms(s, k, &held);
+	int nheld = smset_count(&held), spare = k->sm_limit - nheld;
+	struct smset out = held;
+	for (size_t w = 0; w < sizeof(out.w) / sizeof(out.w[0]); w++)
+		out.w[w] &= allowed->w[w];
+	if (spare <= 0) {
+		*allowed = out;
+		return;
+	}
+	/* the most room first: one pass per room level, from the top, in tie order */
+	int top = 0;
+	for (int rank = 0; rank < s->g->sm_count; rank++) {
+		int sm = s->g->sm_by_rank[rank];
+		if (!smset_has(allowed, sm) || smset_has(&held, sm))
+			continue;
+		int r = class_room(s, s->cls_of[sm], k);
+		top = r > top ? r : top;
+	}
+	for (int level = top; level > 0 && spare > 0; level--)
+		for (int rank = 0; rank < s->g->sm_count && spare > 0; rank++) {
+			int sm = s->g->sm_by_rank[rank];
+			if (!smset_has(allowed, sm) || smset_has(&held, sm) || class_room(s, s->cls_of[sm], k) != level)
+				continue;
+			smset_add(&out, sm);
+			spare--;
+		}
+	*allowed = out;
 }
 
 /* After the SM-bound split a class lies wholly inside or wholly outside the set. */
@@ -92,9 +152,11 @@ static struct smclass *smbound_fallback(struct sim *s, struct kinst *k, int *nca
 
 /* SM-bound workers landing inside their set take a task each; once every task of the grid
  * has a worker, later ones find none and exit (their grid covers every SM, so a small grid
- * has more workers than tasks).  Keeps at most grid - resident of the `take` workers per SM of
- * class c, on its first SMs in tie order when fewer than one per SM remain. */
-static void smbound_inside(struct sim *s, struct kinst *k, struct smclass *c, int take)
+ * has more workers than tasks).  Keeps at most `cap` of the `take` workers per SM of class c
+ * (the tasks no worker holds), on its first SMs in tie order when fewer than one per SM
+ * remain.  A re-launched grid's blocks inside its set do the same, each running the one thread
+ * block it took. */
+static void smbound_inside(struct sim *s, struct kinst *k, struct smclass *c, int take, long cap)
 {
 	int over = 0;                /* per SM, beyond the quota: they exit */
 	if (k->sm_quota > 0) {
@@ -110,7 +172,6 @@ static void smbound_inside(struct sim *s, struct kinst *k, struct smclass *c, in
 		}
 	}
 	/* workers first: an exit's time depends on what works beside it */
-	long cap = (long)k->spec->grid - k->resident;
 	if (cap >= (long)take * c->nsm) {
 		if (take)
 			group_add(s, k, c, take);
@@ -143,6 +204,8 @@ static void smbound_inside(struct sim *s, struct kinst *k, struct smclass *c, in
 static void place(struct sim *s, struct kinst *k, const struct smset *blocked, bool only_freed)
 {
 	struct smset allowed = landing_sms(s, k);
+	if (k->sm_limit > 0)
+		limit_sms(s, k, &allowed);
 	if (blocked) {
 		smset_minus(&allowed, blocked);
 		uint64_t any = 0;
@@ -181,7 +244,7 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 			ncand = reshape_candidates(s, k, c, room, ncand);
 			continue;
 		}
-		if (k->variant == VAR_SMBOUND) {
+		if (k->variant == VAR_SMBOUND || k->relaunch) {
 			/* workers inside and outside the set fare differently */
 			struct smclass *in = class_split(s, c, &k->sms);
 			if (in && in != c) {
@@ -272,7 +335,11 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 		} else if (smbound_rule(k) && class_outside(s, c, &k->sms)) {
 			group_add_exiting(s, k, c, take);   /* lands, reads %smid, returns */
 		} else if (smbound_rule(k)) {
-			smbound_inside(s, k, c, take);
+			smbound_inside(s, k, c, take, (long)k->spec->grid - k->resident);
+		} else if (k->relaunch && class_outside(s, c, &k->sms)) {
+			group_add_exiting(s, k, c, take);   /* lands, reads %smid, returns */
+		} else if (k->relaunch) {
+			smbound_inside(s, k, c, take, (long)k->spec->grid - k->done_blocks - k->resident);
 		} else {
 			group_add(s, k, c, take);
 		}
@@ -298,28 +365,34 @@ void dispatch(struct sim *s)
 		}
 		/* A kernel left waiting by a pass in which nothing held it up had no room anywhere
 		 * then; rooms grow only where blocks left, so look only there. */
-		place(s, k, any_blocked ? &blocked : NULL, k->settled);
+		/* a limited kernel may gain SMs where nothing was freed */
+		place(s, k, any_blocked ? &blocked : NULL, k->settled && !k->sm_limit);
 		/* SM-bound workers that land and exit (outside the set, beyond the quota) free
 		 * their slots at once on a GPU with no exit time, and the rest of the grid lands in
 		 * their place: look again while the pass still places blocks.  (With an exit time
 		 * their slots stay held, and the rest waits for them.) */
-		while (smbound_rule(k) && k->unplaced > 0) {
+		while ((smbound_rule(k) || k->relaunch) && k->unplaced > 0) {
 			int before = k->unplaced;
 			place(s, k, any_blocked ? &blocked : NULL, false);
 			if (k->unplaced == before)
 				break;
 		}
 		k->settled = !any_blocked;
+		if (k->relaunch && !k->unplaced)
+			relaunch_check(s, k);   /* a grid all of whose blocks exited at once */
 		if (!k->unplaced)
 			continue;
 		if (k->shape)
 			continue;    /* top-up workers take room as it comes (sim/reshape.c) */
-		if (!k->masked) {
+		if (!k->masked && !k->sm_limit) {
 			stop = true;
 			continue;
 		}
+		if (!k->masked)
+			limit_holdup(s, k);
+		const struct smset *held_up = k->masked ? &k->sms : &k->lim;
 		for (size_t w = 0; w < sizeof(blocked.w) / sizeof(blocked.w[0]); w++)
-			blocked.w[w] |= k->sms.w[w];
+			blocked.w[w] |= held_up->w[w];
 		any_blocked = true;
 	}
 	residency_settle(s);

@@ -120,6 +120,11 @@ struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, const str
 	k->sms = o->sms;
 	k->sm_quota = o->variant == VAR_SMBOUND && o->sm_quota > 0 ? o->sm_quota : 0;
 	k->masked = o->masked;
+	k->sm_limit = o->variant != VAR_SMBOUND && o->sm_limit > 0 ? o->sm_limit : 0;
+	k->relaunch = o->variant == VAR_ORIGINAL && o->relaunch;
+	if (k->relaunch)
+		k->sm_quota = o->sm_quota > 0 ? o->sm_quota : 0;
+	k->relaunch_ns = o->relaunch_ns > 0 ? o->relaunch_ns : 0;
 	k->stream = stream;
 	k->prio = stream_of(s, stream)->prio;
 	k->game = k->app = -1;
@@ -228,12 +233,51 @@ static void kernel_done(struct sim *s, struct kinst *k)
 	}
 }
 
+/* A re-launched kernel's grid has ended when all its blocks were placed and have left: the
+ * kernel is done once every thread block ran, else its next grid follows after the host's
+ * gap (EV_RELAUNCH, at least 1 ns: a set with no room cannot spin at one instant). */
+void relaunch_check(struct sim *s, struct kinst *k)
+{
+	if (!k->relaunch || k->unplaced || k->groups || k->relaunch_ev)
+		return;
+	bool done = k->done_blocks >= k->spec->grid;
+	sim_time gap = done ? 0 : k->relaunch_ns > 0 ? k->relaunch_ns : 1;
+	k->relaunch_ev = evq_push(s->q, s->now + gap, EV_RELAUNCH, k);
+}
+
+static void on_relaunch(struct sim *s, struct kinst *k)
+{
+	k->relaunch_ev = EV_NONE;
+	if (k->done_blocks >= k->spec->grid) {
+		kernel_done(s, k);
+	} else {
+		/* the same grid again (the host repeats the launch); it enters the hardware queue
+		 * behind what is there now, and its blocks find the thread blocks not yet run */
+		int more = k->spec->grid;
+		k->blocks += more;
+		k->unplaced = more;
+		k->settled = false;
+		active_remove(s, k);
+		k->order = ++s->order;
+		active_insert(s, k);
+	}
+	s->need_dispatch = true;
+}
+
 static void on_group_done(struct sim *s, struct group *gr)
 {
 	struct kinst *k = gr->k;
 	gr->ev = EV_NONE;
 	if (gr->exiting) {
 		group_remove(s, gr);     /* the exit is done: its slots are free */
+		relaunch_check(s, k);
+		s->need_dispatch = true;
+		return;
+	}
+	if (k->relaunch) {
+		k->done_blocks += gr->n * gr->c->nsm;
+		group_remove(s, gr);
+		relaunch_check(s, k);
 		s->need_dispatch = true;
 		return;
 	}
@@ -463,6 +507,9 @@ void kernel_kill(struct sim *s, struct kinst *k)
 	if (k->pool_ev)
 		evq_cancel(s->q, k->pool_ev);
 	k->pool_ev = EV_NONE;
+	if (k->relaunch_ev)
+		evq_cancel(s->q, k->relaunch_ev);
+	k->relaunch_ev = EV_NONE;
 	bool active = false;
 	for (int i = 0; i < s->n_active; i++)
 		active |= s->active[i] == k;
@@ -667,6 +714,9 @@ int sim_run_until(struct sim *s, sim_time until)
 			break;
 		case EV_EPOCH:
 			epoch_popped(s);
+			break;
+		case EV_RELAUNCH:
+			on_relaunch(s, ev.obj);
 			break;
 		}
 		if (evq_peek_time(s->q) > s->now)

@@ -35,7 +35,7 @@
 #define TL_STREAM_TID 100000
 #define RATE_CACHE 8            /* kernels per SM whose speeds a class remembers */
 
-enum ev_kind { EV_GROUP_DONE = 1, EV_POOL_DONE, EV_FRAME_RELEASE, EV_APP_START, EV_TIMER, EV_EPOCH };
+enum ev_kind { EV_GROUP_DONE = 1, EV_POOL_DONE, EV_FRAME_RELEASE, EV_APP_START, EV_TIMER, EV_EPOCH, EV_RELAUNCH };
 
 struct kinst;
 struct smclass;
@@ -105,6 +105,16 @@ struct kinst {
 	struct smset sms;
 	int sm_quota;            /* SM-bound: workers per SM of sms, 0: no cap */
 	bool masked;
+	/* at most this many SMs hold its blocks (launch_opts.sm_limit), 0: no limit; `lim`: the
+	 * SMs its waiting blocks may go to, as the last dispatch pass found them */
+	int sm_limit;
+	struct smset lim;
+	/* re-launched on `sms` until every block ran (launch_opts.relaunch): `blocks` counts the
+	 * blocks of all its grids so far, `done_blocks` the thread blocks run; `relaunch_ev`: the
+	 * end of a grid being handled, or the next grid's launch */
+	bool relaunch;
+	sim_time relaunch_ns;
+	ev_handle relaunch_ev;
 	int stream, prio;
 	uint64_t order;
 	int blocks, unplaced, resident, done_blocks, exited;
@@ -276,6 +286,9 @@ void stream_push(struct sim *s, struct kinst *k);
 struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, const struct launch_opts *o, int stream);
 /* Takes a kernel out of the GPU and its queues as if its context were torn down. */
 void kernel_kill(struct sim *s, struct kinst *k);
+/* A re-launched kernel (launch_opts.relaunch) whose grid has ended: schedules its next grid,
+ * or its end once every thread block ran. */
+void relaunch_check(struct sim *s, struct kinst *k);
 struct frame *frame_find(struct sim *s, int game, long number);
 /* Whether a kernel in flight belongs to the game / app (-1: any) given. */
 static inline bool kinst_owned(const struct kinst *k, int game, int app)

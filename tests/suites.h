@@ -18,5 +18,6 @@ void register_hardening_tests(void);
 void register_sweep_tests(void);
 void register_power_tests(void);
 void register_mig_tests(void);
+void register_sharing_tests(void);
 
 #endif

@@ -104,7 +104,8 @@ static bool smset_equal(const struct smset *a, const struct smset *b)
 static bool opts_equal(const struct launch_opts *a, const struct launch_opts *b)
 {
 	return a->variant == b->variant && a->stream == b->stream && a->workers == b->workers &&
-	       smset_equal(&a->sms, &b->sms) && a->sm_quota == b->sm_quota && a->masked == b->masked;
+	       smset_equal(&a->sms, &b->sms) && a->sm_quota == b->sm_quota && a->masked == b->masked &&
+	       a->sm_limit == b->sm_limit && a->relaunch == b->relaunch && a->relaunch_ns == b->relaunch_ns;
 }
 
 static bool frame_equal(const struct frame_info *a, const struct frame_info *b)
@@ -1022,6 +1023,9 @@ static struct experiment *load_default(void)
 		"policies[15]={\"name\":\"rollover\",\"qos\":0.6,\"epoch_cycles\":1000000}",
 		/* MRI-Q as the BE kernel yielding to the DNN app's kernels, found by neighbour search */
 		"policies[16]={\"name\":\"gspace\",\"lc\":0,\"search\":\"ns\",\"deadline_ratio\":3}",
+		/* SMQoS §6's baselines: an SM-count limit, grids re-launched on an SM range */
+		"policies[17]={\"name\":\"volta-mps\",\"qos\":0.6}",
+		"policies[18]={\"name\":\"slateqos\",\"qos\":0.6}",
 	};
 	struct cfg_diag d = { 0 };
 	int n = (int)(sizeof(sets) / sizeof(sets[0]));

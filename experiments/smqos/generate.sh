@@ -191,7 +191,13 @@ echo "wrote $D/{pairs,fig9,fig10,fig14}{,_sweep}.json and $D/workloads/"
 # duration as the metric) beside the apps sharing every SM, on the H100 description with the
 # H100 profiles; h100_rh_sweep.json: the paper's 16 pairs (§6.1: HS, MERGE, LIB, LBM as LS
 # tasks; PF, BINO, GESUMMV, ATAX as batch tasks).  cuda/scripts/device_smqos.sh replays the
-# same pairs on the GPU.  Each app keeps two kernels in flight on one stream (a benchmark's host
+# same pairs on the GPU.  After RH-SMQoS and the shared run come the paper's two GPU-side
+# baselines at each QoS policy (Fig. 15-16), always last (device_smqos.sh leaves them out on the
+# GPU, whose backend cannot run them): Volta-MPS (policies/volta_mps.c: each app an MPS client
+# whose SM count is limited, LS to the QoS policy's share) and SlateQoS (policies/slateqos.c:
+# each app's kernels re-launched on its SM range, LS on the QoS policy's share), the latter also
+# with no host gap between grids (slateqos-nogap: what the re-launching costs without the host).
+# Each app keeps two kernels in flight on one stream (a benchmark's host
 # enqueues its kernels asynchronously, as cuda/experiments/h100_static.json's apps do).
 RH_LS="hs merge lib lbm"
 RH_BATCH="pf bino gesummv atax"
@@ -203,12 +209,26 @@ done
 happ() { printf '{"name": "%s", "queue": "workloads-h100/%s.json", "depth": 2, "streams": 1}' "$1" "$1"; }
 {
 	h100_header smqos-h100-rh \
-		"SMQoS Fig. 15-16 setting on the H100: one LS task + one batch task under RH-SMQoS (static-smqos: the LS task on the QoS policy's share of the SMs, SM-bound persistent workers) at QoS policy 80-95 %, and the two sharing every SM (exclusive run=be, labelled shared). NPM and NTP come from kernels.csv (experiments/smqos/rh_report.sh). This file runs HS + PF; h100_rh_sweep.json the 16 pairs; cuda/scripts/device_smqos.sh the same on the GPU." \
+		"SMQoS Fig. 15-16 setting on the H100: one LS task + one batch task under RH-SMQoS (static-smqos: the LS task on the QoS policy's share of the SMs, SM-bound persistent workers) at QoS policy 80-95 %, the two sharing every SM (exclusive run=be, labelled shared), and the paper's baselines Volta-MPS (each app limited to a share of the SMs the hardware picks, the LS app's = the QoS policy) and SlateQoS (each app's kernels re-launched on its SM range until all blocks ran). NPM and NTP come from kernels.csv (experiments/smqos/rh_report.sh). This file runs HS + PF; h100_rh_sweep.json the 16 pairs; cuda/scripts/device_smqos.sh the RH-SMQoS and shared runs on the GPU (its backend cannot run the two baselines)." \
 		"SMQoS §6.1 (pairs, QoS policies, the LS SM share = QoS policy); profiles measured on the H100 (traces/smqos/h100, cuda/runs/h100-smqos-kernels)" \
-		"100 ms per policy; two kernels in flight per app on one stream; the epoch (2 M cycles = 1 ms) only integrates the batch work for summary.json"
+		"100 ms per policy; two kernels in flight per app on one stream; the epoch (2 M cycles = 1 ms) only integrates the batch work for summary.json; Volta-MPS: the batch app's thread percentage the rest (1 - QoS policy: the paper gives no batch limit), each percentage's SMs as measured on the H100 (cuda/runs/h100-volta-mps); SlateQoS: a 16 us host gap between grids (policies/slateqos.c), slateqos-nogap none"
 	printf '  "apps": [%s, %s],\n  "policies": [' "$(happ hs)" "$(happ pf)"
 	qos_policies '{"name": "static-smqos", "label": "rh-smqos-%s", "qos": %s, "metric": "duration", "epoch_cycles": 2000000}'
-	printf ',\n    {"name": "exclusive", "label": "shared", "run": "be"}\n  ],\n  "baseline": null\n}\n'
+	printf ',\n    {"name": "exclusive", "label": "shared", "run": "be"},'
+	# Volta-MPS's SM limits: what the H100 gave MPS clients of each active thread percentage
+	# (cuda/runs/h100-volta-mps/sms.txt, read from the device: 80 % -> 104 SMs, 20 % -> 26, ...)
+	sep=""
+	for m in 0.80:104:26 0.85:112:18 0.90:118:12 0.95:124:8; do
+		q=${m%%:*}; r=${m#*:}
+		printf '%s\n    {"name": "volta-mps", "label": "volta-mps-%s", "qos": %s, "ls_sm_limit": %s, "batch_sm_limit": %s}' \
+			"$sep" $q $q ${r%%:*} ${r#*:}
+		sep=","
+	done
+	printf ','
+	qos_policies '{"name": "slateqos", "label": "slateqos-%s", "qos": %s}'
+	printf ','
+	qos_policies '{"name": "slateqos", "label": "slateqos-nogap-%s", "qos": %s, "relaunch_us": 0}'
+	printf '\n  ],\n  "baseline": null\n}\n'
 } >$D/h100_rh.json
 {
 	printf '{\n "description": "SMQoS §6: the 16 LS + batch pairs of its real-hardware evaluation under h100_rh.json'"'"'s policies.",\n'

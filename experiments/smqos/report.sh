@@ -1,7 +1,7 @@
 #!/bin/sh
 # Turns the SMQoS sweeps' results into OUT/reproduction.csv (metric,unit,paper,simulated,note)
 # and the data files the plots read (OUT/fig7.csv, fig8.csv, fig9.csv, fig10.csv, fig12.csv,
-# fig14.csv, rh.csv).  Usage: report.sh PAIRS_DIR FIG9_DIR FIG10_DIR FIG14_DIR RH_DIR OUT
+# fig14.csv, rh.csv, fig15_16.csv).  Usage: report.sh PAIRS_DIR FIG9_DIR FIG10_DIR FIG14_DIR RH_DIR OUT
 # (each *_DIR a `combosim sweep --out` directory; RH_DIR of h100_rh_sweep.json).
 set -eu
 pairs=${1:?usage: report.sh PAIRS FIG9 FIG10 FIG14 RH OUT}
@@ -115,4 +115,47 @@ END {
 	printf "rh_smqos_qos_reach_95,%%,100,%.1f,the same at 95 %% (Fig. 15)\n", 100 * r95 / n95
 	printf "rh_smqos_batch_ntp,%%,41.2,%.1f,mean batch NTP (Fig. 16; the paper averages the co-locations where all three of its approaches met QoS, we all 64)\n", 100 * t / n
 }' "$out/rh.csv" >>"$out/reproduction.csv"
+# the same for §6's baselines, Volta-MPS and SlateQoS (Fig. 15-16), and the batch NTP of all
+# three over the co-locations where all three met QoS, as Fig. 16 averages
+awk -F, 'NR > 1 && ($3 == "rh-smqos" || $3 == "slateqos" || $3 == "volta-mps" || $3 == "slateqos-nogap") {
+	p = $3; k = $2 SUBSEP $4; n[p]++; r[p] += $7; t[p] += $6; if ($4 == 0.95) { n95[p]++; r95[p] += $7 }
+	met[k] += $7; ok[p, k] = $7; ntp[p, k] = $6; keys[k] = 1
+}
+END {
+	split("slateqos volta-mps", bl, " ")
+	reach["slateqos"] = 84.4; reach["volta-mps"] = 76.6; r95p["slateqos"] = 75; r95p["volta-mps"] = 68.8
+	tp["rh-smqos"] = 41.2; tp["slateqos"] = 37.3; tp["volta-mps"] = 23.9
+	name["rh-smqos"] = "RH-SMQoS"; name["slateqos"] = "SlateQoS"; name["volta-mps"] = "Volta-MPS"
+	gpu["volta-mps"] = "; the H100 with real MPS: cuda/VALIDATION.md"; gpu["slateqos"] = "; not on the GPU (its backend cannot re-launch)"
+	for (i = 1; i <= 2; i++) {
+		p = bl[i]; m = p; gsub(/-/, "_", m)
+		if (!n[p]) continue
+		printf "%s_qos_reach,%%,%s,%.1f,%s on the H100 description over the 16 pairs x 4 QoS policies of §6 (Fig. 15)%s\n", m, reach[p], 100 * r[p] / n[p], name[p], gpu[p]
+		printf "%s_qos_reach_95,%%,%s,%.1f,the same at 95 %% (Fig. 15)\n", m, r95p[p], 100 * r95[p] / n95[p]
+		printf "%s_batch_ntp,%%,%s,%.1f,mean batch NTP over all 64 cases (Fig. 16 averages those where all three approaches met QoS: next rows)\n", m, tp[p], 100 * t[p] / n[p]
+	}
+	p = "slateqos-nogap"
+	if (n[p]) {
+		printf "slateqos_nogap_qos_reach,%%,,%.1f,SlateQoS with no host gap between grids (relaunch_us 0): what re-launching costs without the host (ours)\n", 100 * r[p] / n[p]
+		printf "slateqos_nogap_batch_ntp,%%,,%.1f,the same: mean batch NTP over all 64 cases\n", 100 * t[p] / n[p]
+	}
+	all = 0
+	for (k in keys) if (met[k] - ok["slateqos-nogap", k] == 3) { all++; for (p in tp) s3[p] += ntp[p, k] }
+	split("rh-smqos slateqos volta-mps", ps, " ")
+	for (i = 1; i <= 3; i++) {
+		p = ps[i]; m = p; gsub(/-/, "_", m)
+		if (all) printf "%s_batch_ntp_all_met,%%,%s,%.1f,mean batch NTP over the %d of 64 cases where RH-SMQoS and both baselines met QoS (Fig. 16)\n", m, tp[p], 100 * s3[p] / all, all
+		else printf "%s_batch_ntp_all_met,%%,%s,,no case where all three met QoS (Fig. 16)\n", m, tp[p]
+	}
+}' "$out/rh.csv" >>"$out/reproduction.csv"
+# Fig. 15-16 per approach, paper beside simulated: plots/smqos_rh.gp
+{
+	echo "approach,reach_paper,reach_sim,reach95_paper,reach95_sim,ntp_paper,ntp_sim"
+	for a in rh_smqos:RH-SMQoS slateqos:SlateQoS volta_mps:Volta-MPS; do
+		awk -F, -v m="${a%%:*}" -v name="${a#*:}" '
+		$1 == m "_qos_reach" { r = $3 "," $4 } $1 == m "_qos_reach_95" { r95 = $3 "," $4 }
+		$1 == m "_batch_ntp" { t = $3 "," $4 }
+		END { if (r != "") print name "," r "," r95 "," t }' "$out/reproduction.csv"
+	done
+} >"$out/fig15_16.csv"
 echo "wrote $out/reproduction.csv"

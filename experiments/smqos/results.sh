@@ -17,6 +17,8 @@ mkdir -p "$(dirname "$out")"
 	echo "(generate.sh; profiles in traces/smqos/).  Figures: plots/out/smqos_fig7_8.png,"
 	echo "plots/out/smqos_fig9_10_12.png.  Gaps are explained in the section after the table."
 	echo "Fig. 20-21 (A100, RH-SMQoS against MIG: policies/mig.c): plots/out/smqos_fig20_21.png."
+	echo "Fig. 15-16 (RH-SMQoS, SlateQoS, Volta-MPS on the H100 description: policies/slateqos.c,"
+	echo "policies/volta_mps.c): plots/out/smqos_fig15_16.png."
 	echo
 	echo "| metric | unit | paper | simulated | gap | note |"
 	echo "|---|---|---|---|---|---|"

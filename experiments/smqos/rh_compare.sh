@@ -1,7 +1,9 @@
 #!/bin/sh
 # Compares rh_report.sh's rows of a simulated and a GPU run of experiments/smqos/h100_rh.json:
 # per policy, the share of cases meeting QoS (all QoS policies and at 95 %) and the mean batch
-# NTP on each side beside the paper's (Fig. 15-16: RH-SMQoS 93.8 % / 100 % / 41.2 %); then how
+# NTP on each side beside the paper's (Fig. 15-16: RH-SMQoS 93.8 % / 100 % / 41.2 %, SlateQoS
+# 84.4 / 75 / 37.3, Volta-MPS 76.6 / 68.8 / 23.9); a policy run on one side only shows "-" on
+# the other; then how
 # often the two sides agree on meeting QoS and their median errors in NPM and NTP.  Markdown
 # on stdout.  Usage: rh_compare.sh SIM.csv GPU.csv
 set -eu
@@ -26,7 +28,9 @@ END {
 	print "| policy | QoS reach sim | QoS reach GPU | paper | at 95 % sim | at 95 % GPU | paper | NTP sim | NTP GPU | paper |"
 	print "|---|---|---|---|---|---|---|---|---|---|"
 	for (p in pols) {
-		paper = p == "rh-smqos" ? "93.8 | %s | %s | 100 | %s | %s | 41.2" : "- | %s | %s | - | %s | %s | -"
+		paper = p == "rh-smqos" ? "93.8 | %s | %s | 100 | %s | %s | 41.2" \
+		      : p == "slateqos" ? "84.4 | %s | %s | 75 | %s | %s | 37.3" \
+		      : p == "volta-mps" ? "76.6 | %s | %s | 68.8 | %s | %s | 23.9" : "- | %s | %s | - | %s | %s | -"
 		printf "| %s | %s | %s | " paper " |\n", p, pct(r["sim", p], n["sim", p]), pct(r["gpu", p], n["gpu", p]),
 			pct(r95["sim", p], n95["sim", p]), pct(r95["gpu", p], n95["gpu", p]),
 			n["sim", p] ? sprintf("%.1f", 100 * t["sim", p] / n["sim", p]) : "-",

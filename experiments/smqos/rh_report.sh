@@ -3,7 +3,7 @@
 # h100_dyn.json (simulated
 # or replayed on a GPU): per pair and policy, the LS task's NPM = T_solo / (qos x T_co) and the
 # batch task's NTP = T_solo / T_co, with T the summed start-to-finish time of the task's
-# finished kernels and T_solo their summed solo times.  The shared run (no partition) is judged
+# finished kernels and T_solo their summed solo times (0 for a task that finished none).  The shared run (no partition) is judged
 # against every QoS policy.  Rows on stdout:
 #   source,pair,policy,qos,npm,ntp,reached
 # Usage: rh_report.sh SOURCE RUN_DIR...   (each RUN_DIR holds one pair's kernels.csv)
@@ -26,8 +26,10 @@ for d in "$@"; do
 	}
 	END {
 		for (p in pols) {
-			if (busy[p, "ls"] <= 0 || busy[p, "batch"] <= 0) continue
-			perf = solo[p, "ls"] / busy[p, "ls"]; ntp = solo[p, "batch"] / busy[p, "batch"]
+			# a task that finished no kernel in the run counts as NPM / NTP 0
+			if (busy[p, "ls"] <= 0 && busy[p, "batch"] <= 0) continue
+			perf = busy[p, "ls"] > 0 ? solo[p, "ls"] / busy[p, "ls"] : 0
+			ntp = busy[p, "batch"] > 0 ? solo[p, "batch"] / busy[p, "batch"] : 0
 			# a label NAME-QOS is a run at that QoS policy; any other is judged against each
 			name = p
 			if (match(p, /-0\.[0-9]+$/)) { name = substr(p, 1, RSTART - 1); nq = 1; qs[1] = substr(p, RSTART + 1) + 0 }

@@ -591,14 +591,21 @@ static void load_timeline_policies(struct experiment *e, const struct cfg *outs)
 static void load_outputs(struct experiment *e, const struct cfg *c)
 {
 	static const char *const keys[] = { "timeline", "timeline_max_mb", "timeline_from_ms", "timeline_to_ms",
-					    "timeline_policies", "timeline_lanes", "timeline_gzip", NULL };
+					    "timeline_policies", "timeline_lanes", "timeline_gzip", "frames_csv",
+					    "kernels_csv", NULL };
 	struct cfg outs = { 0 };
+	bool frames_csv = true, kernels_csv = true;
 	e->timeline_max_mb = TIMELINE_MAX_MB_DEFAULT;
 	if (cfg_obj(c, "outputs", false, &outs)) {
 		cfg_only(&outs, keys);
 		cfg_bool(&outs, "timeline", &(bool){ false }, &e->timeline);
+		/* a sweep of many runs that needs only summary.json leaves the CSVs out */
+		cfg_bool(&outs, "frames_csv", &(bool){ true }, &frames_csv);
+		cfg_bool(&outs, "kernels_csv", &(bool){ true }, &kernels_csv);
 	}
-	for (int k = 1; keys[k] && outs.node && !e->timeline; k++)
+	e->no_frames_csv = !frames_csv;
+	e->no_kernels_csv = !kernels_csv;
+	for (int k = 1; keys[k] && strncmp(keys[k], "timeline", 8) == 0 && outs.node && !e->timeline; k++)
 		if (cfg_has(&outs, keys[k])) {
 			cfg_fail_key(&outs, keys[k], "applies only with \"timeline\": true");
 			return;

@@ -131,7 +131,7 @@ def gspace_queues():
     os.makedirs(HERE + "/workloads", exist_ok=True)
     for b in ("lbm", "pf", "spmv", "bp", "mm", "md"):
         prof = "traces/gspace/h100/%s.json" % b
-        out = subprocess.run(["bin/combosim", "trace", "gen", "be", "--profile", prof],
+        out = subprocess.run([os.environ.get("COMBOSIM", "bin/combosim"), "trace", "gen", "be", "--profile", prof],
                              check=True, capture_output=True, text=True).stdout
         with open(HERE + "/workloads/%s.json" % b, "w") as f:
             f.write(out)
@@ -158,7 +158,7 @@ def main(argv):
     fams = load(SPEC + "/families.json")
     pols = load(SPEC + "/policies.json")
     needs_text = pols["needs_text"]
-    registered = subprocess.run(["bin/combosim", "policies"], check=True, capture_output=True,
+    registered = subprocess.run([os.environ.get("COMBOSIM", "bin/combosim"), "policies"], check=True, capture_output=True,
                                 text=True).stdout.split()
     for i, p in enumerate(pols["policies"]):
         if "pending" in p:

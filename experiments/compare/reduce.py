@@ -14,7 +14,8 @@ Usage: reduce.py SPECDIR BUILDDIR OUTDIR [--check]
 
 Metrics, the same for every policy of a family (the family's QoS units, never the policy's own
 report): frame families count frames over 1/fps (summary.json's per-game counts, dropped frames
-as violations), BE throughput is COMBO Eq. 6 (summary.json be_throughput.total); app families
+and frames a game never delivered below fps x duration as violations: a closed loop slowed down
+makes fewer frames, not later ones), BE throughput is COMBO Eq. 6 (summary.json be_throughput.total); app families
 count the LS/LC app's kernels (kernels.csv: latency from launch to end over deadline_ratio x
 solo), BE throughput is Eq. 6 without the LS/LC app's kernels.  p99 latency: the worst game's
 p99 frame latency, or the LS/LC kernels' p99.  Energy: summary.json power.energy_j where the GPU
@@ -55,6 +56,8 @@ def p99(xs):
 def fmt(x, nd=3):
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return ""
+    if isinstance(x, float) and math.isinf(x):
+        return "inf"
     return ("%." + str(nd) + "f") % x
 
 
@@ -96,12 +99,19 @@ def run_metrics(fam, summ, rundir, max_v):
         m["energy_j"] = pw.get("energy_j")
         m["gated_sm_ms"] = pw.get("gated_sm_ms", 0)
         if q["kind"] == "frame":
-            fin = sum(g["frames_finished"] for g in r["games"])
-            drop = sum(g["frames_dropped"] for g in r["games"])
-            viol = sum(g["qos_violation_rate"] * g["frames_finished"] for g in r["games"]) + drop
-            m["units"] = fin + drop
-            m["viol"] = viol / (fin + drop) if fin + drop else 1.0
-            m["p99_ms"] = max(g["latency_p99_ms"] for g in r["games"]) if r["games"] else float("nan")
+            # a game owes fps x duration frames (less the one in flight at the end): frames it
+            # never delivered (a closed loop slowed down, or starved) count as violations
+            units = viol = 0
+            for g in r["games"]:
+                done = g["frames_finished"] + g["frames_dropped"]
+                deficit = max(0, int(g["fps_target"] * dur_ns / 1e9) - 1 - done)
+                units += done + deficit
+                viol += g["qos_violation_rate"] * g["frames_finished"] + g["frames_dropped"] + deficit
+            m["units"] = units
+            m["viol"] = viol / units if units else 1.0
+            # a game that finished no frame has no p99 (null): its latency is unbounded
+            lat = [g["latency_p99_ms"] for g in r["games"]]
+            m["p99_ms"] = float("inf") if None in lat else max(lat) if lat else float("nan")
             m["p99_norm"] = m["p99_ms"] / (1000.0 / q["fps"])
         else:
             ks = lsk.get(r["policy"], [])
@@ -310,6 +320,9 @@ def main(argv):
                         fmt(r["p99_norm"], 2), fmt(r["sm_busy"], 2),
                         fmt(r["energy_j"], 3) if r["energy_j"] is not None else "n/a", r["wins"], r["note"]))
                 f.write("\n")
+    with open(os.path.join(outdir, "families.txt"), "w") as f:
+        for fam in fams["families"]:
+            f.write("%s\t%s\n" % (fam["name"], fam["title"]))
     with open(os.path.join(outdir, "findings.md"), "w") as f:
         for x in findings:
             f.write("- " + x + "\n")

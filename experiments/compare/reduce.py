@@ -16,8 +16,9 @@ Metrics, the same for every policy of a family (the family's QoS units, never th
 report): frame families count frames over 1/fps (summary.json's per-game counts, dropped frames
 and frames a game never delivered below fps x duration as violations: a closed loop slowed down
 makes fewer frames, not later ones), BE throughput is COMBO Eq. 6 (summary.json be_throughput.total); app families
-count the LS/LC app's kernels (kernels.csv: latency from launch to end over deadline_ratio x
-solo), BE throughput is Eq. 6 without the LS/LC app's kernels.  p99 latency: the worst game's
+count, for an LC deadline (G-Space), the LC app's kernels whose latency (kernels.csv: launch to
+end) exceeds deadline_ratio x solo, and for an LS rate target (SMQoS), the windows of window_ms
+in which the LS app's progress rate is below qos; BE throughput is Eq. 6 without the LS/LC app's kernels.  p99 latency: the worst game's
 p99 frame latency, or the LS/LC kernels' p99.  Energy: summary.json power.energy_j where the GPU
 description has a power model, else empty.  The oracle per workload: the oracle:* candidate with
 the most BE throughput among those whose violation rate is at most max_violation
@@ -79,7 +80,8 @@ def ls_kernels(rundir, ls):
             if row["owner"] != ls:
                 continue
             out.setdefault(row["policy"], []).append(
-                (int(row["end_ns"]) - int(row["launch_ns"]), int(row["solo_ns"])))
+                (int(row["end_ns"]) - int(row["launch_ns"]), int(row["solo_ns"]), int(row["start_ns"]),
+                 int(row["end_ns"])))
     return out
 
 
@@ -115,11 +117,31 @@ def run_metrics(fam, summ, rundir, max_v):
             m["p99_norm"] = m["p99_ms"] / (1000.0 / q["fps"])
         else:
             ks = lsk.get(r["policy"], [])
-            m["units"] = len(ks)
-            m["viol"] = sum(1 for lat, solo in ks if lat > ratio * solo * (1 + 1e-9)) / len(ks) if ks else 1.0
-            m["p99_ms"] = p99([lat / 1e6 for lat, _ in ks])
-            m["p99_norm"] = p99([lat / solo for lat, solo in ks]) / ratio if ks else float("nan")
-            m["be"] -= sum(solo for _, solo in ks) / dur_ns
+            if q["kind"] == "lc-deadline":
+                # G-Space's QoS: each LC kernel's latency within deadline_ratio x its solo time
+                m["units"] = len(ks)
+                m["viol"] = sum(1 for lat, solo, _, _ in ks if lat > ratio * solo * (1 + 1e-9)) / len(ks) if ks else 1.0
+            else:
+                # SMQoS's QoS: the LS app's progress rate (solo-time of its work per unit time,
+                # 1 = alone on the whole GPU) at least qos, here per window of window_ms; a
+                # kernel's work is spread evenly over its run; the last window, whose kernels
+                # in flight are not in kernels.csv, is left out
+                w = q["window_ms"] * 1e6
+                nw = int(dur_ns // w) - 1
+                work = [0.0] * max(nw, 0)
+                for _, solo, st, en in ks:
+                    span = max(en - st, 1)
+                    for i in range(int(st // w), min(int(en // w), nw - 1) + 1):
+                        ov = min(en, (i + 1) * w) - max(st, i * w)
+                        if ov > 0:
+                            work[i] += solo * ov / span
+                m["units"] = nw
+                m["viol"] = sum(1 for x in work if x < q["qos"] * w * (1 - 1e-9)) / nw if nw > 0 else 1.0
+            # SMQoS's ls_norm measured alike for every policy: the LS rate over the run / qos
+            m["ls_rate"] = sum(solo for _, solo, _, _ in ks) / dur_ns / q["qos"] if "qos" in q else float("nan")
+            m["p99_ms"] = p99([lat / 1e6 for lat, _, _, _ in ks])
+            m["p99_norm"] = p99([lat / solo for lat, solo, _, _ in ks]) / ratio if ks else float("nan")
+            m["be"] -= sum(solo for _, solo, _, _ in ks) / dur_ns
         m["meets"] = m["viol"] <= max_v
         res[r["policy"]] = m
     return res
@@ -247,6 +269,7 @@ def main(argv):
                                sm_busy=mean([m["sm_busy"] for m in ms]),
                                energy_j=mean([m["energy_j"] for m in ms]) if ms and all(m["energy_j"] is not None for m in ms) else None,
                                vs_oracle=mean([m["vs_oracle"] for m in ms]),
+                               ls_rate=mean([m.get("ls_rate", float("nan")) for m in ms]),
                                wins=sum(1 for wl in wls if winner[wl] == lab))
                 table.append(rec)
             om = [orc[wl] for wl in wls if orc[wl]]
@@ -267,13 +290,13 @@ def main(argv):
                               "p99_ms": mean([o["p99_ms"] for o in om]), "p99_norm": mean([o["p99_norm"] for o in om]),
                               "sm_busy": mean([o["sm_busy"] for o in om]),
                               "energy_j": mean([o["energy_j"] for o in om]) if all(o["energy_j"] is not None for o in om) else None,
-                              "vs_oracle": 1.0, "wins": ""})
+                              "vs_oracle": 1.0, "wins": "", "ls_rate": mean([o.get("ls_rate", float("nan")) for o in om])})
             # the best online policy over the family's workloads (most BE among those meeting QoS on all)
             on = [r for r in table if r["gpu"] == gpu and r["role"] == "online" and r["runs"] == "yes"]
             full = [r for r in on if r["met"].split("/")[0] == r["met"].split("/")[1]]
             best = max(full, key=lambda r: r["be"]) if full else None
             values["%s/%s" % (name, gpu)] = {
-                r["label"]: {k: r.get(k) for k in ("be", "viol", "met", "p99_ms", "p99_norm", "vs_oracle", "wins")}
+                r["label"]: {k: r.get(k) for k in ("be", "viol", "met", "p99_ms", "p99_norm", "vs_oracle", "wins", "ls_rate")}
                 for r in table if r["gpu"] == gpu and r["runs"] == "yes"}
             findings.append("%s family on the %s: %s" % (
                 name, gpu, ("best online policy meeting QoS on every workload: %s (BE %.4f, %.0f %% of the oracle's)"
@@ -289,7 +312,7 @@ def main(argv):
                                                             fmt(r["p99_norm"], 4) or "NaN", fmt(r["sm_busy"], 4),
                                                             fmt(r["energy_j"], 4) or "NaN", r["role"]))
         cols = ["gpu", "label", "policy", "role", "runs", "be", "vs_oracle", "viol", "met", "p99_ms", "p99_norm",
-                "sm_busy", "energy_j", "wins", "note"]
+                "ls_rate", "sm_busy", "energy_j", "wins", "note"]
         with open(os.path.join(outdir, name + ".csv"), "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(cols)
@@ -306,18 +329,18 @@ def main(argv):
                 fam["title"], fam["qos"]["text"], 100 * max_v, " x ".join(
                     "%s: %s" % (k, ", ".join(fam["grid"][k])) for k in fam["grid"])))
             for gpu in gpus:
-                f.write("%s:\n\n| policy | BE throughput | x oracle | QoS viol. | QoS met | p99 latency ms | p99 / target | SM busy | energy J | wins | note |\n|---|---|---|---|---|---|---|---|---|---|---|\n" % gpu)
+                f.write("%s:\n\n| policy | BE throughput | x oracle | QoS viol. | QoS met | p99 latency ms | p99 / target | LS rate / target | SM busy | energy J | wins | note |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n" % gpu)
                 for r in table:
                     if r["gpu"] != gpu:
                         continue
                     if r["runs"] != "yes":
-                        f.write("| %s | - | - | - | - | - | - | - | - | - | %s: %s |\n" % (
+                        f.write("| %s | - | - | - | - | - | - | - | - | - | - | %s: %s |\n" % (
                             r["label"], "pending" if r["runs"] == "pending" else "does not apply", r["note"]))
                         continue
-                    f.write("| %s%s | %s | %s | %s %% | %s | %s | %s | %s | %s | %s | %s |\n" % (
+                    f.write("| %s%s | %s | %s | %s %% | %s | %s | %s | %s | %s | %s | %s | %s |\n" % (
                         r["label"], " (reference)" if r["role"] == "reference" else "", fmt(r["be"], 4),
                         fmt(r["vs_oracle"], 2), fmt(100 * r["viol"], 1), r["met"], fmt(r["p99_ms"], 2),
-                        fmt(r["p99_norm"], 2), fmt(r["sm_busy"], 2),
+                        fmt(r["p99_norm"], 2), fmt(r.get("ls_rate"), 2) or "-", fmt(r["sm_busy"], 2),
                         fmt(r["energy_j"], 3) if r["energy_j"] is not None else "n/a", r["wins"], r["note"]))
                 f.write("\n")
     with open(os.path.join(outdir, "families.txt"), "w") as f:

@@ -149,12 +149,59 @@ def gspace_queues():
                 f.write("\n")
 
 
+def gpu_check(fams, pols, needs_text, outdir):
+    """One experiment per workload of the checked families on the check's GPU: every policy
+    that applies (with the check's added parameters) and the oracle on a coarser grid."""
+    gc = fams["gpu_check"]
+    gpu = gc["gpu"]
+    os.makedirs(outdir, exist_ok=True)
+    for fam in fams["families"]:
+        if fam["name"] not in gc["families"]:
+            continue
+        v = mapping(fam)
+        qdir = fam.get("queues", {}).get(gpu)
+        policies = []
+        for p in pols["policies"]:
+            if "pending" in p or applies(p, fam, needs_text):
+                continue
+            e = {"name": p["policy"], "label": p["label"]}
+            e.update(subst(p["params"], v, "$.policies[%s].params" % p["label"]))
+            e.update(gc["params"].get(p["policy"], {}))
+            policies.append(e)
+        f2 = dict(fam)
+        f2["oracle"] = dict(fam["oracle"], step={gpu: gc["oracle_step"]})
+        for p in oracle_policies(f2, gpu, v, False):
+            p.update(gc["params"].get(p["name"], {}))
+            policies.append(p)
+        (key, wls), = fam["grid"].items()
+        for i, wl in enumerate(wls):
+            exp = {
+                "name": "compare-check-%s-%s-%s" % (fam["name"], gpu, wl),
+                "description": "The GPU check of the cross-policy comparison (experiments/compare/README.md): the %s family's workload %s on the %s under every policy that applies and the oracle's candidates, the same on the simulator (make compare) and through combosim-cuda (cuda/scripts/device_compare.sh). Written by experiments/compare/generate.py --gpu-check." % (fam["name"], wl, gpu),
+                "inputs": fam["from"],
+                "assumptions": fam["assumptions"] + " " + gc["description"],
+                "gpu": gpu, "seed": 1, "duration_ms": fam["duration_ms"], "kernels": [], "games": [],
+                key: fix_paths(wls[wl], outdir, qdir),
+                "baseline": None,
+                "outputs": {"frames_csv": False},
+                "policies": policies,
+            }
+            with open("%s/%s_%s_w%d.json" % (outdir, fam["name"], gpu, i), "w") as f:
+                json.dump(exp, f, indent=1)
+                f.write("\n")
+            with open("%s/%s_%s_w%d.label" % (outdir, fam["name"], gpu, i), "w") as f:
+                f.write(wl + "\n")
+
+
 def main(argv):
     tiny = None
+    check = None
     if len(argv) == 3 and argv[1] == "--tiny":
         tiny = argv[2]
+    elif len(argv) == 2 and argv[1] == "--gpu-check":
+        check = HERE + "/h100check"
     elif len(argv) != 1:
-        die("usage: generate.py [--tiny DIR]")
+        die("usage: generate.py [--tiny DIR | --gpu-check]")
     fams = load(SPEC + "/families.json")
     pols = load(SPEC + "/policies.json")
     needs_text = pols["needs_text"]
@@ -171,6 +218,8 @@ def main(argv):
                 die("%s/policies.json: $.policies[%d]: missing %r" % (SPEC, i, key))
         if p["policy"] not in registered:
             die("%s/policies.json: $.policies[%d].policy: %r is not a built-in policy" % (SPEC, i, p["policy"]))
+    if check:
+        return gpu_check(fams, pols, needs_text, check)
     outdir = tiny or HERE
     os.makedirs(outdir, exist_ok=True)
     if not tiny:

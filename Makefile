@@ -264,6 +264,11 @@ compare: all
 	while IFS='	' read -r f t; do \
 		gnuplot -e "dir='$(CMP)/report'; fam='$$f'; title='$$t'; out='plots/out/compare_$$f.png'" plots/compare.gp || exit 1; \
 	done <$(CMP)/report/families.txt
+	sh experiments/compare/check_runs.sh $(BIN)/combosim $(CMP)/h100check-sim >/dev/null
+	python3 experiments/compare/reduce.py experiments/compare $(CMP)/h100check-sim $(CMP)/h100check-sim/report
+	mkdir -p $(CMP)/h100check-gpu && tar xzf cuda/runs/h100-compare/check.tgz -C $(CMP)/h100check-gpu
+	python3 experiments/compare/reduce.py experiments/compare $(CMP)/h100check-gpu/r $(CMP)/h100check-gpu/report
+	python3 experiments/compare/rank.py $(CMP)/h100check-sim/report $(CMP)/h100check-gpu/report $(CMP)/report/h100check.md
 	python3 experiments/compare/results.py $(CMP)/report experiments/compare/README.in.md experiments/compare/README.md
 
 # Programs, man page, docs, and under DATADIR what the installed program looks up

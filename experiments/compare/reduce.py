@@ -18,7 +18,9 @@ and frames a game never delivered below fps x duration as violations: a closed l
 makes fewer frames, not later ones), BE throughput is COMBO Eq. 6 (summary.json be_throughput.total); app families
 count, for an LC deadline (G-Space), the LC app's kernels whose latency (kernels.csv: launch to
 end) exceeds deadline_ratio x solo, and for an LS rate target (SMQoS), the windows of window_ms
-in which the LS app's progress rate is below qos; BE throughput is Eq. 6 without the LS/LC app's kernels.  p99 latency: the worst game's
+in which the LS app's progress rate is below qos; BE throughput is Eq. 6 over the other app's
+kernels finished within the run (kernels.csv, so that a combosim-cuda run, whose summary.json has
+no Eq. 6, is read alike).  p99 latency: the worst game's
 p99 frame latency, or the LS/LC kernels' p99.  Energy: summary.json power.energy_j where the GPU
 description has a power model, else empty.  The oracle per workload: the oracle:* candidate with
 the most BE throughput among those whose violation rate is at most max_violation
@@ -67,9 +69,12 @@ def mean(xs):
     return sum(xs) / len(xs) if xs else float("nan")
 
 
-def ls_kernels(rundir, ls):
-    """LS/LC kernels per policy label: (latency_ns, solo_ns) of each finished one."""
+def ls_kernels(rundir, ls, dur_ns):
+    """LS/LC kernels per policy label: (latency_ns, solo_ns, start_ns, end_ns) of each one
+    finished within the run; and per label the solo time of the other apps' kernels finished
+    within it (the BE work)."""
     out = {}
+    be = {}
     path = os.path.join(rundir, "kernels.csv")
     try:
         f = open(path)
@@ -77,26 +82,34 @@ def ls_kernels(rundir, ls):
         die("%s: %s (an app family's runs need kernels.csv)" % (path, e))
     with f:
         for row in csv.DictReader(f):
+            if int(row["end_ns"]) > dur_ns:
+                continue              # a GPU run writes the kernels that ended after the duration
             if row["owner"] != ls:
+                be[row["policy"]] = be.get(row["policy"], 0) + int(row["solo_ns"])
                 continue
             out.setdefault(row["policy"], []).append(
                 (int(row["end_ns"]) - int(row["launch_ns"]), int(row["solo_ns"]), int(row["start_ns"]),
                  int(row["end_ns"])))
-    return out
+    return out, be
 
 
 def run_metrics(fam, summ, rundir, max_v):
     """Every policy run of one workload: label -> metrics."""
     q = fam["qos"]
-    dur_ns = summ["config"]["duration_ms"] * 1e6
+    # combosim's summary.json holds the resolved experiment; combosim-cuda's names its file
+    cfg = summ.get("config") or load(summ["experiment"])
+    dur_ns = cfg["duration_ms"] * 1e6
     res = {}
     lsk = None
     if q["kind"] != "frame":
-        ls = summ["config"]["apps"][0]["name"]
-        lsk = ls_kernels(rundir, ls)
+        lsk, bek = ls_kernels(rundir, cfg["apps"][0]["name"], dur_ns)
+        ratio = q.get("deadline_ratio") or 1 / q["qos"]
+    elif "config" not in summ:
+        die("%s: a frame family's GPU run: reduce.py reads only the simulator's summary.json for games" % rundir)
         ratio = q.get("deadline_ratio") or 1 / q["qos"]
     for r in summ["runs"]:
-        m = {"be": r["be_throughput"]["total"], "sm_busy": r["utilisation"]["sm_busy"]}
+        m = {"be": r["be_throughput"]["total"] if "be_throughput" in r else float("nan"),
+             "sm_busy": r["utilisation"]["sm_busy"] if "utilisation" in r else float("nan")}
         pw = r.get("power") or {}
         m["energy_j"] = pw.get("energy_j")
         m["gated_sm_ms"] = pw.get("gated_sm_ms", 0)
@@ -141,7 +154,10 @@ def run_metrics(fam, summ, rundir, max_v):
             m["ls_rate"] = sum(solo for _, solo, _, _ in ks) / dur_ns / q["qos"] if "qos" in q else float("nan")
             m["p99_ms"] = p99([lat / 1e6 for lat, _, _, _ in ks])
             m["p99_norm"] = p99([lat / solo for lat, solo, _, _ in ks]) / ratio if ks else float("nan")
-            m["be"] -= sum(solo for _, solo, _, _ in ks) / dur_ns
+            # the other apps' kernels finished within the run, from kernels.csv (both backends)
+            # a GPU run lists kernels that ended with work left (kernels_incomplete) at their
+            # full solo time: that work (solo_ms_of_work_not_done) is taken off
+            m["be"] = (bek.get(r["policy"], 0) - r.get("solo_ms_of_work_not_done", 0) * 1e6) / dur_ns
         m["meets"] = m["viol"] <= max_v
         res[r["policy"]] = m
     return res

@@ -2,7 +2,8 @@
 """Writes experiments/compare/README.md from README.in.md and the reduction's outputs.
 
 Usage: results.py REPORTDIR TEMPLATE OUT
-Placeholders in TEMPLATE: {{table:FAMILY}} (REPORTDIR/FAMILY.md), {{findings}}
+Placeholders in TEMPLATE: {{table:FAMILY}} (REPORTDIR/FAMILY.md), {{file:NAME}} (REPORTDIR/NAME),
+{{findings}}
 (REPORTDIR/findings.md), {{applicability}} (the policy x family matrix from
 experiments/compare/applicability.csv), {{v:FAMILY/GPU:LABEL:KEY[:FMT]}} (one number of
 REPORTDIR/values.json; FMT a printf format, default %.3f; KEY be, viol, met, p99_ms, p99_norm,
@@ -50,6 +51,8 @@ def main(argv):
         k = m.group(1)
         if k.startswith("table:"):
             return open(os.path.join(rep, k[6:] + ".md")).read().rstrip() + "\n"
+        if k.startswith("file:"):
+            return open(os.path.join(rep, k[5:])).read().rstrip()
         if k == "findings":
             return open(os.path.join(rep, "findings.md")).read().rstrip()
         if k == "applicability":

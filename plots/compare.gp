@@ -12,7 +12,7 @@ do for [i = 1:2] {
 	g = word(gpus, i)
 	f = sprintf("%s/%s_%s.dat", dir, fam, g)
 	set title sprintf("%s: BE throughput vs QoS violations (means over workloads)", g)
-	set xlabel "QoS violation rate (%, frames or LS/LC kernels over target)"
+	set xlabel "QoS violation rate (%: frames, LS-rate windows or LC kernels missing the target)"
 	set ylabel "BE throughput (Eq. 6, GPU-seconds per second)"
 	set grid
 	set key off

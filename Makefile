@@ -261,8 +261,8 @@ compare: all
 		$(BIN)/combosim sweep $$f -j $(or $(JOBS),2) --out $(CMP)/$$(basename $$f _sweep.json) >/dev/null || exit 1; done
 	python3 experiments/compare/reduce.py experiments/compare $(CMP) $(CMP)/report --check
 	@mkdir -p plots/out
-	while IFS='	' read -r f t; do \
-		gnuplot -e "dir='$(CMP)/report'; fam='$$f'; title='$$t'; out='plots/out/compare_$$f.png'" plots/compare.gp || exit 1; \
+	while IFS='	' read -r f t g; do \
+		gnuplot -e "dir='$(CMP)/report'; fam='$$f'; title='$$t'; gpus='$$g'; out='plots/out/compare_$$f.png'" plots/compare.gp || exit 1; \
 	done <$(CMP)/report/families.txt
 	sh experiments/compare/check_runs.sh $(BIN)/combosim $(CMP)/h100check-sim >/dev/null
 	python3 experiments/compare/reduce.py experiments/compare $(CMP)/h100check-sim $(CMP)/h100check-sim/report

@@ -46,6 +46,11 @@ def sm_count(gpu):
     return load("models/%s.json" % gpu)["sm_count"]
 
 
+def per_gpu(x, gpu):
+    """A family value that may differ per GPU: a number, or an object keyed by GPU."""
+    return x[gpu] if isinstance(x, dict) else x
+
+
 def mapping(fam):
     """The family's QoS target as each kind of knob: frame deadline (fps), LS progress-rate
     target (qos, a fraction of isolated), LC latency target (deadline_ratio x solo)."""
@@ -180,7 +185,7 @@ def gpu_check(fams, pols, needs_text, outdir):
                 "description": "The GPU check of the cross-policy comparison (experiments/compare/README.md): the %s family's workload %s on the %s under every policy that applies and the oracle's candidates, the same on the simulator (make compare) and through combosim-cuda (cuda/scripts/device_compare.sh). Written by experiments/compare/generate.py --gpu-check." % (fam["name"], wl, gpu),
                 "inputs": fam["from"],
                 "assumptions": fam["assumptions"] + " " + gc["description"],
-                "gpu": gpu, "seed": 1, "duration_ms": fam["duration_ms"], "kernels": [], "games": [],
+                "gpu": gpu, "seed": 1, "duration_ms": per_gpu(fam["duration_ms"], gpu), "kernels": [], "games": [],
                 key: fix_paths(wls[wl], outdir, qdir),
                 "baseline": None,
                 "outputs": {"frames_csv": False},
@@ -262,7 +267,7 @@ def main(argv):
                 "assumptions": fam["assumptions"],
                 "gpu": gpu,
                 "seed": 1,
-                "duration_ms": TINY_MS[fam["name"]] if tiny else fam["duration_ms"],
+                "duration_ms": min(TINY_MS[fam["name"]], per_gpu(fam["duration_ms"], gpu)) if tiny else per_gpu(fam["duration_ms"], gpu),
                 "kernels": base.get("kernels", []),
                 "games": fix_paths(first.get("games", base.get("games", [])), outdir, qdir),
                 "apps": fix_paths(first.get("apps", base.get("apps", [])), outdir, qdir),

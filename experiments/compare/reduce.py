@@ -93,7 +93,7 @@ def ls_kernels(rundir, ls, dur_ns):
     return out, be
 
 
-def run_metrics(fam, summ, rundir, max_v):
+def run_metrics(fam, gpu, summ, rundir, max_v):
     """Every policy run of one workload: label -> metrics."""
     q = fam["qos"]
     # combosim's summary.json holds the resolved experiment; combosim-cuda's names its file
@@ -137,10 +137,13 @@ def run_metrics(fam, summ, rundir, max_v):
             else:
                 # SMQoS's QoS: the LS app's progress rate (solo-time of its work per unit time,
                 # 1 = alone on the whole GPU) at least qos, here per window of window_ms; a
-                # kernel's work is spread evenly over its run; the last window, whose kernels
-                # in flight are not in kernels.csv, is left out
-                w = q["window_ms"] * 1e6
-                nw = int(dur_ns // w) - 1
+                # kernel's work is spread evenly over its run; kernels.csv has no kernel in
+                # flight at the end, so only windows before the LS app's last finished kernel
+                # count (the whole run but its last window where LS kernels are short)
+                wm = q["window_ms"]
+                w = (wm[gpu] if isinstance(wm, dict) else wm) * 1e6
+                last = max([en for _, _, _, en in ks], default=dur_ns)
+                nw = min(int(dur_ns // w) - 1, int(last // w))
                 work = [0.0] * max(nw, 0)
                 for _, solo, st, en in ks:
                     span = max(en - st, 1)
@@ -151,7 +154,9 @@ def run_metrics(fam, summ, rundir, max_v):
                 m["units"] = nw
                 m["viol"] = sum(1 for x in work if x < q["qos"] * w * (1 - 1e-9)) / nw if nw > 0 else 1.0
             # SMQoS's ls_norm measured alike for every policy: the LS rate over the run / qos
-            m["ls_rate"] = sum(solo for _, solo, _, _ in ks) / dur_ns / q["qos"] if "qos" in q else float("nan")
+            # (up to its last finished kernel, for the same reason)
+            m["ls_rate"] = (sum(solo for _, solo, _, _ in ks) / max([en for _, _, _, en in ks], default=dur_ns)
+                            / q["qos"] if "qos" in q else float("nan"))
             m["p99_ms"] = p99([lat / 1e6 for lat, _, _, _ in ks])
             m["p99_norm"] = p99([lat / solo for lat, solo, _, _ in ks]) / ratio if ks else float("nan")
             # the other apps' kernels finished within the run, from kernels.csv (both backends)
@@ -240,7 +245,7 @@ def main(argv):
                 if not os.path.exists(sp):
                     fails.append("%s on the %s, workload %s: no summary.json (the run failed)" % (name, gpu, wl))
                     continue
-                per[wl] = run_metrics(fam, load(sp), rd, max_v)
+                per[wl] = run_metrics(fam, gpu, load(sp), rd, max_v)
             wls = sorted(per)
             orc = {wl: oracle(per[wl], max_v) for wl in wls}
             # per-workload winner among online policies meeting QoS
@@ -271,7 +276,7 @@ def main(argv):
                         inside = pols.get(lab, {}).get("oracle")
                         if (rec["role"] == "online" and m["meets"] and o and o["feasible"]
                                 and m["be"] > o["be"] * (1 + o["tol"]) + 1e-9):
-                            gain = m["be"] / o["be"] - 1
+                            gain = m["be"] / o["be"] - 1 if o["be"] > 0 else float("inf")
                             msg = ("%s beats the oracle (%s, BE %.4f) by %.1f %% on the %s, %s workload %s, "
                                    "beyond the grid tolerance %.1f %%" % (lab, o["config"], o["be"], 100 * gain,
                                                                           gpu, name, wl, 100 * o["tol"]))
@@ -312,7 +317,7 @@ def main(argv):
             full = [r for r in on if r["met"].split("/")[0] == r["met"].split("/")[1]]
             best = max(full, key=lambda r: r["be"]) if full else None
             values["%s/%s" % (name, gpu)] = {
-                r["label"]: {k: r.get(k) for k in ("be", "viol", "met", "p99_ms", "p99_norm", "vs_oracle", "wins", "ls_rate")}
+                r["label"]: {k: r.get(k) for k in ("be", "viol", "met", "p99_ms", "p99_norm", "vs_oracle", "wins", "ls_rate", "energy_j")}
                 for r in table if r["gpu"] == gpu and r["runs"] == "yes"}
             findings.append("%s family on the %s: %s" % (
                 name, gpu, ("best online policy meeting QoS on every workload: %s (BE %.4f, %.0f %% of the oracle's)"
@@ -321,12 +326,14 @@ def main(argv):
                 + "; workload winners: " + ", ".join("%s %s" % (wl, winner[wl] or "none") for wl in wls)))
             # gnuplot data: online and oracle points
             with open(os.path.join(outdir, "%s_%s.dat" % (name, gpu)), "w") as f:
-                f.write("# label be viol_pct p99_norm sm_busy energy_j role\n")
-                for r in table:
-                    if r["gpu"] == gpu and r["runs"] == "yes":
-                        f.write('"%s" %s %s %s %s %s %s\n' % (r["label"], fmt(r["be"], 5), fmt(100 * r["viol"], 3),
-                                                            fmt(r["p99_norm"], 4) or "NaN", fmt(r["sm_busy"], 4),
-                                                            fmt(r["energy_j"], 4) or "NaN", r["role"]))
+                f.write("# label be viol_pct p99_norm sm_busy energy_j role energy_over_max\n")
+                shown = [r for r in table if r["gpu"] == gpu and r["runs"] == "yes"]
+                emax = max([r["energy_j"] for r in shown if r["energy_j"] is not None] or [0])
+                for r in shown:
+                    f.write('"%s" %s %s %s %s %s %s %s\n' % (
+                        r["label"], fmt(r["be"], 5), fmt(100 * r["viol"], 3), fmt(r["p99_norm"], 4) or "NaN",
+                        fmt(r["sm_busy"], 4) or "NaN", fmt(r["energy_j"], 4) or "NaN", r["role"],
+                        fmt(r["energy_j"] / emax, 4) if r["energy_j"] is not None and emax > 0 else "NaN"))
         cols = ["gpu", "label", "policy", "role", "runs", "be", "vs_oracle", "viol", "met", "p99_ms", "p99_norm",
                 "ls_rate", "sm_busy", "energy_j", "wins", "note"]
         with open(os.path.join(outdir, name + ".csv"), "w", newline="") as f:
@@ -361,7 +368,7 @@ def main(argv):
                 f.write("\n")
     with open(os.path.join(outdir, "families.txt"), "w") as f:
         for fam in fams["families"]:
-            f.write("%s\t%s\n" % (fam["name"], fam["title"]))
+            f.write("%s\t%s\t%s\n" % (fam["name"], fam["title"], " ".join(fam["gpus"])))
     with open(os.path.join(outdir, "findings.md"), "w") as f:
         for x in findings:
             f.write("- " + x + "\n")

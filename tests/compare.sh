@@ -59,5 +59,27 @@ python3 experiments/compare/reduce.py "$T/exp" "$T/f2" "$T/r2" --check >"$T/c2" 
 [ $? -eq 1 ] && grep -q "static-smqos beats the oracle" "$T/c2" && ok "beating the oracle from inside its space fails the check" \
 	|| bad "beating the oracle passed: $(head -c 300 "$T/c2")"
 
+# a bad registry entry: exit 2 naming the file, the JSON path and what was expected
+mkdir -p "$T/spec"
+cp experiments/compare/spec/families.json "$T/spec/"
+python3 - experiments/compare/spec/policies.json "$T/spec/policies.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["policies"][2]["needs"] = ["game", "nosuch"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+COMPARE_SPEC="$T/spec" COMBOSIM=$C python3 experiments/compare/generate.py --tiny "$T/bad" 2>"$T/err"
+[ $? -eq 2 ] && grep -q "policies.json: \$.policies\[2\].needs: unknown need 'nosuch'" "$T/err" \
+	&& ok "an unknown need: exit 2, file and JSON path" || bad "unknown need: $(head -c 300 "$T/err")"
+python3 - experiments/compare/spec/policies.json "$T/spec/policies.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["policies"].append({"label": "x", "policy": "pilotfish", "pending": "test"})
+json.dump(d, open(sys.argv[2], "w"))
+PY
+COMPARE_SPEC="$T/spec" COMBOSIM=$C python3 experiments/compare/generate.py --tiny "$T/bad" 2>"$T/err"
+[ $? -eq 2 ] && grep -q "marked pending but .combosim policies. lists it" "$T/err" \
+	&& ok "a pending policy that exists: exit 2" || bad "pending but registered: $(head -c 300 "$T/err")"
+
 echo "compare: $((n-fails))/$n passed"
 [ $fails -eq 0 ]

@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 HERE = "experiments/compare"
-SPEC = HERE + "/spec"
+SPEC = os.environ.get("COMPARE_SPEC", HERE + "/spec")   # another registry folder (tests/compare.sh)
 # the tiny version (tests/compare.sh): first workload, short runs, coarser oracle grid
 TINY_MS = {"combo": 400, "vgasa": 2000, "smqos": 20, "gspace": 20}
 TINY_STEP = 3  # x the family's step
@@ -221,6 +221,10 @@ def main(argv):
         for key in ("label", "policy", "params", "needs", "role", "knob"):
             if key not in p:
                 die("%s/policies.json: $.policies[%d]: missing %r" % (SPEC, i, key))
+        for n in p["needs"]:
+            if n not in needs_text:
+                die("%s/policies.json: $.policies[%d].needs: unknown need %r (known: %s)"
+                    % (SPEC, i, n, ", ".join(sorted(needs_text))))
         if p["policy"] not in registered:
             die("%s/policies.json: $.policies[%d].policy: %r is not a built-in policy" % (SPEC, i, p["policy"]))
     if check:

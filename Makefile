@@ -101,6 +101,7 @@ test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(FUZZ_HARNESSES:%=$(
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_hardening.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_plot.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_validate.sh
+	COMBOSIM=$(BIN)/combosim sh tests/compare.sh
 	COMBOSIM=$(BIN)/combosim sh tests/readme.sh
 	MAKE="$(MAKE) MODE=$(MODE)" sh tests/install.sh
 	for h in $(FUZZ_HARNESSES); do $(BIN)/fuzz-replay-$$h tests/fuzz/corpus/$$h tests/fuzz/crashes/$$h || exit 1; done
@@ -266,6 +267,31 @@ results:
 	@for p in combo vgasa smqos gspace; do \
 		if [ -f $(FIG)/$$p/RESULTS.md ]; then cp $(FIG)/$$p/RESULTS.md experiments/$$p/RESULTS.md && \
 			echo "experiments/$$p/RESULTS.md <- $(FIG)/$$p/RESULTS.md"; fi; done
+
+# Every policy on the same workloads (experiments/compare/): four families (COMBO, vGASA,
+# SMQoS, G-Space workloads) on the RTX 3090 and the H100 descriptions, each policy that applies
+# and the oracle (best static split meeting QoS); one table and one figure per family under
+# build/compare/report and plots/out/compare_*.png, experiments/compare/README.md regenerated.
+# The experiment files are tracked (experiments/compare/generate.py writes them from spec/).
+# About 2.5 minutes on two cores.
+CMP := build/compare
+.PHONY: compare
+compare: all
+	@command -v gnuplot >/dev/null || scripts/deps.sh all
+	rm -rf $(CMP)
+	for f in experiments/compare/*_sweep.json; do \
+		$(BIN)/combosim sweep $$f -j $(or $(JOBS),2) --out $(CMP)/$$(basename $$f _sweep.json) >/dev/null || exit 1; done
+	python3 experiments/compare/reduce.py experiments/compare $(CMP) $(CMP)/report --check
+	@mkdir -p plots/out
+	while IFS='	' read -r f t g; do \
+		gnuplot -e "dir='$(CMP)/report'; fam='$$f'; title='$$t'; gpus='$$g'; out='plots/out/compare_$$f.png'" plots/compare.gp || exit 1; \
+	done <$(CMP)/report/families.txt
+	sh experiments/compare/check_runs.sh $(BIN)/combosim $(CMP)/h100check-sim >/dev/null
+	python3 experiments/compare/reduce.py experiments/compare $(CMP)/h100check-sim $(CMP)/h100check-sim/report
+	mkdir -p $(CMP)/h100check-gpu && tar xzf cuda/runs/h100-compare/check.tgz -C $(CMP)/h100check-gpu
+	python3 experiments/compare/reduce.py experiments/compare $(CMP)/h100check-gpu/r $(CMP)/h100check-gpu/report
+	python3 experiments/compare/rank.py $(CMP)/h100check-sim/report $(CMP)/h100check-gpu/report $(CMP)/report/h100check.md
+	python3 experiments/compare/results.py $(CMP)/report experiments/compare/README.in.md experiments/compare/README.md
 
 # Programs, man page, docs, and under DATADIR what the installed program looks up
 # (base/datadir.h): GPU models, shipped traces (not the raw captures), experiments.

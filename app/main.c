@@ -169,7 +169,8 @@ static int cmd_run(int argc, char **argv)
 	}
 	rc = runner_run(e, out, r.quiet ? NULL : stdout, r.cleanup);
 	if (rc == EXIT_OK && !r.quiet)
-		printf("results: %s/ (summary.json, frames.csv, kernels.csv%s%s%s)\n", out,
+		printf("results: %s/ (summary.json%s%s%s%s%s)\n", out, e->no_frames_csv || e->type == EXP_CORUN ? "" : ", frames.csv",
+		       e->no_kernels_csv ? "" : ", kernels.csv",
 		       e->type == EXP_CORUN ? ", corun.csv, reproduction.csv" : "",
 		       e->occupancy_ns > 0 ? ", occupancy.csv" : "",
 		       !e->timeline ? "" : e->timeline_gzip ? ", timeline.json.gz" : ", timeline.json");

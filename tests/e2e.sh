@@ -365,6 +365,18 @@ if cmp -s "$T/sw1/sweep.csv" "$T/sw3/sweep.csv"; then ok "sweep: killed and resu
 expect_error "sweep: bad grid" 2 '$.grid.seed.range: expected [first, last] or [first, last, step]' -- \
 	sweep tests/bad_sweeps/range.json --out "$T/swbad"
 
+# ---- outputs.frames_csv / kernels_csv false: the file is not written, the rest is unchanged
+"$C" run experiments/default.json --set duration_ms=50 -q --out "$T/csv1" 2>/dev/null
+"$C" run experiments/default.json --set duration_ms=50 --set 'outputs={"frames_csv": false}' -q --out "$T/csv2" 2>/dev/null
+"$C" run experiments/default.json --set duration_ms=50 --set 'outputs={"kernels_csv": false}' -q --out "$T/csv3" 2>/dev/null
+if [ ! -e "$T/csv2/frames.csv" ] && cmp -s "$T/csv1/kernels.csv" "$T/csv2/kernels.csv" && [ ! -e "$T/csv3/kernels.csv" ] &&
+	cmp -s "$T/csv1/frames.csv" "$T/csv3/frames.csv" && [ -s "$T/csv2/summary.json" ] && [ -s "$T/csv3/summary.json" ]; then
+	ok "outputs.frames_csv / kernels_csv false leave that file out, the other as it was"
+else
+	bad "outputs.frames_csv / kernels_csv: $(ls "$T/csv2" "$T/csv3" | tr '\n' ' ')"
+fi
+rm -rf "$T/csv1" "$T/csv2" "$T/csv3"
+
 # ---- every shipped experiment runs on a clone as it stands (briefly), every shipped sweep's
 # points load; generated inputs (build/) are not needed
 shipped=0 broken=""

@@ -619,6 +619,7 @@ sed -i "s|^sim:  $tmp/cal/|sim:  combosim run cuda/experiments/h100_corun_calibr
 # here, so that one that fails stops the generator
 sh cuda/scripts/validation_runs.sh > "$tmp/runs.md"
 sh cuda/scripts/smqos_section.sh "$C" > "$tmp/s-smqos.md"
+sh cuda/scripts/gspace_section.sh > "$tmp/s-gspace.md"
 val() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print('%.1f' % (100*eval(sys.argv[2])))" "$1" "$2"; }
 {
 cat <<HDR
@@ -883,7 +884,7 @@ $(cat $tmp/c-hooks.txt)
 
 $(cat $tmp/s-smqos.md)
 
-$(sh cuda/scripts/gspace_section.sh)
+$(cat $tmp/s-gspace.md)
 
 ## Held-out: co-run set 2 (the model's error on runs it was not calibrated on)
 

@@ -103,6 +103,7 @@ test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(FUZZ_HARNESSES:%=$(
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_validate.sh
 	COMBOSIM=$(BIN)/combosim sh tests/compare.sh
 	COMBOSIM=$(BIN)/combosim sh tests/readme.sh
+	sh tests/validation_runs.sh
 	MAKE="$(MAKE) MODE=$(MODE)" sh tests/install.sh
 	for h in $(FUZZ_HARNESSES); do $(BIN)/fuzz-replay-$$h tests/fuzz/corpus/$$h tests/fuzz/crashes/$$h || exit 1; done
 	$(BIN)/mutate-experiments $(MUTATE_EXPERIMENTS)

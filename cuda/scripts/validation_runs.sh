@@ -55,4 +55,5 @@ cat <<'TXT'
 | cuda/runs/h100-placement-exit-2 | the same, P10 also with the RT emulation and 3 and 5 workers | calibration: models/h100.json exit_hold, pooled with h100-placement-exit |
 | cuda/runs/h100-placement-tail | `combosim-cuda bench placement` with P11: when the workers of a persistent kernel leave | nothing yet (cuda/README.md, What remains 1: the worker tail) |
 | cuda/runs/h100-pytorch-validate | `sh cuda/scripts/device_capture.sh 2`: PyTorch profiler traces of two training jobs (two streams; two processes under MPS) and a solo capture (RUN.md) | **test set** (real PyTorch traces section): captured once, used for no choice |
+| cuda/runs/h100-compare | `sh cuda/scripts/device_compare.sh`: the cross-policy comparison's SMQoS and G-Space families, every applicable policy, 4 workloads each, 100 ms per policy (RUN.md) | **test set** (experiments/compare/README.md's GPU check: rank correlation with the simulator), used for no choice |
 TXT

@@ -616,16 +616,17 @@ static void load_timeline_policies(struct experiment *e, const struct cfg *outs)
 	}
 }
 
-/* "outputs": occupancy.csv's bin, the timeline, what it shows, and the size above which it
- * is refused before the run (runner.c estimates it); a timeline key without the timeline would
- * be silently moot, so it is an error. */
+/* "outputs": whether kernels.csv and frames.csv are written (default true: a sweep that reads
+ * only summary.json turns them off), occupancy.csv's bin, the timeline, what it shows, and the
+ * size above which it is refused before the run (runner.c estimates it); a timeline key without
+ * the timeline would be silently moot, so it is an error. */
 static void load_outputs(struct experiment *e, const struct cfg *c)
 {
 	static const char *const keys[] = { "timeline", "timeline_max_mb", "timeline_from_ms", "timeline_to_ms",
 					    "timeline_policies", "timeline_lanes", "timeline_gzip", NULL };
 	static const char *const all_keys[] = { "timeline", "timeline_max_mb", "timeline_from_ms", "timeline_to_ms",
 						"timeline_policies", "timeline_lanes", "timeline_gzip",
-						"occupancy_ms", NULL };
+						"occupancy_ms", "kernels", "frames", NULL };
 	struct cfg outs = { 0 };
 	e->timeline_max_mb = TIMELINE_MAX_MB_DEFAULT;
 	if (cfg_obj(c, "outputs", false, &outs)) {
@@ -636,6 +637,14 @@ static void load_outputs(struct experiment *e, const struct cfg *c)
 		else if (cfg_num(&outs, "occupancy_ms", 1e-3, 1e9, &(double){ 0 }, &ms))
 			e->occupancy_ns = ms_to_ns(ms);
 		cfg_bool(&outs, "timeline", &(bool){ false }, &e->timeline);
+		bool write = true;
+		if (cfg_bool(&outs, "kernels", &(bool){ true }, &write))
+			e->skip_kernels = !write;
+		write = true;
+		if (cfg_has(&outs, "frames") && e->type == EXP_CORUN)
+			cfg_fail_key(&outs, "frames", "applies only to experiments of type \"run\" (a co-run experiment writes no frames.csv)");
+		else if (cfg_bool(&outs, "frames", &(bool){ true }, &write))
+			e->skip_frames = !write;
 	}
 	for (int k = 1; keys[k] && outs.node && !e->timeline; k++)
 		if (cfg_has(&outs, keys[k])) {

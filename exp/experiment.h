@@ -68,6 +68,8 @@ struct experiment {
 	struct corun_summary *summaries;
 	int n_summaries;
 	sim_time occupancy_ns;   /* outputs.occupancy_ms: occupancy.csv's bin; 0: not written */
+	bool skip_kernels;       /* outputs.kernels false: no kernels.csv (a sweep that reads summaries) */
+	bool skip_frames;        /* outputs.frames false: no frames.csv */
 	bool timeline;
 	double timeline_max_mb;  /* outputs.timeline_max_mb: a larger estimated timeline is refused */
 	sim_time timeline_from_ns, timeline_to_ns;  /* slices overlapping [from, to) are written */

@@ -134,6 +134,24 @@ expect_error "timeline gzip without a timeline" 2 '$.outputs.timeline_gzip: appl
 	run experiments/default.json --set outputs.timeline_gzip=true --out "$T/tl8"
 [ ! -e "$T/tl8" ] && ok "timeline bad values: nothing written" || bad "timeline bad values left $T/tl8"
 
+# outputs.kernels / outputs.frames false: those files are left out, the metrics do not move
+"$C" run experiments/default.json --set duration_ms=300 --out "$T/all" >"$T/all.table" 2>&1
+"$C" run experiments/default.json --set duration_ms=300 --set outputs.kernels=false --set outputs.frames=false \
+	--out "$T/lean" >"$T/lean.table" 2>&1
+if [ -s "$T/all/kernels.csv" ] && [ -s "$T/all/frames.csv" ] && [ ! -e "$T/lean/kernels.csv" ] &&
+   [ ! -e "$T/lean/frames.csv" ] && [ -s "$T/lean/summary.json" ] &&
+   grep -v '^results: ' "$T/all.table" >"$T/all.t" && grep -v '^results: ' "$T/lean.table" >"$T/lean.t" &&
+   grep -q "^results: $T/lean/ (summary.json)\$" "$T/lean.table" &&
+   cmp -s "$T/all.t" "$T/lean.t"; then
+	ok "outputs.kernels/frames false: no kernels.csv, no frames.csv, the same table"
+else
+	bad "outputs.kernels/frames false: $(ls "$T/lean" 2>&1 | tr '\n' ' ')"
+fi
+expect_error "outputs.frames in a co-run experiment" 2 '$.outputs.frames: applies only to experiments of type "run"' -- \
+	run experiments/combo/table3.json --set outputs.frames=false --out "$T/x"
+expect_error "outputs.kernels not a boolean" 2 '$.outputs.kernels' -- \
+	run experiments/default.json --set outputs.kernels=7 --out "$T/x"
+
 # ---- output that cannot be written: a clear message, exit 1, no partial results directory
 expect_error "unwritable results directory" 1 "cannot create results directory" -- \
 	run experiments/default.json --out /proc/combosim-nope/x

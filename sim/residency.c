@@ -34,9 +34,10 @@ static inline double ceil_nonneg(double x)
 static void class_set_members(struct sim *s, struct smclass *c)
 {
 	c->nsm = 0;
-	for (int sm = 0; sm < s->g->sm_count; sm++)
-		if (smset_has(&c->members, sm)) {
-			s->cls_of[sm] = c;
+	/* the member bits only (members lie below sm_count), not every SM of the GPU */
+	for (size_t w = 0; w < sizeof(c->members.w) / sizeof(c->members.w[0]); w++)
+		for (uint64_t b = c->members.w[w]; b; b &= b - 1) {
+			s->cls_of[w * 64 + (size_t)__builtin_ctzll(b)] = c;
 			c->nsm++;
 		}
 }

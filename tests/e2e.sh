@@ -380,6 +380,22 @@ setsid "$C" sweep $SW -j 2 --out "$T/sw3" 2>/dev/null &
 sleep 0.15; kill -TERM -- -$! 2>/dev/null; wait $! 2>/dev/null
 "$C" sweep $SW -j 2 --out "$T/sw3" 2>/dev/null
 if cmp -s "$T/sw1/sweep.csv" "$T/sw3/sweep.csv"; then ok "sweep: killed and resumed, same sweep.csv"; else bad "sweep: killed + resumed differs"; fi
+# ---- combosim batch: a sweep's job lines in one process; a bad line fails alone
+printf "'x' run experiments/default.json --set duration_ms=50 -q --out '%s/b1'\n\n'x' walk\n'x' run experiments/default.json --set duration_ms=50 -q --out '%s/b2'\n" "$T" "$T" |
+	"$C" batch >/dev/null 2>"$T/batch.err"; rc=$?
+if [ $rc -eq 2 ] && grep -q "line 3: expected a command line 'COMBOSIM run ...'" "$T/batch.err" &&
+   [ -s "$T/b1/summary.json" ] && [ -s "$T/b2/summary.json" ]; then
+	ok "batch: runs every good line, exit 2 for the bad one"
+else
+	bad "batch: exit $rc, $(head -c 300 "$T/batch.err")"
+fi
+printf "'x' run experiments/default.json --set 'outputs.frames=false' --out '%s/b3'\n" "$T" |
+	"$C" batch --under "$T/sw1/runs/" >/dev/null 2>"$T/batch.err"; rc=$?
+if [ $rc -eq 2 ] && grep -qF "expected a run whose --out lies under $T/sw1/runs/" "$T/batch.err" && [ ! -e "$T/b3" ]; then
+	ok "batch --under: a line writing elsewhere is refused"
+else
+	bad "batch --under: exit $rc, $(head -c 300 "$T/batch.err")"
+fi
 expect_error "sweep: bad grid" 2 '$.grid.seed.range: expected [first, last] or [first, last, step]' -- \
 	sweep tests/bad_sweeps/range.json --out "$T/swbad"
 

@@ -632,7 +632,7 @@ static void table_row(FILE *t, const char *what, double paper, double sim, const
 /* Each listed pair, under each variant: each kernel alone, then both (COMBO Eq. 1). */
 static int run_corun(const struct experiment *e, struct outdir *o, FILE *table)
 {
-	FILE *kernels = outdir_file(o, "kernels.csv");
+	FILE *kernels = e->no_kernels_csv ? NULL : outdir_file(o, "kernels.csv");
 	FILE *cr = outdir_file(o, "corun.csv");
 	FILE *rep = outdir_file(o, "reproduction.csv");
 	FILE *tlf = e->timeline ? outdir_file(o, tl_name(e)) : NULL;
@@ -640,12 +640,13 @@ static int run_corun(const struct experiment *e, struct outdir *o, FILE *table)
 				   { rep, "reproduction.csv", false }, { tlf, tl_name(e), false } };
 	double *red = calloc((size_t)e->n_pairs * (size_t)e->n_corun_variants, sizeof(double));
 	int rc = EXIT_OK;
-	if (!kernels || !cr || !rep || !red || (e->timeline && !tlf)) {
+	if ((!kernels && !e->no_kernels_csv) || !cr || !rep || !red || (e->timeline && !tlf)) {
 		rc = EXIT_RUN_FAILED;
 		goto out;
 	}
 	struct timeline *tl = tlf ? tl_open(e, tlf, true) : NULL;
-	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", kernels);
+	if (kernels)
+		fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", kernels);
 	fputs("first,second,variant,t_first_us,t_second_us,t_colo_us,makespan_reduction,paper\n", cr);
 	fputs("metric,unit,paper,sim,note\n", rep);
 	cJSON *summary = summary_new(e);

@@ -616,9 +616,10 @@ static void load_timeline_policies(struct experiment *e, const struct cfg *outs)
 	}
 }
 
-/* "outputs": occupancy.csv's bin, the timeline, what it shows, and the size above which it
- * is refused before the run (runner.c estimates it); a timeline key without the timeline would
- * be silently moot, so it is an error. */
+/* "outputs": whether kernels.csv and frames.csv are written (default true: a sweep that reads
+ * only summary.json turns them off), occupancy.csv's bin, the timeline, what it shows, and the
+ * size above which it is refused before the run (runner.c estimates it); a timeline key without
+ * the timeline would be silently moot, so it is an error. */
 static void load_outputs(struct experiment *e, const struct cfg *c)
 {
 	static const char *const keys[] = { "timeline", "timeline_max_mb", "timeline_from_ms", "timeline_to_ms",
@@ -631,10 +632,10 @@ static void load_outputs(struct experiment *e, const struct cfg *c)
 	e->timeline_max_mb = TIMELINE_MAX_MB_DEFAULT;
 	if (cfg_obj(c, "outputs", false, &outs)) {
 		cfg_only(&outs, all_keys);
-		static const char *const run_only[] = { "occupancy_ms", "frames_csv", "kernels_csv", NULL };
+		static const char *const run_only[] = { "occupancy_ms", "frames_csv", NULL };
 		for (const char *const *k = run_only; *k && e->type == EXP_CORUN; k++)
 			if (cfg_has(&outs, *k))
-				cfg_fail_key(&outs, *k, "applies only to experiments of type \"run\" (a co-run experiment writes kernels.csv, corun.csv and reproduction.csv, no frames.csv or occupancy.csv)");
+				cfg_fail_key(&outs, *k, "applies only to experiments of type \"run\" (a co-run experiment writes no frames.csv or occupancy.csv)");
 		double ms;
 		if (cfg_num(&outs, "occupancy_ms", 1e-3, 1e9, &(double){ 0 }, &ms))
 			e->occupancy_ns = ms_to_ns(ms);

@@ -270,7 +270,7 @@ results:
 # Programs, man page, docs, and under DATADIR what the installed program looks up
 # (base/datadir.h): GPU models, shipped traces (not the raw captures), experiments.
 # DESTDIR stages the tree (packaging); the program still looks in PREFIX, and beside itself.
-DATA_FILES = $(wildcard models/*.json traces/dnn/*.json) traces/README.md \
+DATA_FILES = $(wildcard models/*.json traces/dnn/*.json traces/dnn/rtx3090/*.json) traces/README.md \
 	$(shell find traces/games traces/be traces/smqos traces/gspace traces/samples experiments -type f)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/combosim

@@ -175,6 +175,10 @@ figures: all
 	rm -rf $(FIG)/fig13_exit
 	$(BIN)/combosim sweep experiments/combo/fig13_exit_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_exit
 	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_exit $(FIG)/fig13_exit/report exithold "the RTX 3090 with the H100's measured exit time of SM-bound blocks"
+	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim experiments/combo/workloads-x2 high 1 480
+	rm -rf $(FIG)/fig13_x2
+	$(BIN)/combosim sweep experiments/combo/fig13_x2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_x2
+	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_x2 $(FIG)/fig13_x2/report x2 "run-length check: game traces twice as long, 8 s per run"
 	$(BIN)/combosim sweep experiments/combo/fig2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig2
 	sh experiments/combo/fig2/report.sh $(FIG)/fig2 $(FIG)/fig2/report
 	$(BIN)/combosim sweep experiments/combo/fig16_17_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig16_17

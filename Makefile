@@ -145,7 +145,9 @@ bench: all $(patsubst bench/%.c,$(BIN)/bench-%,$(BENCH_SRC))
 # each one's reproduction.csv and RESULTS.md under build/figures/, draws plots/out/*.png with
 # gnuplot; the tracked tree stays as it was (`make results` copies the write-ups).  Measured
 # with /usr/bin/time on the 2-core development machine with other jobs running (load 3-4):
-# 4 min 02 s wall, 155 s user + 87 s system CPU, all four papers.  The sweeps start afresh: a
+# 4 min 02 s wall, 155 s user + 87 s system CPU, all four papers, before the run-length check
+# (fig13_x2: 256 runs of 8 s) and the RTX 3090 DNN queues; the COMBO part alone then took
+# 17 min 38 s wall, 197 s user + 178 s system (load 7).  The sweeps start afresh: a
 # sweep resumes finished runs, which would keep results of an older binary.
 FIG := build/figures
 figures: all

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Carries a DNN BE queue captured on one GPU to another by a per-class roofline model.
 
-    python3 traces/dnn/scale.py [--check] [GPUS_JSON]
+    python3 traces/dnn/scale.py [--check] [--bound lower] [GPUS_JSON [OUTDIR]]
 
 Without --check: rewrites traces/dnn/rtx3090/<model>.json from traces/dnn/<model>.json
 (captured on the H100) with every kernel's solo_us scaled to the RTX 3090.  With --check:
@@ -19,6 +19,9 @@ The model (one formula, every input in gpus.json with its source):
   (roofline), the captured time bounds every term, so the ratio is the roofline's upper bound:
   exact for a kernel bound on the source by the resource the target loses most of, long for
   one bound by another.  Kernels keep their order, grid, threads, registers and shared memory.
+--bound lower takes the minimum over the class's resources instead (the roofline's lower bound:
+every kernel bound by the resource the target loses least of), for a sensitivity check; the
+shipped queues are the upper bound.
 """
 import json
 import os
@@ -78,23 +81,23 @@ def peak(g, res):
     return g["dram_gbps"] if res == "dram" else g[PEAKS[res][0]]
 
 
-def ratio(gpus, cls, grid):
+def ratio(gpus, cls, grid, pick=max):
     s, d = gpus[SRC], gpus[DST]
-    best = 0.0
+    r = []
     for res in CLASS_RESOURCES[cls]:
         ts = peak(s, res) * min(grid, s["sm_count"]) / s["sm_count"]
         td = peak(d, res) * min(grid, d["sm_count"]) / d["sm_count"]
-        best = max(best, ts / td)
-    return best
+        r.append(ts / td)
+    return pick(r)
 
 
-def scale_queue(gpus, q, model):
+def scale_queue(gpus, q, model, pick=max):
     out = dict(q)
     kernels = []
     tot = {"CD": [0, 0.0], "TC": [0, 0.0]}
     for k in q["kernels"]:
         k2 = dict(k)
-        k2["solo_us"] = round(k["solo_us"] * ratio(gpus, k["class"], k["grid"]), 3)
+        k2["solo_us"] = round(k["solo_us"] * ratio(gpus, k["class"], k["grid"], pick), 3)
         tot[k["class"]][0] += 1
         tot[k["class"]][1] += k2["solo_us"]
         kernels.append(k2)
@@ -151,6 +154,14 @@ def dump(q):
 
 def main(argv):
     check = "--check" in argv
+    pick = max
+    if "--bound" in argv:
+        i = argv.index("--bound")
+        if i + 1 >= len(argv) or argv[i + 1] not in ("lower", "upper"):
+            sys.stderr.write("scale.py: --bound: expected lower or upper\n")
+            return 2
+        pick = min if argv[i + 1] == "lower" else max
+        argv = argv[:i] + argv[i + 2:]
     args = [a for a in argv if a != "--check"]
     here = os.path.dirname(os.path.abspath(__file__))
     gpath = args[0] if args else os.path.join(here, "gpus.json")
@@ -162,7 +173,10 @@ def main(argv):
     for m in MODELS:
         with open(os.path.join(here, m + ".json")) as f:
             q = json.load(f)
-        text = dump(scale_queue(gpus, q, m))
+        out = scale_queue(gpus, q, m, pick)
+        if pick is min:
+            out["notes"] = out["notes"].replace("times the roofline upper bound max", "times the roofline LOWER bound min")
+        text = dump(out)
         tmp = os.path.join(outdir, m + ".json.tmp")
         with open(tmp, "w") as f:
             f.write(text)

@@ -117,6 +117,9 @@ sed 's/"dram_gbps": 936/"dram_gbps": 0/' traces/dnn/gpus.json > "$T/gpus-bad2.js
 python3 traces/dnn/scale.py --check "$T/gpus-bad2.json" 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && grep -q 'gpus.rtx3090.dram_gbps: expected a positive number' "$T/err" &&
 	ok "scale.py refuses a non-positive bandwidth" || bad "scale.py accepted dram_gbps 0 (rc $rc)"
+python3 traces/dnn/scale.py --bound sideways 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- '--bound: expected lower or upper' "$T/err" && ok "scale.py refuses an unknown --bound" ||
+	bad "scale.py --bound sideways (rc $rc)"
 mkdir -p "$T/dnn3090"
 if python3 traces/dnn/scale.py traces/dnn/gpus.json "$T/dnn3090" 2>"$T/err"; then
 	for m in resnet50 vgg16 densenet121 inception_v3; do

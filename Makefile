@@ -147,7 +147,9 @@ bench: all $(patsubst bench/%.c,$(BIN)/bench-%,$(BENCH_SRC))
 # each one's reproduction.csv and RESULTS.md under build/figures/, draws plots/out/*.png with
 # gnuplot; the tracked tree stays as it was (`make results` copies the write-ups).  Measured
 # with /usr/bin/time on the 2-core development machine with other jobs running (load 3-4):
-# 4 min 02 s wall, 155 s user + 87 s system CPU, all four papers.  The sweeps start afresh: a
+# 4 min 02 s wall, 155 s user + 87 s system CPU, all four papers, before the run-length check
+# (fig13_x2: 256 runs of 8 s) and the RTX 3090 DNN queues; the COMBO part alone then took
+# 17 min 38 s wall, 197 s user + 178 s system (load 7).  The sweeps start afresh: a
 # sweep resumes finished runs, which would keep results of an older binary.
 FIG := build/figures
 figures: all
@@ -177,6 +179,10 @@ figures: all
 	rm -rf $(FIG)/fig13_exit
 	$(BIN)/combosim sweep experiments/combo/fig13_exit_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_exit
 	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_exit $(FIG)/fig13_exit/report exithold "the RTX 3090 with the H100's measured exit time of SM-bound blocks"
+	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim experiments/combo/workloads-x2 high 1 480
+	rm -rf $(FIG)/fig13_x2
+	$(BIN)/combosim sweep experiments/combo/fig13_x2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_x2
+	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_x2 $(FIG)/fig13_x2/report x2 "run-length check: game traces twice as long, 8 s per run"
 	$(BIN)/combosim sweep experiments/combo/fig2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig2
 	sh experiments/combo/fig2/report.sh $(FIG)/fig2 $(FIG)/fig2/report
 	$(BIN)/combosim sweep experiments/combo/fig16_17_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig16_17
@@ -297,7 +303,7 @@ compare: all
 # Programs, man page, docs, and under DATADIR what the installed program looks up
 # (base/datadir.h): GPU models, shipped traces (not the raw captures), experiments.
 # DESTDIR stages the tree (packaging); the program still looks in PREFIX, and beside itself.
-DATA_FILES = $(wildcard models/*.json traces/dnn/*.json) traces/README.md \
+DATA_FILES = $(wildcard models/*.json traces/dnn/*.json traces/dnn/rtx3090/*.json) traces/README.md \
 	$(shell find traces/games traces/be traces/smqos traces/gspace traces/samples experiments -type f)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/combosim

@@ -92,13 +92,15 @@ PY
 # where there is one) and the median time from the end of the app's kernel to the start of its
 # next one.  Prints, for each policy given, "app: THR (GAP us)" of SIM, then of each GPU run.
 per_app() { python3 - "$@" <<'PY'
-import csv, json, os, statistics, sys
+import csv, gzip, json, os, statistics, sys
 sim, gpus, pols = sys.argv[1], sys.argv[2].split(','), sys.argv[3].split(',')
+opn = lambda p: open(p) if os.path.exists(p) else gzip.open(p + '.gz', 'rt')   # stored runs keep tasks.csv gzipped
 dur = json.load(open(gpus[0] + '/summary.json'))['duration_ms'] / 1e3
 def load(d):
     ks = list(csv.DictReader(open(d + '/kernels.csv')))
     tp = d + '/tasks.csv'
-    done = [int(t['tasks_done']) / int(t['tasks']) for t in csv.DictReader(open(tp))] if os.path.exists(tp) else [1.0] * len(ks)
+    done = ([int(t['tasks_done']) / int(t['tasks']) for t in csv.DictReader(opn(tp))]
+            if os.path.exists(tp) or os.path.exists(tp + '.gz') else [1.0] * len(ks))
     out = {}
     for k, f in zip(ks, done):
         if k['frame'] == '-1':
@@ -135,9 +137,10 @@ print('; '.join('%s %s / %s' % (p, ', '.join(sorted(a.get(p, ()))) or 'none', ',
 PY
 }
 fallbacks() { python3 -c "
-import csv,json
+import csv,gzip,json,os
+opn = lambda p: open(p) if os.path.exists(p) else gzip.open(p + '.gz', 'rt')
 gpu={}
-for r in csv.DictReader(open('$(real static)/tasks.csv')):
+for r in csv.DictReader(opn('$(real static)/tasks.csv')):
     gpu[r['policy']]=gpu.get(r['policy'],0)+int(r['fallback'])
 sim={r['policy']:int(r['smbound_fallbacks']) for r in json.load(open('$tmp/x-static/summary.json'))['runs']}
 print('; '.join('%s: GPU %d, simulator %d' % (p, gpu.get(p,0), sim.get(p,0)) for p in sorted(set(gpu)|set(sim))))
@@ -297,8 +300,9 @@ print('; '.join('%s: %s / %s, %s / %s, %s / %s, %s / %s, %s / %s' % (p, s[p]['co
       s[p]['combo'].get('be_launched_exact'), g[p]['combo'].get('be_launched_exact'),
       s[p].get('smbound_fallbacks'), g[p].get('smbound_fallbacks', g[p]['combo'].get('smbound_fallbacks'))) for p in g if p in s and g[p].get('combo')))")
 - the GPU's SM-bound fallback kernels (policy kernel: its duration, ms): $(python3 -c "
-import csv
-fb = {(r['policy'], r['kernel'], r['launch_ns']) for r in csv.DictReader(open('$R/tasks.csv')) if r['fallback'] != '0'}
+import csv, gzip, os
+opn = lambda p: open(p) if os.path.exists(p) else gzip.open(p + '.gz', 'rt')
+fb = {(r['policy'], r['kernel'], r['launch_ns']) for r in csv.DictReader(opn('$R/tasks.csv')) if r['fallback'] != '0'}
 print('; '.join('%s %s: %.1f' % (r['policy'], r['kernel'], (int(r['end_ns']) - int(r['start_ns'])) / 1e6)
                 for r in csv.DictReader(open('$R/kernels.csv')) if (r['policy'], r['kernel'], r['launch_ns']) in fb) or 'none')")
 - the per-SM quota on the GPU (combo-exact): workers kept inside per quota x BE SMs, mean $(python3 -c "
@@ -373,10 +377,11 @@ PY
 # kernel's median against the others: the workers they kept (blocks - exited) and how soon after
 # the previous BE launch they were launched.
 be_trap_cause() { python3 - "$@" <<'PY'
-import csv, statistics, sys
+import csv, gzip, os, statistics, sys
+opn = lambda p: open(p) if os.path.exists(p) else gzip.open(p + '.gz', 'rt')
 d = sys.argv[1]
 ker = {(r['kernel'], r['launch_ns']): r for r in csv.DictReader(open(d + '/kernels.csv')) if r['policy'] == 'combo-exact'}
-tasks = [r for r in csv.DictReader(open(d + '/tasks.csv')) if r['policy'] == 'combo-exact' and r['frame'] == '-1']
+tasks = [r for r in csv.DictReader(opn(d + '/tasks.csv')) if r['policy'] == 'combo-exact' and r['frame'] == '-1']
 launches = sorted(int(r['launch_ns']) for r in tasks)
 dur = lambda k: int(k['end_ns']) - int(k['start_ns'])
 med = {}
@@ -830,8 +835,9 @@ frames' kernels and the trapped BE kernels.
 SM-bound fallbacks of combo-exact (the simulator; the GPU, this run; cuda/runs/h100-w2-quota,
 the runner's own copy of the policy with the per-SM quota; cuda/runs/h100-w2, before the
 quota): $(python3 -c "
-import csv, json
-gpu = lambda d: sum(1 for r in csv.DictReader(open(d + '/tasks.csv')) if r['policy'] == 'combo-exact' and r['fallback'] != '0')
+import csv, gzip, json, os
+opn = lambda p: open(p) if os.path.exists(p) else gzip.open(p + '.gz', 'rt')
+gpu = lambda d: sum(1 for r in csv.DictReader(opn(d + '/tasks.csv')) if r['policy'] == 'combo-exact' and r['fallback'] != '0')
 sim = [r for r in json.load(open('$tmp/x-w2/summary.json'))['runs'] if r['policy'] == 'combo-exact'][0]['smbound_fallbacks']
 print('%d; %d; %d; %d' % (sim, gpu('$W2'), gpu('cuda/runs/h100-w2-quota'), gpu('cuda/runs/h100-w2')))").
 

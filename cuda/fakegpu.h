@@ -7,9 +7,13 @@
  * launch not done), and logs every launch for the tests to check.  A persistent launch's task
  * counter, read while it runs, grows evenly from its start to its end.  Resize and yield: a cap
  * write takes the workers above each SM's cap off at once (the fake's task boundary is the
- * write), a top-up adds workers to the SMs below their cap in SM order, and the launch's end
- * moves so that its work left is done at the new worker count's speed (speed in proportion to
- * its workers; a launch left with none runs on forever). */
+ * write), a top-up grid's blocks become workers on the SMs below their cap in SM order, and the
+ * launch's end moves so that its work left is done at the new worker count's speed (speed in
+ * proportion to its workers; a launch left with none runs on forever).  A top-up's blocks beyond
+ * the caps' room wait, as on a GPU whose slots the kernel fills, until a cap write lowers a cap
+ * (a worker leaving frees a slot), then land and exit; until then they hold no ticket.  A peek
+ * reports the tasks the launch's workers finished (its work done, in worker-ns, over its whole)
+ * plus one ticket per worker, its workers (live) and the blocks that exited on landing. */
 #ifndef COMBOSIM_CUDA_FAKEGPU_H
 #define COMBOSIM_CUDA_FAKEGPU_H
 
@@ -26,13 +30,17 @@ struct fake_launch {
 	int w[CK_MAX_SMS];
 	int w0, left, topups;
 	long long parked;                  /* with no worker: its work left, in worker-ns */
+	long long total, wdone, wat;       /* worker-ns: its whole work, done by `wat` */
+	int pending;                       /* top-up blocks waiting for room */
+	int exited;                        /* blocks that exited on landing */
 };
 
 /* One cap write (ck_slot_reshape) or top-up (ck_topup_async), as the loop asked. */
 struct fake_reshape {
 	long launch;                       /* the log entry of the slot's launch */
 	long long at;
-	int topup;                         /* 0: a cap write; else the top-up's workers */
+	int topup;                         /* 0: a cap write; else the top-up's grid (blocks) */
+	int admitted;                      /* a top-up's blocks that became workers */
 	uint32_t cap[CK_MAX_SMS];          /* a cap write's words */
 };
 

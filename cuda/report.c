@@ -278,6 +278,7 @@ static void loop_stats(const struct hl_run *r, cJSON *out)
 		cJSON_AddNumberToObject(x, "cap_writes", (double)r->cap_writes);
 		cJSON_AddNumberToObject(x, "topups", (double)r->topups);
 		cJSON_AddNumberToObject(x, "topup_workers", (double)r->topup_workers);
+		cJSON_AddNumberToObject(x, "topup_blocks", (double)r->topup_blocks);
 		cJSON_AddNumberToObject(x, "workers_left", (double)left);
 	}
 	cJSON *d = cJSON_AddArrayToObject(out, "app_max_in_flight");

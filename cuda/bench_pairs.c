@@ -7,7 +7,8 @@
  * alone, then the two share the GPU:
  *   LS: L first; S launched after a one-block spin kernel of `delay` us on S's stream, so S
  *       meets L mid-run (an element-wise kernel launched beside a running batch-norm one);
- *   SL: S first, L after the same spin: L waits behind S's blocks (the leftover rule).
+ *   SL: S first, L right behind it on the other stream (no spin): L's blocks wait behind S's
+ *       (the leftover rule) and land as S's last wave drains.
  * Each repetition runs L alone, S alone, LS, SL, interleaved.  Per-block records of S in LS and
  * alone give its block duration and how many of its blocks shared an SM with L's.
  * The `pairs` set is the development set (structure chosen from it); `pairs-test` has other
@@ -105,7 +106,7 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 	      "short_block_solo_us,short_block_with_us,short_blocks_beside_long\n", f);
 	cJSON *jset = cJSON_AddObjectToObject(sum, "pairs");
 	cJSON_AddStringToObject(jset, "set", set);
-	cJSON_AddStringToObject(jset, "what", "L alone, S alone, LS (L first, S after a spin of delay_us on its stream), SL (S first, L after the spin); medians over reps; second_start_us: the second kernel's first block entry after the first kernel's");
+	cJSON_AddStringToObject(jset, "what", "L alone, S alone, LS (L first, S after a spin of delay_us on its stream), SL (S first, L right behind it on the other stream); medians over reps; second_start_us: the second kernel's first block entry after the first kernel's");
 	struct ck_kernel spin = { .cls = CK_CD, .variant = CK_ORIGINAL, .threads = 32, .tasks = 1 };
 	for (int p = 0; p < np; p++) {
 		const struct pair_shape *s = &ps[p];
@@ -136,18 +137,19 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 			double dummy;
 			block_stats(rs, S.tasks, NULL, 0, &bsolo[r], &dummy);
 			for (int ord = 0; ord < 2; ord++) {
-				/* LS: L, spin, S; SL: S, spin, L */
-				struct ck_kernel g[3] = { ord ? S : L, spin, ord ? L : S };
-				struct ck_block_rec *rr[3] = { ord ? rs : rl, NULL, ord ? rl : rs };
+				/* LS: L, spin, S (g[2]); SL: S, L (g[1]) */
+				struct ck_kernel g[3] = { ord ? S : L, ord ? L : spin, S };
+				struct ck_block_rec *rr[3] = { ord ? rs : rl, ord ? rl : NULL, ord ? NULL : rs };
 				struct ck_timing tg[3];
-				ck_run_group(d, g, (int[]){ 0, 1, 1 }, 3, tg, rr);
-				const struct ck_timing *tl = &tg[ord ? 2 : 0], *ts = &tg[ord ? 0 : 2];
+				ck_run_group(d, g, (int[]){ 0, 1, 1 }, ord ? 2 : 3, tg, rr);
+				int sec = ord ? 1 : 2;
+				const struct ck_timing *tl = &tg[ord ? 1 : 0], *ts = &tg[ord ? 0 : 2];
 				lw[ord][r] = dur_us(tl);
 				sw[ord][r] = dur_us(ts);
-				uint64_t lo = tg[0].first_ns < tg[2].first_ns ? tg[0].first_ns : tg[2].first_ns;
-				uint64_t hi = tg[0].last_ns > tg[2].last_ns ? tg[0].last_ns : tg[2].last_ns;
+				uint64_t lo = tg[0].first_ns < tg[sec].first_ns ? tg[0].first_ns : tg[sec].first_ns;
+				uint64_t hi = tg[0].last_ns > tg[sec].last_ns ? tg[0].last_ns : tg[sec].last_ns;
 				mk[ord][r] = (double)(hi - lo) / 1e3;
-				st[ord][r] = ((double)tg[2].first_ns - (double)tg[0].first_ns) / 1e3;
+				st[ord][r] = ((double)tg[sec].first_ns - (double)tg[0].first_ns) / 1e3;
 				double bw = NAN, share = NAN;
 				if (!ord) {
 					block_stats(rs, S.tasks, rl, L.tasks, &bw, &share);

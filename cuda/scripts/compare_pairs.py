@@ -5,7 +5,9 @@ launched at the spin's delay in LS, at 0 behind it in SL; solo times: the run's 
 with --targets), runs `combosim run` on it, and prints markdown rows: each kernel's duration on
 the GPU (median, min-max over the repetitions) and simulated, its error, and the makespan's.
 Usage: compare_pairs.py BIN/combosim RUN_DIR [--gpu GPU]    (RUN_DIR: pairs.csv, summary.json)
-       compare_pairs.py BIN/combosim --targets dev|test [--gpu GPU]   (simulator only)"""
+       compare_pairs.py BIN/combosim --targets dev|test [--gpu GPU] [--before GPU2]
+           (simulator only, at the bench's target solo times; --before: a second description's
+           durations beside, e.g. the model before a change)"""
 import csv, json, os, statistics, subprocess, sys, tempfile
 
 N = 132
@@ -76,19 +78,30 @@ def main():
         i = a.index('--gpu')
         gpu = a[i + 1]
         del a[i:i + 2]
+    before = None
+    if '--before' in a:
+        i = a.index('--before')
+        before = a[i + 1]
+        del a[i:i + 2]
     binary = a[0]
     with tempfile.TemporaryDirectory() as tmp:
         if a[1] == '--targets':
-            print('| pair | order | L alone | S alone | L beside (sim) | S beside (sim) | S slowdown (sim) |')
-            print('|---|---|---|---|---|---|---|')
+            print('| pair | order | L, S alone | L beside S | S beside L | S slowdown |' +
+                  (' S beside L, before | S slowdown, before |' if before else ''))
+            print('|---|---|---|---|---|---|' + ('---|---|' if before else ''))
             for s in SHAPES[a[2]]:
                 p = dict(lcls=s[1], lthr=s[2], lgrid=s[3] * N, lus=s[4], scls=s[5], sthr=s[6], sgrid=s[7], sus=s[8],
                          delay=s[9])
                 for order in ('LS', 'SL'):
                     r = simulate(binary, gpu, p, order, tmp)
                     ld, sd = r['L'][1] - r['L'][0], r['S'][1] - r['S'][0]
-                    print('| %s | %s | %.0f us | %.0f us | %.0f us | %.0f us | %.1fx |' % (
-                        s[0], order, p['lus'], p['sus'], ld, sd, sd / p['sus']))
+                    line = '| %s | %s | %.0f, %.0f us | %.0f us | %.0f us | %.1fx |' % (
+                        s[0], order, p['lus'], p['sus'], ld, sd, sd / p['sus'])
+                    if before:
+                        rb = simulate(binary, before, p, order, tmp)
+                        sb = rb['S'][1] - rb['S'][0]
+                        line += ' %.0f us | %.1fx |' % (sb, sb / p['sus'])
+                    print(line)
             return
         groups = gpu_rows(a[1])
         shapes = {s[0]: s for sl in SHAPES.values() for s in sl}

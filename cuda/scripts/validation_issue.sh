@@ -173,8 +173,7 @@ for set in dev test; do
 		echo
 		python3 cuda/scripts/compare_pairs.py "$C" "$R"
 	else
-		echo "**$R** ($what): not run yet.  The device tool refused every call of this work: the"
-		echo "working tree it copies (tracked files, 72 MB) is over its 64 MiB limit.  Command, once it"
-		echo "fits: \`combosim-cuda bench pairs --out DIR --reps 5\` (\`pairs-test\` for the test set)."
+		echo "**$R** ($what): not run yet (the device tool refused the calls: the working tree it"
+		echo "copies was over its size limit).  \`sh cuda/scripts/device_pairs.sh 5\` runs both sets."
 	fi
 done

@@ -13,7 +13,8 @@
  * class, the share of the SM's issue slots the class takes at full per-SM throughput), issue
  * is one more unit every kernel uses, with per-block demand issue[class] / sat, under the
  * same discipline (age: the older kernel's warps issue first; an FMA kernel leaves a younger
- * memory kernel almost nothing).  Without the table the model has no issue limit.
+ * memory kernel almost nothing).  Without the table the model has no issue limit.  With
+ * "issue_yield" (age only), a class can go after another whatever the launch order.
  * What units cannot express (L1, buses) is a pairwise implicit-contention factor c(a, b): a
  * kernel co-resident with another of class b is slowed by 1 + c(a, b) * presence_b, presence
  * being how close b is to saturating the SM (blocks / sat, at most 1).
@@ -34,6 +35,7 @@ struct bottleneck {
 	enum discipline disc;
 	double contention[KC_COUNT][KC_COUNT];
 	double issue[KC_COUNT];    /* share of the SM's issue slots at full throughput; 0: none */
+	bool yields[KC_COUNT][KC_COUNT];   /* age: [a][b], a kernel of class a goes after any of b */
 	const struct gpu_desc *g;  /* its DRAM saturation curve */
 };
 
@@ -42,6 +44,7 @@ static const char *const contention_sources[] = { "none", "makespan_reduction", 
 
 static void read_pairs(struct bottleneck *b, const struct cfg *table, bool reduction, bool apply);
 static void read_issue(struct bottleneck *b, const struct cfg *table);
+static void read_yield(struct bottleneck *b, const struct cfg *table);
 
 static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 {
@@ -53,10 +56,12 @@ static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 	b->g = g;
 	cfg_only(p, (const char *const[]){ "model", "discipline", "implicit_contention_from",
 					   "makespan_reduction", "makespan_reduction_note",
-					   "factors", "note", "issue", NULL });
+					   "factors", "note", "issue", "issue_yield", NULL });
 	struct cfg it;
 	if (cfg_obj(p, "issue", false, &it))
 		read_issue(b, &it);
+	if (cfg_obj(p, "issue_yield", false, &it))
+		read_yield(b, &it);
 	int d = cfg_enum(p, "discipline", disciplines, "fair");
 	b->disc = d == 1 ? DISC_AGE : DISC_FAIR;
 	int src = cfg_enum(p, "implicit_contention_from", contention_sources, "none");
@@ -146,6 +151,28 @@ static void read_issue(struct bottleneck *b, const struct cfg *table)
 	}
 }
 
+/* "issue_yield": {"TC": "CD", "source": ...}: under the age discipline a kernel of the key's
+ * class is served after every co-resident kernel of the value's class, whatever their launch
+ * order (the H100's FMA warps, never stalling, keep the issue slots a TC kernel launched first
+ * would have). */
+static void read_yield(struct bottleneck *b, const struct cfg *table)
+{
+	for (const cJSON *e = table->node->child; e; e = e->next) {
+		if (strcmp(e->string, "source") == 0)
+			continue;
+		int a = kclass_parse(e->string), c = cJSON_IsString(e) ? kclass_parse(e->valuestring) : -1;
+		if (a < 0) {
+			cfg_fail_key(table, e->string, "expected a class name (RT, CD, TC, MEM)");
+			return;
+		}
+		if (c < 0 || c == a) {
+			cfg_fail_key(table, e->string, "expected the name of another class (RT, CD, TC, MEM) it yields to");
+			return;
+		}
+		b->yields[a][c] = true;
+	}
+}
+
 static void bottleneck_destroy(void *self)
 {
 	free(self);
@@ -206,6 +233,19 @@ static void bottleneck_sm_speeds(const void *self, const struct sm_kernel_view *
 				idx[j] = idx[j - 1];
 				idx[j - 1] = t;
 			}
+		/* a kernel whose class yields to another's goes after the youngest of those */
+		for (int i = m - 1; i >= 0; i--) {
+			int last = -1;
+			for (int j = i + 1; j < m; j++)
+				if (b->yields[k[idx[i]].cls][k[idx[j]].cls])
+					last = j;
+			if (last < 0)
+				continue;
+			int t = idx[i];
+			for (int j = i; j < last; j++)
+				idx[j] = idx[j + 1];
+			idx[last] = t;
+		}
 		for (int r = 0; r < m; r++) {
 			const struct sm_kernel_view *ki = &k[idx[r]];
 			double s = intrinsic(ki) / (ki->dram_delta > 0 ? dram_slow : 1);

@@ -462,6 +462,55 @@ static void test_issue_model(void)
 	}
 }
 
+/* issue_yield: under age, a TC kernel launched first still goes after a co-resident CD kernel
+ * (the H100 keeps issuing the FMA warps); other classes keep their launch order. */
+static void test_issue_yield(void)
+{
+	struct cfg_diag d = { 0 };
+	cJSON *j = cJSON_Parse("{\"discipline\":\"age\",\"issue\":{\"CD\":1,\"TC\":0.5,\"MEM\":0.1},"
+			       "\"issue_yield\":{\"TC\":\"CD\",\"source\":\"test\"}}");
+	struct cfg c = cfg_root(j, &d);
+	void *m = interference_bottleneck.create(NULL, &c);
+	CU_ASSERT_FALSE(d.failed);
+	double cuda[UNIT_COUNT] = { [UNIT_CUDA] = 1 }, tensor[UNIT_COUNT] = { [UNIT_TENSOR] = 1 };
+	double lsu[UNIT_COUNT] = { [UNIT_LSU] = 0.25 };
+	struct sm_kernel_view v[3] = {
+		{ .cls = KC_TC, .delta = tensor, .blocks = 1, .sat = 1, .order = 1 },   /* oldest */
+		{ .cls = KC_CD, .delta = cuda, .blocks = 1, .sat = 1, .order = 2 },
+		{ .cls = KC_MEM, .delta = lsu, .blocks = 4, .sat = 4, .order = 3 },
+	};
+	double sp[3];
+	interference_bottleneck.sm_speeds(m, v, 2, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 1.0, 1e-12);   /* CD first though younger */
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.0, 1e-12);
+	/* MEM, older than CD, keeps its place: CD gets what MEM leaves, TC nothing */
+	v[2].order = 0;
+	interference_bottleneck.sm_speeds(m, v, 3, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[2], 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 0.9, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.0, 1e-12);
+	/* without a CD kernel the TC kernel keeps its age */
+	v[1].cls = KC_RT;
+	v[1].delta = lsu;
+	v[1].sat = 4;
+	v[1].blocks = 4;
+	interference_bottleneck.sm_speeds(m, v, 2, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 1.0, 1e-12);
+	interference_bottleneck.destroy(m);
+	cJSON_Delete(j);
+	static const char *const bad[] = { "{\"issue_yield\":{\"TC\":\"TC\"}}", "{\"issue_yield\":{\"TC\":3}}",
+					   "{\"issue_yield\":{\"XX\":\"CD\"}}" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct cfg_diag db = { 0 };
+		cJSON *jb = cJSON_Parse(bad[i]);
+		struct cfg cb = cfg_root(jb, &db);
+		interference_bottleneck.destroy(interference_bottleneck.create(NULL, &cb));
+		CU_ASSERT_TRUE(db.failed);
+		CU_ASSERT_PTR_NOT_NULL(strstr(db.msg, "$.issue_yield."));
+		cJSON_Delete(jb);
+	}
+}
+
 /* The H100's issue table (models/h100.json, fitted to cuda/runs/h100-bench-2 set 1): set 1's
  * CD and MEM kernels (4 blocks of 256 threads per SM each).  The CD kernel launched first
  * leaves the MEM kernel no issue slot (the H100: MEM 3550 us beside it, 2025 alone); the MEM
@@ -861,6 +910,7 @@ void register_engine_tests(void)
 	CU_add_test(s, "fair and age disciplines", test_disciplines);
 	CU_add_test(s, "issue slots: a unit every kernel uses", test_issue_model);
 	CU_add_test(s, "H100 issue slots: compute warps starve memory warps", test_issue_h100);
+	CU_add_test(s, "issue slots: a class yields to another", test_issue_yield);
 	CU_add_test(s, "PTB pool", test_ptb_pool);
 	CU_add_test(s, "PTB workers placed late drain the pool", test_ptb_late_workers);
 	CU_add_test(s, "PTB build of a small grid: no more workers than tasks", test_ptb_small_grid);

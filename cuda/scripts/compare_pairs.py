@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The pair benches (cuda/bench_pairs.c) simulated and compared.  For each pair and launch order
 it writes a two-app experiment on the H100 description (the first kernel at 0, the second
-launched at the spin's delay in LS, at 0 behind it in SL; solo times: the run's measured medians, or the bench's targets
+launched in LS when the GPU run's S started (the spin kernel before it is itself slowed beside L), at 0
+behind it in SL; solo times: the run's measured medians, or the bench's targets
 with --targets), runs `combosim run` on it, and prints markdown rows: each kernel's duration on
 the GPU (median, min-max over the repetitions) and simulated, its error, and the makespan's.
 Usage: compare_pairs.py BIN/combosim RUN_DIR [--gpu GPU]    (RUN_DIR: pairs.csv, summary.json)
@@ -115,7 +116,7 @@ def main():
             sus = statistics.median(float(r['short_solo_us']) for r in rows)
             p = dict(lcls=r0['long_class'], lthr=int(r0['long_threads']), lgrid=int(r0['long_grid']), lus=lus,
                      scls=r0['short_class'], sthr=int(r0['short_threads']), sgrid=int(r0['short_grid']), sus=sus,
-                     delay=s[9])
+                     delay=statistics.median(float(r['second_start_us']) for r in rows if r['order'] == 'LS'))
             for order in ('LS', 'SL'):
                 rr = [r for r in rows if r['order'] == order]
                 lw = [float(r['long_with_us']) for r in rr]

@@ -175,6 +175,30 @@ for set in dev test; do
 		echo "**$R** ($what; RUN.md):"
 		echo
 		python3 cuda/scripts/compare_pairs.py "$C" "$R"
+		[ $set != dev ] || cat <<'TXT'
+
+What the development run shows (structure for the next step; nothing of it is in the model yet):
+
+- **The short kernels are bound by the block launch rate, not by their blocks' work.**  98304
+  blocks of 128 threads take 125 us alone with the least work a block can have (CD; MEM 204 us):
+  about 0.8 blocks per ns for the chip.  Beside a long FMA or TC kernel of one block per SM they
+  lose nothing (MEM beside CD1 205 vs 205 us, CD beside TC1 125 vs 125 us) or a third (CD beside
+  CD1 169 vs 125 us), where the simulator, which has no launch rate and gives each block the
+  work that makes its solo time, starves them under the age discipline (3-5x here, 20-180x in
+  the PyTorch replay).  A chip-wide block launch rate in sim/dispatch.c, with a kernel's blocks
+  doing only the work beyond it, is the mechanism this asks for.
+- **A kernel launched behind a many-block kernel piles its blocks on the first SMs to free up.**
+  In SL, L (one block per SM) starts as S's last wave drains and runs 2.5-6.5x its solo time
+  (CD1 3511 us, TC1 2541-3316 us, TC1 behind TC blocks 6426 us, 1000 alone); with four blocks per
+  SM it is 1.7x.  The simulator's waves end together (a group is one fluid unit), so L lands on
+  every SM at once and runs at its solo time.  A spread of block end times within a wave
+  (cuda/README.md, What remains 1) would model it.
+- **A one-warp kernel beside FMA warps**: the spin kernel before S (one block of 32 threads,
+  200 us alone) took about 440 us beside CD1 and 390 us beside TC1 (second_start_us), and did not
+  run at all beside CD4 or TC4 until L ended: issue slots go by warps, not by kernels, which the
+  class shares (per kernel at saturation) do not say.  (It also moved S after L in CD4 / TC4 LS,
+  and in most of the test set's LS pairs.)
+TXT
 	else
 		echo "**$R** ($what): not run yet (the device tool refused the calls: the working tree it"
 		echo "copies was over its size limit).  \`sh cuda/scripts/device_pairs.sh 5\` runs both sets."

@@ -1189,6 +1189,10 @@ int bench_run(const struct bench_opts *o)
 		bench_progress(d, &cal, o, sum);
 	if (o->what & BENCH_RESHAPE)
 		bench_reshape(d, &cal, o, sum);
+	if (o->what & BENCH_PAIRS)
+		bench_pairs(d, &cal, o, sum, false);
+	if (o->what & BENCH_PAIRS_TEST)
+		bench_pairs(d, &cal, o, sum, true);
 	write_json(o, "summary.json", sum);
 	if (ck_calib_save(&cal))
 		fprintf(stderr, "combosim-cuda: %s: could not save the calibration cache: %s\n", cal.path, strerror(errno));

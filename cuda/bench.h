@@ -3,11 +3,13 @@
 #ifndef COMBOSIM_CUDA_BENCH_H
 #define COMBOSIM_CUDA_BENCH_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "cuda/ck.h"
 
 enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_SATURATION = 8, BENCH_PROGRESS = 16,
-       BENCH_ALL = 31, BENCH_RESHAPE = 32 };
+       BENCH_ALL = 31, BENCH_RESHAPE = 32, BENCH_PAIRS = 64,
+       BENCH_PAIRS_TEST = 128 };
 
 struct bench_opts {
 	int what;                  /* BENCH_* bits */
@@ -34,5 +36,9 @@ void bench_progress(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 /* cuda/bench_reshape.c: resizing and yielding a running SM-bound kernel, per-task records
  * (not part of `all`: the stored bench runs keep their contents). */
 void bench_reshape(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum);
+
+/* cuda/bench_pairs.c: a long kernel and a short kernel of many small blocks, both launch
+ * orders; test: the test set's shapes (neither is part of `all`). */
+void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, bool test);
 
 #endif

@@ -8,6 +8,13 @@
  *  - age discipline: kernels take units in launch order; the oldest gets what it needs, later
  *    ones the rest (warp schedulers favour older warps).
  * Chip DRAM is one more unit, shared by all SMs (when the GPU enables it).
+ * Issue slots: an SM's warp schedulers issue one instruction per cycle each, whatever unit it
+ * goes to, so kernels on disjoint units still share them.  With a GPU's "issue" table (per
+ * class, the share of the SM's issue slots the class takes at full per-SM throughput), issue
+ * is one more unit every kernel uses, with per-block demand issue[class] / sat, under the
+ * same discipline (age: the older kernel's warps issue first; an FMA kernel leaves a younger
+ * memory kernel almost nothing).  Without the table the model has no issue limit.  With
+ * "issue_yield" (age only), a class can go after another whatever the launch order.
  * What units cannot express (L1, buses) is a pairwise implicit-contention factor c(a, b): a
  * kernel co-resident with another of class b is slowed by 1 + c(a, b) * presence_b, presence
  * being how close b is to saturating the SM (blocks / sat, at most 1).
@@ -27,6 +34,8 @@
 struct bottleneck {
 	enum discipline disc;
 	double contention[KC_COUNT][KC_COUNT];
+	double issue[KC_COUNT];    /* share of the SM's issue slots at full throughput; 0: none */
+	bool yields[KC_COUNT][KC_COUNT];   /* age: [a][b], a kernel of class a goes after any of b */
 	const struct gpu_desc *g;  /* its DRAM saturation curve */
 };
 
@@ -34,6 +43,8 @@ static const char *const disciplines[] = { "fair", "age", NULL };
 static const char *const contention_sources[] = { "none", "makespan_reduction", "factors", NULL };
 
 static void read_pairs(struct bottleneck *b, const struct cfg *table, bool reduction, bool apply);
+static void read_issue(struct bottleneck *b, const struct cfg *table);
+static void read_yield(struct bottleneck *b, const struct cfg *table);
 
 static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 {
@@ -45,7 +56,12 @@ static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 	b->g = g;
 	cfg_only(p, (const char *const[]){ "model", "discipline", "implicit_contention_from",
 					   "makespan_reduction", "makespan_reduction_note",
-					   "factors", "note", NULL });
+					   "factors", "note", "issue", "issue_yield", NULL });
+	struct cfg it;
+	if (cfg_obj(p, "issue", false, &it))
+		read_issue(b, &it);
+	if (cfg_obj(p, "issue_yield", false, &it))
+		read_yield(b, &it);
 	int d = cfg_enum(p, "discipline", disciplines, "fair");
 	b->disc = d == 1 ? DISC_AGE : DISC_FAIR;
 	int src = cfg_enum(p, "implicit_contention_from", contention_sources, "none");
@@ -118,6 +134,45 @@ static void read_pairs(struct bottleneck *b, const struct cfg *table, bool reduc
 	}
 }
 
+/* "issue": {"CD": share, ...}: each class's share of an SM's issue slots at full throughput,
+ * in [0, 1]; a class not listed takes none.  "source" says where the shares come from. */
+static void read_issue(struct bottleneck *b, const struct cfg *table)
+{
+	for (const cJSON *e = table->node->child; e; e = e->next) {
+		if (strcmp(e->string, "source") == 0)
+			continue;
+		int c = kclass_parse(e->string);
+		if (c < 0) {
+			cfg_fail_key(table, e->string, "expected a class name (RT, CD, TC, MEM)");
+			return;
+		}
+		if (!cfg_num(table, e->string, 0, 1, CFG_REQUIRED, &b->issue[c]))
+			return;
+	}
+}
+
+/* "issue_yield": {"TC": "CD", "source": ...}: under the age discipline a kernel of the key's
+ * class is served after every co-resident kernel of the value's class, whatever their launch
+ * order (the H100's FMA warps, never stalling, keep the issue slots a TC kernel launched first
+ * would have). */
+static void read_yield(struct bottleneck *b, const struct cfg *table)
+{
+	for (const cJSON *e = table->node->child; e; e = e->next) {
+		if (strcmp(e->string, "source") == 0)
+			continue;
+		int a = kclass_parse(e->string), c = cJSON_IsString(e) ? kclass_parse(e->valuestring) : -1;
+		if (a < 0) {
+			cfg_fail_key(table, e->string, "expected a class name (RT, CD, TC, MEM)");
+			return;
+		}
+		if (c < 0 || c == a) {
+			cfg_fail_key(table, e->string, "expected the name of another class (RT, CD, TC, MEM) it yields to");
+			return;
+		}
+		b->yields[a][c] = true;
+	}
+}
+
 static void bottleneck_destroy(void *self)
 {
 	free(self);
@@ -133,6 +188,12 @@ static double intrinsic(const struct sm_kernel_view *k)
 	return k->blocks > k->sat ? (double)k->sat / k->blocks : 1.0;
 }
 
+/* Per-block share of the SM's issue slots at speed 1. */
+static double issue_delta(const struct bottleneck *b, const struct sm_kernel_view *k)
+{
+	return b->issue[k->cls] / k->sat;
+}
+
 static void bottleneck_sm_speeds(const void *self, const struct sm_kernel_view *k, int n,
 				 const struct chip_view *chip, double *speed)
 {
@@ -140,22 +201,26 @@ static void bottleneck_sm_speeds(const void *self, const struct sm_kernel_view *
 	double dram_slow = chip ? gpu_dram_slowdown(b->g, chip->dram_load) : 1;
 
 	if (b->disc == DISC_FAIR) {
-		double load[UNIT_COUNT] = { 0 };
-		for (int i = 0; i < n; i++)
+		double load[UNIT_COUNT] = { 0 }, issue = 0;
+		for (int i = 0; i < n; i++) {
 			for (int u = 0; u < UNIT_COUNT; u++)
 				load[u] += k[i].blocks * k[i].delta[u] * intrinsic(&k[i]);
+			issue += k[i].blocks * issue_delta(b, &k[i]) * intrinsic(&k[i]);
+		}
 		for (int i = 0; i < n; i++) {
 			double worst = 1;
 			for (int u = 0; u < UNIT_COUNT; u++)
 				if (uses(&k[i], u) && load[u] > worst)
 					worst = load[u];
+			if (issue_delta(b, &k[i]) > 0 && issue > worst)
+				worst = issue;
 			if (k[i].dram_delta > 0 && dram_slow > worst)
 				worst = dram_slow;
 			speed[i] = intrinsic(&k[i]) / worst;
 		}
 	} else {
 		/* Age priority: serve kernels oldest first from what the units have left. */
-		double avail[UNIT_COUNT];
+		double avail[UNIT_COUNT], avail_issue = 1;
 		int idx[64];
 		int m = n < 64 ? n : 64;
 		for (int u = 0; u < UNIT_COUNT; u++)
@@ -168,15 +233,32 @@ static void bottleneck_sm_speeds(const void *self, const struct sm_kernel_view *
 				idx[j] = idx[j - 1];
 				idx[j - 1] = t;
 			}
+		/* a kernel whose class yields to another's goes after the youngest of those */
+		for (int i = m - 1; i >= 0; i--) {
+			int last = -1;
+			for (int j = i + 1; j < m; j++)
+				if (b->yields[k[idx[i]].cls][k[idx[j]].cls])
+					last = j;
+			if (last < 0)
+				continue;
+			int t = idx[i];
+			for (int j = i; j < last; j++)
+				idx[j] = idx[j + 1];
+			idx[last] = t;
+		}
 		for (int r = 0; r < m; r++) {
 			const struct sm_kernel_view *ki = &k[idx[r]];
 			double s = intrinsic(ki) / (ki->dram_delta > 0 ? dram_slow : 1);
+			double di = issue_delta(b, ki);
 			for (int u = 0; u < UNIT_COUNT; u++)
 				if (uses(ki, u))
 					s = fmin(s, avail[u] / (ki->blocks * ki->delta[u]));
+			if (di > 0)
+				s = fmin(s, avail_issue / (ki->blocks * di));
 			s = fmax(s, 0);
 			for (int u = 0; u < UNIT_COUNT; u++)
 				avail[u] = fmax(0, avail[u] - ki->blocks * ki->delta[u] * s);
+			avail_issue = fmax(0, avail_issue - ki->blocks * di * s);
 			speed[idx[r]] = s;
 		}
 	}

@@ -411,6 +411,143 @@ static void test_disciplines(void)
 	cJSON_Delete(age);
 }
 
+/* Issue slots: one more unit every kernel uses, issue[class] / sat per block, under the
+ * discipline; a class not in the table takes none. */
+static void test_issue_model(void)
+{
+	struct cfg_diag d = { 0 };
+	cJSON *fair = cJSON_Parse("{\"discipline\":\"fair\",\"issue\":{\"CD\":1,\"MEM\":0.1}}");
+	cJSON *age = cJSON_Parse("{\"discipline\":\"age\",\"issue\":{\"CD\":1,\"MEM\":0.1,\"source\":\"test\"}}");
+	cJSON *none = cJSON_Parse("{\"discipline\":\"age\"}");
+	struct cfg cf = cfg_root(fair, &d), ca = cfg_root(age, &d), cn = cfg_root(none, &d);
+	void *mf = interference_bottleneck.create(NULL, &cf), *ma = interference_bottleneck.create(NULL, &ca);
+	void *mn = interference_bottleneck.create(NULL, &cn);
+	CU_ASSERT_FALSE(d.failed);
+	double cuda[UNIT_COUNT] = { [UNIT_CUDA] = 1 }, lsu[UNIT_COUNT] = { [UNIT_LSU] = 0.25 };
+	/* an FMA kernel (one block fills the SM) and a memory kernel (4 blocks) on disjoint units */
+	struct sm_kernel_view v[2] = {
+		{ .cls = KC_CD, .delta = cuda, .blocks = 1, .sat = 1, .order = 1 },
+		{ .cls = KC_MEM, .delta = lsu, .blocks = 4, .sat = 4, .order = 2 },
+	};
+	double sp[2];
+	interference_bottleneck.sm_speeds(mn, v, 2, NULL, sp);       /* no issue limit */
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 1.0, 1e-12);
+	interference_bottleneck.sm_speeds(ma, v, 2, NULL, sp);       /* the CD kernel is older */
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 0.0, 1e-12);
+	v[0].order = 3;                                              /* the MEM kernel is older */
+	interference_bottleneck.sm_speeds(ma, v, 2, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.9, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 1.0, 1e-12);
+	interference_bottleneck.sm_speeds(mf, v, 2, NULL, sp);       /* fair: both by the load */
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 1 / 1.1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 1 / 1.1, 1e-12);
+	interference_bottleneck.destroy(mf);
+	interference_bottleneck.destroy(ma);
+	interference_bottleneck.destroy(mn);
+	cJSON_Delete(fair);
+	cJSON_Delete(age);
+	cJSON_Delete(none);
+	/* bad input: a class that does not exist, a share above 1 */
+	static const char *const bad[] = { "{\"issue\":{\"XX\":0.5}}", "{\"issue\":{\"CD\":1.5}}" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct cfg_diag db = { 0 };
+		cJSON *j = cJSON_Parse(bad[i]);
+		struct cfg cb = cfg_root(j, &db);
+		interference_bottleneck.destroy(interference_bottleneck.create(NULL, &cb));
+		CU_ASSERT_TRUE(db.failed);
+		CU_ASSERT_PTR_NOT_NULL(strstr(db.msg, "$.issue."));
+		cJSON_Delete(j);
+	}
+}
+
+/* issue_yield: under age, a TC kernel launched first still goes after a co-resident CD kernel
+ * (the H100 keeps issuing the FMA warps); other classes keep their launch order. */
+static void test_issue_yield(void)
+{
+	struct cfg_diag d = { 0 };
+	cJSON *j = cJSON_Parse("{\"discipline\":\"age\",\"issue\":{\"CD\":1,\"TC\":0.5,\"MEM\":0.1},"
+			       "\"issue_yield\":{\"TC\":\"CD\",\"source\":\"test\"}}");
+	struct cfg c = cfg_root(j, &d);
+	void *m = interference_bottleneck.create(NULL, &c);
+	CU_ASSERT_FALSE(d.failed);
+	double cuda[UNIT_COUNT] = { [UNIT_CUDA] = 1 }, tensor[UNIT_COUNT] = { [UNIT_TENSOR] = 1 };
+	double lsu[UNIT_COUNT] = { [UNIT_LSU] = 0.25 };
+	struct sm_kernel_view v[3] = {
+		{ .cls = KC_TC, .delta = tensor, .blocks = 1, .sat = 1, .order = 1 },   /* oldest */
+		{ .cls = KC_CD, .delta = cuda, .blocks = 1, .sat = 1, .order = 2 },
+		{ .cls = KC_MEM, .delta = lsu, .blocks = 4, .sat = 4, .order = 3 },
+	};
+	double sp[3];
+	interference_bottleneck.sm_speeds(m, v, 2, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 1.0, 1e-12);   /* CD first though younger */
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.0, 1e-12);
+	/* MEM, older than CD, keeps its place: CD gets what MEM leaves, TC nothing */
+	v[2].order = 0;
+	interference_bottleneck.sm_speeds(m, v, 3, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[2], 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 0.9, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.0, 1e-12);
+	/* without a CD kernel the TC kernel keeps its age */
+	v[1].cls = KC_RT;
+	v[1].delta = lsu;
+	v[1].sat = 4;
+	v[1].blocks = 4;
+	interference_bottleneck.sm_speeds(m, v, 2, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 1.0, 1e-12);
+	interference_bottleneck.destroy(m);
+	cJSON_Delete(j);
+	static const char *const bad[] = { "{\"issue_yield\":{\"TC\":\"TC\"}}", "{\"issue_yield\":{\"TC\":3}}",
+					   "{\"issue_yield\":{\"XX\":\"CD\"}}" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct cfg_diag db = { 0 };
+		cJSON *jb = cJSON_Parse(bad[i]);
+		struct cfg cb = cfg_root(jb, &db);
+		interference_bottleneck.destroy(interference_bottleneck.create(NULL, &cb));
+		CU_ASSERT_TRUE(db.failed);
+		CU_ASSERT_PTR_NOT_NULL(strstr(db.msg, "$.issue_yield."));
+		cJSON_Delete(jb);
+	}
+}
+
+/* The H100's issue table (models/h100.json, fitted to cuda/runs/h100-bench-2 set 1): set 1's
+ * CD and MEM kernels (4 blocks of 256 threads per SM each).  The CD kernel launched first
+ * leaves the MEM kernel no issue slot (the H100: MEM 3550 us beside it, 2025 alone); the MEM
+ * kernel launched first keeps its speed and leaves CD 1 - 0.08 of the slots at its speed (the
+ * H100: CD +4-8 %). */
+static void test_issue_h100(void)
+{
+	for (int order = 0; order < 2; order++) {
+		struct run r;
+		char json[1024];
+		snprintf(json, sizeof(json), "{\"gpu\": \"h100\", " POL "\"kernels\": ["
+			 "{\"name\":\"C\",\"class\":\"CD\",\"grid\":528,\"threads\":256,\"smem\":16384,\"solo_us\":2000},"
+			 "{\"name\":\"M\",\"class\":\"MEM\",\"grid\":528,\"threads\":256,\"smem\":16384,\"solo_us\":2000}],"
+			 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"%s\"],\"repeat\":1},"
+			 "{\"name\":\"b\",\"kernels\":[\"%s\"],\"repeat\":1}]}", order ? "M" : "C", order ? "C" : "M");
+		CU_ASSERT_FATAL(run_open(&r, json, NULL));
+		CU_ASSERT_EQUAL(sim_run_until(r.s, 1000), 0);
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 7, "C"), 4);
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 7, "M"), 4);
+		/* C: 4 blocks of a kernel that saturates with 1 (speed 1/4 each); M: at the speed
+		 * the chip's DRAM leaves it (0.436 alone), issuing 0.08 x that of the slots */
+		double c = sim_sm_kernel_speed(r.s, 7, "C"), m = sim_sm_kernel_speed(r.s, 7, "M");
+		if (order) {
+			CU_ASSERT(m > 0.4 && m < 0.5);
+			CU_ASSERT_DOUBLE_EQUAL(c, 0.25 * (1 - 0.08 * m), 1e-9);
+		} else {
+			CU_ASSERT_DOUBLE_EQUAL(c, 0.25, 1e-12);
+			CU_ASSERT_DOUBLE_EQUAL(m, 0.0, 1e-12);
+		}
+		CU_ASSERT_EQUAL(sim_run(r.s), 0);
+		/* starved, M runs after C: it ends at about twice its solo time */
+		if (!order)
+			CU_ASSERT(kernel_end(&r, "M", 0) > 3900000);
+		run_close(&r);
+	}
+}
+
 static void test_ptb_pool(void)
 {
 	struct run r;
@@ -771,6 +908,9 @@ void register_engine_tests(void)
 	CU_add_test(s, "rates change with residency", test_rate_change);
 	CU_add_test(s, "implicit contention from Table 3", test_contention);
 	CU_add_test(s, "fair and age disciplines", test_disciplines);
+	CU_add_test(s, "issue slots: a unit every kernel uses", test_issue_model);
+	CU_add_test(s, "H100 issue slots: compute warps starve memory warps", test_issue_h100);
+	CU_add_test(s, "issue slots: a class yields to another", test_issue_yield);
 	CU_add_test(s, "PTB pool", test_ptb_pool);
 	CU_add_test(s, "PTB workers placed late drain the pool", test_ptb_late_workers);
 	CU_add_test(s, "PTB build of a small grid: no more workers than tasks", test_ptb_small_grid);

@@ -932,5 +932,6 @@ $(cat $tmp/cal.txt)
 HDR
 combo_section
 sh cuda/scripts/validation_traces.sh "$1"
+sh cuda/scripts/validation_issue.sh "$1"
 } > cuda/VALIDATION.md
 echo "wrote cuda/VALIDATION.md"

@@ -56,4 +56,6 @@ cat <<'TXT'
 | cuda/runs/h100-placement-tail | `combosim-cuda bench placement` with P11: when the workers of a persistent kernel leave | nothing yet (cuda/README.md, What remains 1: the worker tail) |
 | cuda/runs/h100-pytorch-validate | `sh cuda/scripts/device_capture.sh 2`: PyTorch profiler traces of two training jobs (two streams; two processes under MPS) and a solo capture (RUN.md) | **test set** (real PyTorch traces section): captured once, used for no choice |
 | cuda/runs/h100-compare | `sh cuda/scripts/device_compare.sh`: the cross-policy comparison's SMQoS and G-Space families, every applicable policy, 4 workloads each, 100 ms per policy (RUN.md) | **test set** (experiments/compare/README.md's GPU check: rank correlation with the simulator), used for no choice |
+| cuda/runs/h100-pairs-dev | `combosim-cuda bench pairs`: a long kernel beside a short kernel of many small blocks, alone and together in both orders, 5 repetitions (RUN.md) | development (Issue slots section): chose the issue-slot structure; no number fitted from it |
+| cuda/runs/h100-pairs-test | `combosim-cuda bench pairs-test`: other pairs of the same kind, captured after the issue-slot change, 5 repetitions (RUN.md) | **test set** (Issue slots section): report only |
 TXT

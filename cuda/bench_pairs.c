@@ -1,0 +1,203 @@
+/* bench_pairs — `bench pairs` / `bench pairs-test`: a long kernel and a short kernel of many
+ * small blocks sharing the GPU, in both launch orders (cuda/README.md, Pair benches).
+ *
+ * What it asks: how much of the GPU does a second kernel get beside a running one, per
+ * instruction mix?  The long kernel L (original variant, a few blocks per SM, so every SM keeps
+ * room) runs alone, the short kernel S (thousands of small blocks, tens of us per wave) runs
+ * alone, then the two share the GPU:
+ *   LS: L first; S launched after a one-block spin kernel of `delay` us on S's stream, so S
+ *       meets L mid-run (an element-wise kernel launched beside a running batch-norm one);
+ *   SL: S first, L right behind it on the other stream (no spin): L's blocks wait behind S's
+ *       (the leftover rule) and land as S's last wave drains.
+ * Each repetition runs L alone, S alone, LS, SL, interleaved.  Per-block records of S in LS and
+ * alone give its block duration and how many of its blocks shared an SM with L's.
+ * The `pairs` set is the development set (structure chosen from it); `pairs-test` has other
+ * shapes and is the test set (report only).  Outputs: pairs.csv (every repetition), summary.json
+ * `pairs` (medians, the kernels' shapes and work).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/bench.h"
+
+#define PAIR_REPS_MAX 16
+
+struct pair_shape {
+	const char *name;
+	int lcls, lthreads, lper_sm;       /* long kernel: class, threads, blocks per SM */
+	double lus;                        /* its solo time target */
+	int scls, sthreads, sgrid;         /* short kernel: class, threads, grid */
+	double sus;                        /* its solo time target */
+	double delay_us;                   /* spin before the second launch */
+};
+
+/* Development set: the element-wise-beside-a-long-kernel case (98304 blocks of 128 threads,
+ * ~80 us alone) beside each class at 1 and 4 blocks (256 threads) per SM. */
+static const struct pair_shape dev_pairs[] = {
+	{ "CD1+MEMs", CK_CD, 256, 1, 1000, CK_MEM, 128, 98304, 80, 200 },
+	{ "TC1+MEMs", CK_TC, 256, 1, 1000, CK_MEM, 128, 98304, 80, 200 },
+	{ "MEM1+MEMs", CK_MEM, 256, 1, 1000, CK_MEM, 128, 98304, 80, 200 },
+	{ "RT1+MEMs", CK_RT, 256, 1, 1000, CK_MEM, 128, 98304, 80, 200 },
+	{ "CD4+MEMs", CK_CD, 256, 4, 1000, CK_MEM, 128, 98304, 80, 200 },
+	{ "MEM4+MEMs", CK_MEM, 256, 4, 1000, CK_MEM, 128, 98304, 80, 200 },
+	{ "CD1+CDs", CK_CD, 256, 1, 1000, CK_CD, 128, 98304, 80, 200 },
+	{ "TC1+CDs", CK_TC, 256, 1, 1000, CK_CD, 128, 98304, 80, 200 },
+	{ "MEM1+CDs", CK_MEM, 256, 1, 1000, CK_CD, 128, 98304, 80, 200 },
+	{ "CD4+CDs", CK_CD, 256, 4, 1000, CK_CD, 128, 98304, 80, 200 },
+	{ "TC4+CDs", CK_TC, 256, 4, 1000, CK_CD, 128, 98304, 80, 200 },
+	{ "TC1+TCs", CK_TC, 256, 1, 1000, CK_TC, 128, 98304, 80, 200 },
+};
+
+/* Test set: other shapes (512-thread long kernels at 2 per SM, 256-thread short blocks). */
+static const struct pair_shape test_pairs[] = {
+	{ "t-CD2+MEMs", CK_CD, 512, 2, 700, CK_MEM, 256, 32768, 150, 150 },
+	{ "t-TC2+MEMs", CK_TC, 512, 2, 700, CK_MEM, 256, 32768, 150, 150 },
+	{ "t-MEM2+CDs", CK_MEM, 512, 2, 700, CK_CD, 256, 32768, 150, 150 },
+	{ "t-CD2+CDs", CK_CD, 512, 2, 700, CK_CD, 256, 32768, 150, 150 },
+	{ "t-TC2+CDs", CK_TC, 512, 2, 700, CK_CD, 256, 32768, 150, 150 },
+	{ "t-RT2+MEMs", CK_RT, 512, 2, 700, CK_MEM, 256, 32768, 150, 150 },
+};
+
+static double dur_us(const struct ck_timing *t)
+{
+	return (double)(t->last_ns - t->first_ns) / 1e3;
+}
+
+static double med(const double *v, int n)
+{
+	double c[PAIR_REPS_MAX];
+	memcpy(c, v, (size_t)n * sizeof(*v));
+	return bench_median(c, n);
+}
+
+/* S's blocks: median duration, and the share that ran on an SM holding an L block at their
+ * start (lrec NULL: none). */
+static void block_stats(const struct ck_block_rec *s, int ns, const struct ck_block_rec *l, int nl, double *med_us,
+			double *share_beside)
+{
+	double *v = malloc((size_t)ns * sizeof(*v));
+	if (!v) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+	int beside = 0;
+	for (int b = 0; b < ns; b++) {
+		v[b] = (double)(s[b].end_ns - s[b].start_ns) / 1e3;
+		for (int j = 0; l && j < nl; j++)
+			if (l[j].smid == s[b].smid && l[j].start_ns <= s[b].start_ns && l[j].end_ns > s[b].start_ns) {
+				beside++;
+				break;
+			}
+	}
+	*med_us = bench_median(v, ns);
+	*share_beside = ns ? (double)beside / ns : 0;
+	free(v);
+}
+
+static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum,
+		    const char *set, const struct pair_shape *ps, int np)
+{
+	int N = ck_sm_count(d), reps = o->reps > PAIR_REPS_MAX ? PAIR_REPS_MAX : o->reps;
+	FILE *f = bench_out(o, "pairs.csv");
+	fputs("set,pair,long_class,long_grid,long_threads,short_class,short_grid,short_threads,order,rep,"
+	      "long_solo_us,short_solo_us,long_with_us,short_with_us,makespan_us,second_start_us,"
+	      "short_block_solo_us,short_block_with_us,short_blocks_beside_long\n", f);
+	cJSON *jset = cJSON_AddObjectToObject(sum, "pairs");
+	cJSON_AddStringToObject(jset, "set", set);
+	cJSON_AddStringToObject(jset, "what", "L alone, S alone, LS (L first, S after a spin of delay_us on its stream), SL (S first, L right behind it on the other stream); medians over reps; second_start_us: the second kernel's first block entry after the first kernel's");
+	struct ck_kernel spin = { .cls = CK_CD, .variant = CK_ORIGINAL, .threads = 32, .tasks = 1 };
+	for (int p = 0; p < np; p++) {
+		const struct pair_shape *s = &ps[p];
+		struct ck_kernel L = { .cls = s->lcls, .variant = CK_ORIGINAL, .threads = s->lthreads,
+				       .tasks = s->lper_sm * N, .work = 1 };
+		L.workers = L.tasks;
+		struct ck_kernel S = { .cls = s->scls, .variant = CK_ORIGINAL, .threads = s->sthreads,
+				       .tasks = s->sgrid, .work = 1 };
+		S.workers = S.tasks;
+		bench_calibrate(d, cal, &L, s->lus);
+		bench_calibrate(d, cal, &S, s->sus);
+		bench_calibrate(d, cal, &spin, s->delay_us);
+		struct ck_block_rec *rs = calloc((size_t)S.tasks, sizeof(*rs)), *rl = calloc((size_t)L.tasks, sizeof(*rl));
+		if (!rs || !rl) {
+			fprintf(stderr, "combosim-cuda: out of memory\n");
+			exit(1);
+		}
+		double ls[PAIR_REPS_MAX], ss[PAIR_REPS_MAX], lw[2][PAIR_REPS_MAX], sw[2][PAIR_REPS_MAX],
+			mk[2][PAIR_REPS_MAX], st[2][PAIR_REPS_MAX], bsolo[PAIR_REPS_MAX], bwith[PAIR_REPS_MAX],
+			bes[PAIR_REPS_MAX];
+		for (int r = 0; r < reps; r++) {
+			struct ck_timing t;
+			ck_run_group(d, &L, NULL, 1, &t, NULL);
+			ls[r] = dur_us(&t);
+			struct ck_block_rec *r1[1] = { rs };
+			ck_run_group(d, &S, NULL, 1, &t, r1);
+			ss[r] = dur_us(&t);
+			double dummy;
+			block_stats(rs, S.tasks, NULL, 0, &bsolo[r], &dummy);
+			for (int ord = 0; ord < 2; ord++) {
+				/* LS: L, spin, S (g[2]); SL: S, L (g[1]) */
+				struct ck_kernel g[3] = { ord ? S : L, ord ? L : spin, S };
+				struct ck_block_rec *rr[3] = { ord ? rs : rl, ord ? rl : NULL, ord ? NULL : rs };
+				struct ck_timing tg[3];
+				ck_run_group(d, g, (int[]){ 0, 1, 1 }, ord ? 2 : 3, tg, rr);
+				int sec = ord ? 1 : 2;
+				const struct ck_timing *tl = &tg[ord ? 1 : 0], *ts = &tg[ord ? 0 : 2];
+				lw[ord][r] = dur_us(tl);
+				sw[ord][r] = dur_us(ts);
+				uint64_t lo = tg[0].first_ns < tg[sec].first_ns ? tg[0].first_ns : tg[sec].first_ns;
+				uint64_t hi = tg[0].last_ns > tg[sec].last_ns ? tg[0].last_ns : tg[sec].last_ns;
+				mk[ord][r] = (double)(hi - lo) / 1e3;
+				st[ord][r] = ((double)tg[sec].first_ns - (double)tg[0].first_ns) / 1e3;
+				double bw = NAN, share = NAN;
+				if (!ord) {
+					block_stats(rs, S.tasks, rl, L.tasks, &bw, &share);
+					bwith[r] = bw;
+					bes[r] = share;
+				}
+				fprintf(f, "%s,%s,%s,%d,%d,%s,%d,%d,%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f\n", set,
+					s->name, ck_class_names[L.cls], L.tasks, L.threads, ck_class_names[S.cls], S.tasks,
+					S.threads, ord ? "SL" : "LS", r, ls[r], ss[r], lw[ord][r], sw[ord][r], mk[ord][r],
+					st[ord][r], bsolo[r], ord ? NAN : bw, ord ? NAN : share);
+			}
+			fflush(f);
+		}
+		cJSON *jp = cJSON_AddObjectToObject(jset, s->name);
+		cJSON_AddStringToObject(jp, "long_class", ck_class_names[L.cls]);
+		cJSON_AddNumberToObject(jp, "long_grid", L.tasks);
+		cJSON_AddNumberToObject(jp, "long_threads", L.threads);
+		cJSON_AddNumberToObject(jp, "long_work", (double)L.work);
+		cJSON_AddStringToObject(jp, "short_class", ck_class_names[S.cls]);
+		cJSON_AddNumberToObject(jp, "short_grid", S.tasks);
+		cJSON_AddNumberToObject(jp, "short_threads", S.threads);
+		cJSON_AddNumberToObject(jp, "short_work", (double)S.work);
+		cJSON_AddNumberToObject(jp, "delay_us", s->delay_us);
+		cJSON_AddNumberToObject(jp, "long_solo_us", med(ls, reps));
+		cJSON_AddNumberToObject(jp, "short_solo_us", med(ss, reps));
+		cJSON_AddNumberToObject(jp, "short_block_solo_us", med(bsolo, reps));
+		cJSON_AddNumberToObject(jp, "short_block_with_us", med(bwith, reps));
+		cJSON_AddNumberToObject(jp, "short_blocks_beside_long", med(bes, reps));
+		for (int ord = 0; ord < 2; ord++) {
+			cJSON *jo = cJSON_AddObjectToObject(jp, ord ? "SL" : "LS");
+			cJSON_AddNumberToObject(jo, "long_with_us", med(lw[ord], reps));
+			cJSON_AddNumberToObject(jo, "short_with_us", med(sw[ord], reps));
+			cJSON_AddNumberToObject(jo, "makespan_us", med(mk[ord], reps));
+			cJSON_AddNumberToObject(jo, "second_start_us", med(st[ord], reps));
+		}
+		fprintf(stderr, "%s: L %.1f S %.1f us alone; LS: L %.1f S %.1f (S at %.1f); SL: S %.1f L %.1f (L at %.1f)\n",
+			s->name, med(ls, reps), med(ss, reps), med(lw[0], reps), med(sw[0], reps), med(st[0], reps),
+			med(sw[1], reps), med(lw[1], reps), med(st[1], reps));
+		free(rs);
+		free(rl);
+	}
+	bench_out_close(f, "pairs.csv");
+}
+
+void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, bool test)
+{
+	if (test)
+		run_set(d, cal, o, sum, "test", test_pairs, (int)(sizeof(test_pairs) / sizeof(test_pairs[0])));
+	else
+		run_set(d, cal, o, sum, "development", dev_pairs, (int)(sizeof(dev_pairs) / sizeof(dev_pairs[0])));
+}

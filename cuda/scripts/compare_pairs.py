@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""The pair benches (cuda/bench_pairs.c) simulated and compared.  For each pair and launch order
+it writes a two-app experiment on the H100 description (the first kernel at 0, the second
+launched in LS when the GPU run's S started (the spin kernel before it is itself slowed beside L), at 0
+behind it in SL; solo times: the run's measured medians, or the bench's targets
+with --targets), runs `combosim run` on it, and prints markdown rows: each kernel's duration on
+the GPU (median, min-max over the repetitions) and simulated, its error, and the makespan's.
+Usage: compare_pairs.py BIN/combosim RUN_DIR [--gpu GPU]    (RUN_DIR: pairs.csv, summary.json)
+       compare_pairs.py BIN/combosim --targets dev|test [--gpu GPU] [--before GPU2]
+           (simulator only, at the bench's target solo times; --before: a second description's
+           durations beside, e.g. the model before a change)"""
+import csv, json, os, statistics, subprocess, sys, tempfile
+
+N = 132
+CLS = {'CD', 'TC', 'MEM', 'RT'}
+# cuda/bench_pairs.c's shapes: name, long class, threads, per SM, solo us, short class, threads,
+# grid, solo us, delay us (kept in step with dev_pairs / test_pairs there)
+SHAPES = {
+    'dev': [('CD1+MEMs', 'CD', 256, 1, 1000, 'MEM', 128, 98304, 80, 200),
+            ('TC1+MEMs', 'TC', 256, 1, 1000, 'MEM', 128, 98304, 80, 200),
+            ('MEM1+MEMs', 'MEM', 256, 1, 1000, 'MEM', 128, 98304, 80, 200),
+            ('RT1+MEMs', 'RT', 256, 1, 1000, 'MEM', 128, 98304, 80, 200),
+            ('CD4+MEMs', 'CD', 256, 4, 1000, 'MEM', 128, 98304, 80, 200),
+            ('MEM4+MEMs', 'MEM', 256, 4, 1000, 'MEM', 128, 98304, 80, 200),
+            ('CD1+CDs', 'CD', 256, 1, 1000, 'CD', 128, 98304, 80, 200),
+            ('TC1+CDs', 'TC', 256, 1, 1000, 'CD', 128, 98304, 80, 200),
+            ('MEM1+CDs', 'MEM', 256, 1, 1000, 'CD', 128, 98304, 80, 200),
+            ('CD4+CDs', 'CD', 256, 4, 1000, 'CD', 128, 98304, 80, 200),
+            ('TC4+CDs', 'TC', 256, 4, 1000, 'CD', 128, 98304, 80, 200),
+            ('TC1+TCs', 'TC', 256, 1, 1000, 'TC', 128, 98304, 80, 200)],
+    'test': [('t-CD2+MEMs', 'CD', 512, 2, 700, 'MEM', 256, 32768, 150, 150),
+             ('t-TC2+MEMs', 'TC', 512, 2, 700, 'MEM', 256, 32768, 150, 150),
+             ('t-MEM2+CDs', 'MEM', 512, 2, 700, 'CD', 256, 32768, 150, 150),
+             ('t-CD2+CDs', 'CD', 512, 2, 700, 'CD', 256, 32768, 150, 150),
+             ('t-TC2+CDs', 'TC', 512, 2, 700, 'CD', 256, 32768, 150, 150),
+             ('t-RT2+MEMs', 'RT', 512, 2, 700, 'MEM', 256, 32768, 150, 150)],
+}
+
+
+def simulate(binary, gpu, pair, order, tmp):
+    """pair: dict with lcls, lgrid, lthr, lus, scls, sgrid, sthr, sus, delay.  Returns
+    {'L': (start, end), 'S': (start, end)} in us."""
+    k = [{'name': 'L', 'class': pair['lcls'], 'grid': pair['lgrid'], 'threads': pair['lthr'], 'regs': 32,
+          'smem': 0, 'solo_us': pair['lus']},
+         {'name': 'S', 'class': pair['scls'], 'grid': pair['sgrid'], 'threads': pair['sthr'], 'regs': 32,
+          'smem': 0, 'solo_us': pair['sus']}]
+    first, second = ('L', 'S') if order == 'LS' else ('S', 'L')
+    exp = {'name': 'pair', 'gpu': gpu, 'seed': 1, 'duration_ms': 100, 'kernels': k,
+           'apps': [{'name': 'first', 'kernels': [first], 'repeat': 1},
+                    {'name': 'second', 'kernels': [second], 'repeat': 1,
+                     'start_ms': pair['delay'] / 1e3 if order == 'LS' else 0}],
+           'policies': [{'name': 'exclusive', 'label': 'pair', 'run': 'be'}]}
+    ep = os.path.join(tmp, 'pair.json')
+    json.dump(exp, open(ep, 'w'))
+    out = os.path.join(tmp, 'out')
+    subprocess.run([binary, 'run', ep, '--out', out, '--quiet'], check=True)
+    r = {}
+    for row in csv.DictReader(open(os.path.join(out, 'kernels.csv'))):
+        r[row['kernel']] = (float(row['start_ns']) / 1e3, float(row['end_ns']) / 1e3)
+    return r
+
+
+def gpu_rows(run_dir):
+    rows = list(csv.DictReader(open(os.path.join(run_dir, 'pairs.csv'))))
+    out = {}
+    for r in rows:
+        out.setdefault(r['pair'], []).append(r)
+    return out
+
+
+def pct(x):
+    return '%+.1f %%' % (100 * x)
+
+
+def main():
+    a = sys.argv[1:]
+    gpu = 'h100'
+    if '--gpu' in a:
+        i = a.index('--gpu')
+        gpu = a[i + 1]
+        del a[i:i + 2]
+    before = None
+    if '--before' in a:
+        i = a.index('--before')
+        before = a[i + 1]
+        del a[i:i + 2]
+    binary = a[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        if a[1] == '--targets':
+            print('| pair | order | L, S alone | L beside S | S beside L | S slowdown |' +
+                  (' S beside L, before | S slowdown, before |' if before else ''))
+            print('|---|---|---|---|---|---|' + ('---|---|' if before else ''))
+            for s in SHAPES[a[2]]:
+                p = dict(lcls=s[1], lthr=s[2], lgrid=s[3] * N, lus=s[4], scls=s[5], sthr=s[6], sgrid=s[7], sus=s[8],
+                         delay=s[9])
+                for order in ('LS', 'SL'):
+                    r = simulate(binary, gpu, p, order, tmp)
+                    ld, sd = r['L'][1] - r['L'][0], r['S'][1] - r['S'][0]
+                    line = '| %s | %s | %.0f, %.0f us | %.0f us | %.0f us | %.1fx |' % (
+                        s[0], order, p['lus'], p['sus'], ld, sd, sd / p['sus'])
+                    if before:
+                        rb = simulate(binary, before, p, order, tmp)
+                        sb = rb['S'][1] - rb['S'][0]
+                        line += ' %.0f us | %.1fx |' % (sb, sb / p['sus'])
+                    print(line)
+            return
+        groups = gpu_rows(a[1])
+        shapes = {s[0]: s for sl in SHAPES.values() for s in sl}
+        errs, mk_errs, spreads = [], [], []
+        print('| pair | order | L: GPU (min-max) | L: sim | L err | S: GPU (min-max) | S: sim | S err | makespan err |')
+        print('|---|---|---|---|---|---|---|---|---|')
+        for name, rows in groups.items():
+            s = shapes[name]
+            r0 = rows[0]
+            lus = statistics.median(float(r['long_solo_us']) for r in rows)
+            sus = statistics.median(float(r['short_solo_us']) for r in rows)
+            p = dict(lcls=r0['long_class'], lthr=int(r0['long_threads']), lgrid=int(r0['long_grid']), lus=lus,
+                     scls=r0['short_class'], sthr=int(r0['short_threads']), sgrid=int(r0['short_grid']), sus=sus,
+                     delay=statistics.median(float(r['second_start_us']) for r in rows if r['order'] == 'LS'))
+            for order in ('LS', 'SL'):
+                rr = [r for r in rows if r['order'] == order]
+                lw = [float(r['long_with_us']) for r in rr]
+                sw = [float(r['short_with_us']) for r in rr]
+                mk = [float(r['makespan_us']) for r in rr]
+                sim = simulate(binary, gpu, p, order, tmp)
+                ld, sd = sim['L'][1] - sim['L'][0], sim['S'][1] - sim['S'][0]
+                smk = max(sim['L'][1], sim['S'][1]) - min(sim['L'][0], sim['S'][0])
+                el = (ld - statistics.median(lw)) / statistics.median(lw)
+                es = (sd - statistics.median(sw)) / statistics.median(sw)
+                em = (smk - statistics.median(mk)) / statistics.median(mk)
+                errs += [abs(el), abs(es)]
+                mk_errs.append(abs(em))
+                spreads += [(max(lw) - min(lw)) / statistics.median(lw), (max(sw) - min(sw)) / statistics.median(sw)]
+                print('| %s | %s | %.0f (%.0f-%.0f) us | %.0f us | %s | %.0f (%.0f-%.0f) us | %.0f us | %s | %s |' % (
+                    name, order, statistics.median(lw), min(lw), max(lw), ld, pct(el), statistics.median(sw), min(sw),
+                    max(sw), sd, pct(es), pct(em)))
+        errs.sort()
+        mk_errs.sort()
+        spreads.sort()
+        print()
+        print('Per-kernel duration error: median %.1f %%, max %.1f %% (%d kernels); makespan error median %.1f %%, '
+              'max %.1f %%; the GPU\'s own spread (max-min over the repetitions / median) per kernel: median %.1f %%, '
+              'max %.1f %%.' % (100 * statistics.median(errs), 100 * errs[-1], len(errs), 100 * statistics.median(mk_errs),
+                                100 * mk_errs[-1], 100 * statistics.median(spreads), 100 * spreads[-1]))
+
+
+main()

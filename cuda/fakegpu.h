@@ -9,7 +9,11 @@
  * write takes the workers above each SM's cap off at once (the fake's task boundary is the
  * write), a top-up adds workers to the SMs below their cap in SM order, and the launch's end
  * moves so that its work left is done at the new worker count's speed (speed in proportion to
- * its workers; a launch left with none runs on forever). */
+ * its workers; a launch left with none runs on forever).  A re-launched kernel (CK_RELAUNCH)
+ * may be launched again into its slot once its grid is done: each grid runs the share of its
+ * blocks that land in its set (tasks x set SMs / SMs, at least 1, at most the tasks left, or
+ * the set's quota), at the set's speed (work x those tasks / tasks x SMs / set SMs), and its
+ * counter goes on from the grid before's. */
 #ifndef COMBOSIM_CUDA_FAKEGPU_H
 #define COMBOSIM_CUDA_FAKEGPU_H
 
@@ -26,6 +30,11 @@ struct fake_launch {
 	int w[CK_MAX_SMS];
 	int w0, left, topups;
 	long long parked;                  /* with no worker: its work left, in worker-ns */
+	/* re-launched: the log entry of its grid before (-1: its first), its first grid's start,
+	 * its task counter at this grid's end */
+	long prev;
+	long long first;
+	long taken;
 };
 
 /* One cap write (ck_slot_reshape) or top-up (ck_topup_async), as the loop asked. */

@@ -89,7 +89,8 @@ static int poll_done(struct hl_run *r)
 		const struct hl_kernel *k = &r->kernels[r->in_flight[i]];
 		if (r->blocked[k->stream])
 			continue;
-		if (hl_reshape_parked(k) || !r->dev->ops->done(r->dev->self, k->slot)) {
+		if (hl_reshape_parked(k) || k->held || (k->relaunch && !k->complete) ||
+		    !r->dev->ops->done(r->dev->self, k->slot)) {
 			r->blocked[k->stream] = 1;
 			continue;
 		}
@@ -294,8 +295,10 @@ static void poll_once(struct hl_run *r, long long now, bool last)
 	int n = 0;
 	r->polls++;
 	r->n_taken = 0;
-	if (!last)
+	if (!last) {
+		hl_relaunch_poll(r, now);    /* grids ended: launched again, or their kernel complete */
 		collect_done(r, &n);
+	}
 	collect_due(r, now, &n);
 	qsort(r->ev, (size_t)n, sizeof(*r->ev), ev_cmp);
 	r->ev_n = n;
@@ -331,7 +334,9 @@ int hl_run_exec(struct hl_run *r)
 	long long now = hl_now(r);
 	r->stop = now < end ? now : end;
 	r->running = false;
-	/* what is still in flight runs to its end; read, not delivered */
+	/* what is still in flight runs to its end (re-launched and held kernels too); read, not
+	 * delivered */
+	hl_relaunch_drain(r);
 	d->ops->wait(d->self);
 	for (int i = 0; i < r->n_in_flight; i++)
 		r->take_ix[i] = r->in_flight[i];

@@ -280,6 +280,17 @@ static void loop_stats(const struct hl_run *r, cJSON *out)
 		cJSON_AddNumberToObject(x, "topup_workers", (double)r->topup_workers);
 		cJSON_AddNumberToObject(x, "workers_left", (double)left);
 	}
+	if (r->rl_kernels > 0) {                /* only in runs that re-launched (hostrelaunch.c) */
+		cJSON *x = cJSON_AddObjectToObject(out, "relaunch");
+		cJSON_AddNumberToObject(x, "kernels", (double)r->rl_kernels);
+		cJSON_AddNumberToObject(x, "relaunches", (double)r->rl_relaunches);
+		cJSON_AddNumberToObject(x, "grids_per_kernel_mean",
+					(double)(r->rl_kernels + r->rl_relaunches) / (double)r->rl_kernels);
+		/* the host's gap from a grid's end on the GPU to its next launch (policy's + reaction) */
+		cJSON_AddNumberToObject(x, "gap_mean_us", r->rl_relaunches ? r->rl_gap_sum / (double)r->rl_relaunches / 1e3 : 0);
+		cJSON_AddNumberToObject(x, "gap_max_us", (double)r->rl_gap_max / 1e3);
+		cJSON_AddNumberToObject(x, "launches_held", (double)r->rl_held);
+	}
 	cJSON *d = cJSON_AddArrayToObject(out, "app_max_in_flight");
 	for (int a = 0; a < r->e->n_apps; a++)
 		cJSON_AddItemToArray(d, cJSON_CreateNumber(r->apps[a].max_in_flight));

@@ -68,6 +68,8 @@ static void take(struct hl_run *r, int n)
 		struct hl_kernel *k = &r->kernels[r->take_ix[i]];
 		k->t = r->take_t[i];
 		k->done = true;
+		if (k->relaunch)          /* at the end: its last grid may have left tasks */
+			k->complete = k->t.tasks_taken >= (uint32_t)k->tasks;
 		r->free_slots[r->n_free++] = k->slot;
 		k->slot = -1;
 	}
@@ -334,9 +336,9 @@ int hl_run_exec(struct hl_run *r)
 	long long now = hl_now(r);
 	r->stop = now < end ? now : end;
 	r->running = false;
-	/* what is still in flight runs to its end (re-launched and held kernels too); read, not
-	 * delivered */
-	hl_relaunch_drain(r);
+	/* what is still in flight runs to its end; read, not delivered (no grid re-launched, no
+	 * held launch made: hostrelaunch.c) */
+	hl_relaunch_stop(r);
 	d->ops->wait(d->self);
 	for (int i = 0; i < r->n_in_flight; i++)
 		r->take_ix[i] = r->in_flight[i];

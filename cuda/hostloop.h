@@ -101,7 +101,8 @@ struct hl_kernel {                         /* one launch; its index is its id */
 	struct hl_shape *shape;            /* its caps once resized or yielded (hostreshape.c), or NULL */
 	/* re-launched (launch_opts.relaunch, cuda/hostrelaunch.c): the host's gap it asked for, its
 	 * grids so far (`blocks` counts theirs), the end of its last grid and the host time of its
-	 * next launch (-1: none due), whether every task ran (its last grid ended) */
+	 * next launch (-1: none due), whether every task ran (its last grid ended); an incomplete
+	 * one after the run did not finish in it, and the outputs leave it out */
 	bool relaunch, complete;
 	int grids;
 	long long relaunch_ns, grid_end, relaunch_at;
@@ -295,9 +296,10 @@ bool hl_relaunch_holds(const struct hl_run *r, int stream);
  * into its slot at the grid's end + its gap (or now, when that has passed); then each held
  * launch with nothing before it on its stream still held or incomplete goes to the device. */
 void hl_relaunch_poll(struct hl_run *r, long long now);
-/* After the duration: polls until no kernel is held or incomplete (they run to their end, as
- * every launch in flight does).  Uses the device clock: `now` is frozen then. */
-void hl_relaunch_drain(struct hl_run *r);
+/* After the duration: no grid is launched again, and each held launch is taken out of the
+ * kernels in flight unlaunched (slot freed, `done` with blank times); a re-launched kernel
+ * whose last grid ended with tasks left is read as incomplete (hostloop.c take). */
+void hl_relaunch_stop(struct hl_run *r);
 
 /* ---- epochs and progress (cuda/hostprogress.c) ---- */
 void hl_epoch_every(struct hl_run *r, long long period);

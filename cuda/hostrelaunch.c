@@ -11,7 +11,12 @@
  * before the re-launch, where the simulator keeps the stream's next kernel waiting for the
  * whole re-launched kernel: so a launch behind a re-launched kernel on its stream is held by the
  * host (its slot reserved, its launch time the policy's) and goes to the device in the first
- * turn after every kernel before it there is complete. */
+ * turn after every kernel before it there is complete.
+ *
+ * The duration ends re-launching, as the simulator's run ends its events: a re-launched kernel
+ * with tasks left stays unfinished (its running grid ends; outputs leave it out) and a held
+ * launch never reaches the GPU.  (Running them to their end could take for ever: a grid whose
+ * blocks all land outside its set never runs a task.) */
 #include "cuda/hostloop.h"
 
 bool hl_relaunch_holds(const struct hl_run *r, int stream)
@@ -80,16 +85,19 @@ void hl_relaunch_poll(struct hl_run *r, long long now)
 	}
 }
 
-void hl_relaunch_drain(struct hl_run *r)
+void hl_relaunch_stop(struct hl_run *r)
 {
-	for (;;) {
-		bool pending = false;
-		for (int i = 0; i < r->n_in_flight && !pending; i++) {
-			const struct hl_kernel *k = &r->kernels[r->in_flight[i]];
-			pending = k->held || (k->relaunch && !k->complete);
+	int m = 0;
+	for (int i = 0; i < r->n_in_flight; i++) {
+		struct hl_kernel *k = &r->kernels[r->in_flight[i]];
+		if (!k->held) {
+			r->in_flight[m++] = r->in_flight[i];
+			continue;
 		}
-		if (!pending)
-			return;
-		hl_relaunch_poll(r, r->dev->ops->clock_ns(r->dev->self) - r->h0);
+		k->t = (struct ck_timing){ .first_ns = ~0ULL };
+		k->done = true;
+		r->free_slots[r->n_free++] = k->slot;
+		k->slot = -1;
 	}
+	r->n_in_flight = m;
 }

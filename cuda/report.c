@@ -57,6 +57,10 @@ static struct row *rows_of(const struct hl_run *r, const struct clockmap *c, lon
 	*n = 0;
 	for (long i = 0; i < r->n_kernels; i++) {
 		const struct hl_kernel *k = &r->kernels[i];
+		if (k->held || (k->relaunch && !k->complete)) {
+			rep->late++;     /* re-launching stopped at the duration: not finished in it */
+			continue;
+		}
 		struct row w = { i, map_host(c, k->launched), map_gpu(c, k->t.first_ns), map_gpu(c, k->t.last_ns) };
 		if (k->t.first_ns > k->t.last_ns)
 			w.start = w.end;

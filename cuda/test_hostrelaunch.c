@@ -22,13 +22,13 @@ void hostrelaunch_tests(CU_pSuite s);
  * kernels, two in flight on one stream (as experiments/smqos/h100_rh.json); SlateQoS at QoS
  * policy 0.5: app 0 on SMs [0, 66), app 1 on [66, 132), a 20 us gap.  The fake runs half of
  * a grid's blocks inside the range, so every kernel takes two grids. */
-static const char *const XP =
-	"{\"name\": \"t\", \"gpu\": \"h100\", \"seed\": 7, \"duration_ms\": 10, "
-	"\"policies\": [{\"name\": \"slateqos\", \"qos\": 0.5, \"relaunch_us\": 20}], "
-	"\"kernels\": [{\"name\":\"L\",\"class\":\"CD\",\"grid\":1320,\"threads\":256,\"solo_us\":100},"
-	"{\"name\":\"B\",\"class\":\"CD\",\"grid\":1320,\"threads\":256,\"solo_us\":200}], "
-	"\"apps\": [{\"name\": \"ls\", \"kernels\": [\"L\"], \"repeat\": 3, \"depth\": 2, \"streams\": 1}, "
-	"{\"name\": \"b\", \"kernels\": [\"B\"], \"repeat\": 3, \"depth\": 2, \"streams\": 1}]}";
+#define XP_DUR(ms)                                                                                   \
+	"{\"name\": \"t\", \"gpu\": \"h100\", \"seed\": 7, \"duration_ms\": " ms ", "                       \
+	"\"policies\": [{\"name\": \"slateqos\", \"qos\": 0.5, \"relaunch_us\": 20}], "                    \
+	"\"kernels\": [{\"name\":\"L\",\"class\":\"CD\",\"grid\":1320,\"threads\":256,\"solo_us\":100},"   \
+	"{\"name\":\"B\",\"class\":\"CD\",\"grid\":1320,\"threads\":256,\"solo_us\":200}], "               \
+	"\"apps\": [{\"name\": \"ls\", \"kernels\": [\"L\"], \"repeat\": 3, \"depth\": 2, \"streams\": 1}, " \
+	"{\"name\": \"b\", \"kernels\": [\"B\"], \"repeat\": 3, \"depth\": 2, \"streams\": 1}]}"
 
 static void test_relaunch_launch_opts(void)
 {
@@ -60,7 +60,7 @@ static void test_relaunch_launch_opts(void)
 static void test_relaunch_slateqos(void)
 {
 	struct harness h;
-	if (!h_load_text(&h, XP))
+	if (!h_load_text(&h, XP_DUR("10")))
 		return;
 	CU_ASSERT_EQUAL_FATAL(h_init(&h, 0, NULL, NULL, true), 0);   /* accepted: BK_CAP_RELAUNCH */
 	int rc = hl_run_exec(&h.r);
@@ -118,9 +118,42 @@ static void test_relaunch_slateqos(void)
 	h_free(&h);
 }
 
+/* The duration stops re-launching, as the simulator's run end stops its events: at 0.3 ms only
+ * L's first kernel (two grids, about 225 us) is done; L's second is in its first grid, not
+ * launched again, B's first in its second (to about 430 us), neither written; the launches held
+ * behind them never reach the GPU; every slot is free after the run. */
+static void test_relaunch_duration_end(void)
+{
+	struct harness h;
+	if (!h_load_text(&h, XP_DUR("0.3")))
+		return;
+	CU_ASSERT_EQUAL_FATAL(h_init(&h, 0, NULL, NULL, true), 0);
+	CU_ASSERT_EQUAL_FATAL(hl_run_exec(&h.r), 0);
+	CU_ASSERT_EQUAL(h.r.n_in_flight, 0);
+	CU_ASSERT_EQUAL(h.r.n_free, HL_SLOTS);
+	CU_ASSERT_EQUAL(h.f.takes, 3);                 /* L 1, L 2 and B 1: the launched ones */
+	int held = 0, incomplete = 0;
+	for (long i = 0; i < h.r.n_kernels; i++) {
+		const struct hl_kernel *k = &h.r.kernels[i];
+		CU_ASSERT(k->done);
+		held += k->held;
+		incomplete += !k->held && !k->complete;
+	}
+	CU_ASSERT_EQUAL(held, 2);                      /* L 3, B 2 */
+	CU_ASSERT_EQUAL(incomplete, 1);                /* L 2: one grid; B 1's second ran to its end */
+	struct outputs o;
+	report(&h, &o, false);
+	CU_ASSERT_EQUAL(lines(o.k), 1);                /* L 1 only */
+	CU_ASSERT_PTR_NOT_NULL(o.k && strstr(o.k, ",L,"));
+	CU_ASSERT_EQUAL(num(o.sum, "kernels_after_duration"), 4);
+	outputs_free(&o);
+	h_free(&h);
+}
+
 void hostrelaunch_tests(CU_pSuite s)
 {
 	CU_add_test(s, "launch options: re-launched kernels (original grid, SM set, quota; persistent refused)",
 		    test_relaunch_launch_opts);
 	CU_add_test(s, "host loop: SlateQoS's re-launched grids, their gap, the stream's next kernel held", test_relaunch_slateqos);
+	CU_add_test(s, "host loop: re-launching ends at the duration, held launches never made", test_relaunch_duration_end);
 }

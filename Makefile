@@ -101,7 +101,9 @@ test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(FUZZ_HARNESSES:%=$(
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_hardening.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_plot.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_validate.sh
+	COMBOSIM=$(BIN)/combosim sh tests/compare.sh
 	COMBOSIM=$(BIN)/combosim sh tests/readme.sh
+	sh tests/validation_runs.sh
 	MAKE="$(MAKE) MODE=$(MODE)" sh tests/install.sh
 	for h in $(FUZZ_HARNESSES); do $(BIN)/fuzz-replay-$$h tests/fuzz/corpus/$$h tests/fuzz/crashes/$$h || exit 1; done
 	$(BIN)/mutate-experiments $(MUTATE_EXPERIMENTS)
@@ -145,7 +147,9 @@ bench: all $(patsubst bench/%.c,$(BIN)/bench-%,$(BENCH_SRC))
 # each one's reproduction.csv and RESULTS.md under build/figures/, draws plots/out/*.png with
 # gnuplot; the tracked tree stays as it was (`make results` copies the write-ups).  Measured
 # with /usr/bin/time on the 2-core development machine with other jobs running (load 3-4):
-# 4 min 02 s wall, 155 s user + 87 s system CPU, all four papers.  The sweeps start afresh: a
+# 4 min 02 s wall, 155 s user + 87 s system CPU, all four papers, before the run-length check
+# (fig13_x2: 256 runs of 8 s) and the RTX 3090 DNN queues; the COMBO part alone then took
+# 17 min 38 s wall, 197 s user + 178 s system (load 7).  The sweeps start afresh: a
 # sweep resumes finished runs, which would keep results of an older binary.
 FIG := build/figures
 figures: all
@@ -175,6 +179,10 @@ figures: all
 	rm -rf $(FIG)/fig13_exit
 	$(BIN)/combosim sweep experiments/combo/fig13_exit_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_exit
 	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_exit $(FIG)/fig13_exit/report exithold "the RTX 3090 with the H100's measured exit time of SM-bound blocks"
+	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim experiments/combo/workloads-x2 high 1 480
+	rm -rf $(FIG)/fig13_x2
+	$(BIN)/combosim sweep experiments/combo/fig13_x2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_x2
+	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_x2 $(FIG)/fig13_x2/report x2 "run-length check: game traces twice as long, 8 s per run"
 	$(BIN)/combosim sweep experiments/combo/fig2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig2
 	sh experiments/combo/fig2/report.sh $(FIG)/fig2 $(FIG)/fig2/report
 	$(BIN)/combosim sweep experiments/combo/fig16_17_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig16_17
@@ -267,10 +275,35 @@ results:
 		if [ -f $(FIG)/$$p/RESULTS.md ]; then cp $(FIG)/$$p/RESULTS.md experiments/$$p/RESULTS.md && \
 			echo "experiments/$$p/RESULTS.md <- $(FIG)/$$p/RESULTS.md"; fi; done
 
+# Every policy on the same workloads (experiments/compare/): four families (COMBO, vGASA,
+# SMQoS, G-Space workloads) on the RTX 3090 and the H100 descriptions, each policy that applies
+# and the oracle (best static split meeting QoS); one table and one figure per family under
+# build/compare/report and plots/out/compare_*.png, experiments/compare/README.md regenerated.
+# The experiment files are tracked (experiments/compare/generate.py writes them from spec/).
+# About 2.5 minutes on two cores.
+CMP := build/compare
+.PHONY: compare
+compare: all
+	@command -v gnuplot >/dev/null || scripts/deps.sh all
+	rm -rf $(CMP)
+	for f in experiments/compare/*_sweep.json; do \
+		$(BIN)/combosim sweep $$f -j $(or $(JOBS),2) --out $(CMP)/$$(basename $$f _sweep.json) >/dev/null || exit 1; done
+	python3 experiments/compare/reduce.py experiments/compare $(CMP) $(CMP)/report --check
+	@mkdir -p plots/out
+	while IFS='	' read -r f t g; do \
+		gnuplot -e "dir='$(CMP)/report'; fam='$$f'; title='$$t'; gpus='$$g'; out='plots/out/compare_$$f.png'" plots/compare.gp || exit 1; \
+	done <$(CMP)/report/families.txt
+	sh experiments/compare/check_runs.sh $(BIN)/combosim $(CMP)/h100check-sim >/dev/null
+	python3 experiments/compare/reduce.py experiments/compare $(CMP)/h100check-sim $(CMP)/h100check-sim/report
+	mkdir -p $(CMP)/h100check-gpu && tar xzf cuda/runs/h100-compare/check.tgz -C $(CMP)/h100check-gpu
+	python3 experiments/compare/reduce.py experiments/compare $(CMP)/h100check-gpu/r $(CMP)/h100check-gpu/report
+	python3 experiments/compare/rank.py $(CMP)/h100check-sim/report $(CMP)/h100check-gpu/report $(CMP)/report/h100check.md
+	python3 experiments/compare/results.py $(CMP)/report experiments/compare/README.in.md experiments/compare/README.md
+
 # Programs, man page, docs, and under DATADIR what the installed program looks up
 # (base/datadir.h): GPU models, shipped traces (not the raw captures), experiments.
 # DESTDIR stages the tree (packaging); the program still looks in PREFIX, and beside itself.
-DATA_FILES = $(wildcard models/*.json traces/dnn/*.json) traces/README.md \
+DATA_FILES = $(wildcard models/*.json traces/dnn/*.json traces/dnn/rtx3090/*.json) traces/README.md \
 	$(shell find traces/games traces/be traces/smqos traces/gspace traces/samples experiments -type f)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/combosim

@@ -1,6 +1,7 @@
 /* combosim — the command-line program.
  *
  *   combosim run FILE [--set path=value]... [--unset path]... [--out DIR] [--quiet] [--no-cleanup]
+ *   combosim batch < LINES      (the run lines of a sweep's jobs.txt, in one process)
  *   combosim plot DIR [--format png|svg|both] [--window-ms MS]
  *   combosim policies | version | help
  *
@@ -15,6 +16,7 @@
 #include "base/datadir.h"
 #include "policies/policy.h"
 #include "exp/experiment.h"
+#include "app/batch.h"
 #include "app/plot.h"
 #include "app/runner.h"
 #include "app/sweep.h"
@@ -25,6 +27,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: combosim run FILE [--set path=value]... [--unset path]... [--out DIR] [--quiet] [--no-cleanup]\n"
 	      "       combosim sweep SWEEP.json [-j N] [--hosts FILE] [--out DIR] [--dry-run]\n"
+	      "       combosim batch < LINES   runs `combosim run` command lines (a sweep's jobs.txt)\n"
 	      "       combosim policies      list the built-in policies\n"
 	      "       combosim validate --sim A/kernels.csv --real B/kernels.csv [--json FILE]\n"
 	      "       combosim trace gen|import|check ...   workloads (combosim trace help)\n"
@@ -169,7 +172,8 @@ static int cmd_run(int argc, char **argv)
 	}
 	rc = runner_run(e, out, r.quiet ? NULL : stdout, r.cleanup);
 	if (rc == EXIT_OK && !r.quiet)
-		printf("results: %s/ (summary.json, frames.csv, kernels.csv%s%s%s)\n", out,
+		printf("results: %s/ (summary.json%s%s%s%s%s)\n", out, e->no_frames_csv || e->type == EXP_CORUN ? "" : ", frames.csv",
+		       e->no_kernels_csv ? "" : ", kernels.csv",
 		       e->type == EXP_CORUN ? ", corun.csv, reproduction.csv" : "",
 		       e->occupancy_ns > 0 ? ", occupancy.csv" : "",
 		       !e->timeline ? "" : e->timeline_gzip ? ", timeline.json.gz" : ", timeline.json");
@@ -200,6 +204,8 @@ int main(int argc, char **argv)
 			self[n] = 0;
 		return cmd_sweep(argc - 2, argv + 2, self);
 	}
+	if (strcmp(cmd, "batch") == 0)
+		return cmd_batch(argc - 2, argv + 2, cmd_run);
 	if (strcmp(cmd, "validate") == 0)
 		return cmd_validate(argc - 2, argv + 2);
 	if (strcmp(cmd, "trace") == 0)

@@ -461,19 +461,22 @@ static int run_policies(const struct experiment *e, struct outdir *o, FILE *tabl
 	bool tty = isatty(2);
 	struct sim **sims = calloc((size_t)e->n_policies, sizeof(*sims));
 	bool *colocated = calloc((size_t)e->n_policies, sizeof(*colocated));
-	FILE *frames = outdir_file(o, "frames.csv");
-	FILE *kernels = outdir_file(o, "kernels.csv");
+	FILE *frames = e->no_frames_csv ? NULL : outdir_file(o, "frames.csv");
+	FILE *kernels = e->no_kernels_csv ? NULL : outdir_file(o, "kernels.csv");
 	FILE *tlf = e->timeline ? outdir_file(o, tl_name(e)) : NULL;
 	FILE *occ = e->occupancy_ns > 0 ? outdir_file(o, "occupancy.csv") : NULL;
 	struct outfile files[] = { { frames, "frames.csv", false }, { kernels, "kernels.csv", false },
 				   { tlf, tl_name(e), false }, { occ, "occupancy.csv", false } };
 	int rc = EXIT_OK;
-	if (!sims || !colocated || !frames || !kernels || (e->timeline && !tlf) || (e->occupancy_ns > 0 && !occ)) {
+	if (!sims || !colocated || (!e->no_frames_csv && !frames) || (!e->no_kernels_csv && !kernels) ||
+	    (e->timeline && !tlf) || (e->occupancy_ns > 0 && !occ)) {
 		rc = EXIT_RUN_FAILED;
 		goto out;
 	}
-	fputs("policy,game,frame,release_ns,start_ns,finish_ns,latency_ns,deadline_ns,violated,dropped,note\n", frames);
-	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", kernels);
+	if (frames)
+		fputs("policy,game,frame,release_ns,start_ns,finish_ns,latency_ns,deadline_ns,violated,dropped,note\n", frames);
+	if (kernels)
+		fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", kernels);
 	if (occ)
 		fputs("policy,t_ms,owner,occupancy,sms\n", occ);
 	struct timeline *tl = tlf ? tl_open(e, tlf, true) : NULL;
@@ -629,7 +632,7 @@ static void table_row(FILE *t, const char *what, double paper, double sim, const
 /* Each listed pair, under each variant: each kernel alone, then both (COMBO Eq. 1). */
 static int run_corun(const struct experiment *e, struct outdir *o, FILE *table)
 {
-	FILE *kernels = outdir_file(o, "kernels.csv");
+	FILE *kernels = e->no_kernels_csv ? NULL : outdir_file(o, "kernels.csv");
 	FILE *cr = outdir_file(o, "corun.csv");
 	FILE *rep = outdir_file(o, "reproduction.csv");
 	FILE *tlf = e->timeline ? outdir_file(o, tl_name(e)) : NULL;
@@ -637,12 +640,13 @@ static int run_corun(const struct experiment *e, struct outdir *o, FILE *table)
 				   { rep, "reproduction.csv", false }, { tlf, tl_name(e), false } };
 	double *red = calloc((size_t)e->n_pairs * (size_t)e->n_corun_variants, sizeof(double));
 	int rc = EXIT_OK;
-	if (!kernels || !cr || !rep || !red || (e->timeline && !tlf)) {
+	if ((!kernels && !e->no_kernels_csv) || !cr || !rep || !red || (e->timeline && !tlf)) {
 		rc = EXIT_RUN_FAILED;
 		goto out;
 	}
 	struct timeline *tl = tlf ? tl_open(e, tlf, true) : NULL;
-	fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", kernels);
+	if (kernels)
+		fputs("policy,kernel,class,variant,owner,frame,stream,launch_ns,start_ns,end_ns,solo_ns,blocks\n", kernels);
 	fputs("first,second,variant,t_first_us,t_second_us,t_colo_us,makespan_reduction,paper\n", cr);
 	fputs("metric,unit,paper,sim,note\n", rep);
 	cJSON *summary = summary_new(e);

@@ -10,8 +10,10 @@
  *
  * Every point is checked (loaded with its --set values) before anything runs; bad input is
  * exit 2.  The points become one command line each in DIR/jobs.txt, handed to GNU parallel
- * (local cores with -j, other hosts with --hosts: parallel's --sshloginfile), or to the Slurm
- * job array of experiments/slurm/.  Each run writes DIR/runs/NNNN/ atomically, so a run
+ * (local cores with -j, other hosts with --hosts: parallel's --sshloginfile) in chunks of
+ * lines, each chunk run by one `combosim batch` process (app/batch.c: parallel's per-job cost
+ * and a process start-up per chunk, not per point), or to the Slurm job array of
+ * experiments/slurm/ (a chunk per task).  Each run writes DIR/runs/NNNN/ atomically, so a run
  * directory is complete or absent: an interrupted sweep resumes by running only the points
  * whose directory is missing.  Finally DIR/sweep.csv collects one row per run and policy,
  * in point order (identical for any -j).
@@ -546,16 +548,21 @@ static long write_jobs(struct sweep *s, const char *out_abs, const char *self, c
 }
 
 /* The child: GNU parallel in a process group of its own (it puts each job in another), so
- * the sweep can signal it and its helpers at once; stdin from /dev/null, since a process of a
- * background group that reads the terminal is stopped. */
-static void __attribute__((noreturn)) exec_parallel(const char *jobs_path, long nj, const char *hosts,
-						    const sigset_t *mask)
+ * the sweep can signal it and its helpers at once; stdin the job file (it is handed out in
+ * chunks from there; never the terminal, since a process of a background group that reads it
+ * is stopped). */
+static void __attribute__((noreturn)) exec_parallel(const char *jobs_path, long nj, long chunk, const char *hosts,
+						    const char *self, const char *runs, const sigset_t *mask)
 {
-	char jarg[32];
-	const char *argv_p[16];
-	int n = 0, fd = open("/dev/null", O_RDONLY);
+	char jarg[32], narg[32];
+	const char *argv_p[24];
+	int n = 0, fd = open(jobs_path, O_RDONLY);
 	setpgid(0, 0);
 	sigprocmask(SIG_SETMASK, mask, NULL);
+	if (fd < 0) {
+		fprintf(stderr, "combosim sweep: cannot read %s: %s\n", jobs_path, strerror(errno));
+		_exit(126);
+	}
 	if (fd > 0) {
 		dup2(fd, 0);
 		close(fd);
@@ -571,8 +578,16 @@ static void __attribute__((noreturn)) exec_parallel(const char *jobs_path, long 
 		argv_p[n++] = "--sshloginfile";
 		argv_p[n++] = hosts;
 	}
-	argv_p[n++] = "-a";
-	argv_p[n++] = jobs_path;
+	/* chunks of jobs.txt's lines on each job's stdin, run by one `combosim batch` each */
+	snprintf(narg, sizeof(narg), "%ld", chunk);
+	argv_p[n++] = "--pipe";
+	argv_p[n++] = "-N";
+	argv_p[n++] = narg;
+	argv_p[n++] = "-q";
+	argv_p[n++] = self;
+	argv_p[n++] = "batch";
+	argv_p[n++] = "--under";
+	argv_p[n++] = runs;
 	argv_p[n] = NULL;
 	execvp("parallel", (char *const *)argv_p);
 	fprintf(stderr, "combosim sweep: cannot run GNU parallel (%s); install it: apt-get install -y parallel\n",
@@ -601,9 +616,20 @@ static int wait_forwarding(pid_t pid, const sigset_t *fwd, int *sig)
 	}
 }
 
+/* Points per GNU parallel job: about 8 jobs per job slot (parallel starts the next chunk
+ * wherever one ends, so slots stay busy to the end), at most SWEEP_CHUNK_MAX points (a failed
+ * job is retried whole by the next sweep only for its missing points). */
+#define SWEEP_CHUNK_MAX 64
+static long sweep_chunk(long todo, long nj)
+{
+	long k = todo / (nj * 8);
+	return k < 1 ? 1 : k > SWEEP_CHUNK_MAX ? SWEEP_CHUNK_MAX : k;
+}
+
 /* Runs the job file under GNU parallel (-j nj, over ssh hosts when given); an exit code, and
  * in *sig a signal that stopped the sweep (0: none). */
-static int run_parallel(const char *jobs_path, long nj, const char *hosts, int *sig)
+static int run_parallel(const char *jobs_path, long nj, long chunk, const char *hosts, const char *self,
+			const char *runs, int *sig)
 {
 	sigset_t fwd, old;
 	sigemptyset(&fwd);
@@ -615,7 +641,7 @@ static int run_parallel(const char *jobs_path, long nj, const char *hosts, int *
 	sigprocmask(SIG_BLOCK, &fwd, &old);
 	pid_t pid = fork();
 	if (pid == 0)
-		exec_parallel(jobs_path, nj, hosts, &old);
+		exec_parallel(jobs_path, nj, chunk, hosts, self, runs, &old);
 	int st = -1;
 	if (pid > 0) {
 		setpgid(pid, pid);      /* also here: the child may not have run yet */
@@ -727,7 +753,9 @@ static int sweep_run(struct sweep *s, const struct sweep_args *o, const char *ou
 	int rc = EXIT_OK;
 	if (todo && !o->dry) {
 		mkdir_p(runs_dir);
-		rc = run_parallel(jobs_path, nj, o->hosts, sig);
+		char runs_abs[PATH_MAX + 32];   /* what every job line's --out starts with */
+		snprintf(runs_abs, sizeof(runs_abs), "%s/runs/", out_abs);
+		rc = run_parallel(jobs_path, nj, sweep_chunk(todo, nj), o->hosts, self, runs_abs, sig);
 		if (*sig)
 			return rc;
 	}

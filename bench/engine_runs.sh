@@ -1,54 +1,105 @@
 #!/bin/sh
-# Whole-run speed of the engine: wall time and events per second of shipped experiments,
-# written to bench/results/engine_runs.txt with the machine and the commands.
-# Usage: sh bench/engine_runs.sh BINDIR   (make bench runs it).
+# Whole-process speed of combosim: shipped experiments run as a user runs them (start-up,
+# JSON, outputs written), each repeated, and the Fig. 13 sweep; written to
+# bench/results/engine_runs.txt with the machine, its load and every command.
+# Times are the OS's accounting of each finished process (/usr/bin/time): cpu = user + sys of
+# the process and the children it waited for (a sweep: GNU parallel and every run), wall
+# beside it; each figure as min / median / max over REPS runs after one warm-up.  On a shared
+# machine quote cpu: wall includes waiting for a core.  The in-process figures with the
+# binary-heap baseline are bench/results/engine_bench.txt (bench/engine_bench.c).
+# Usage: sh bench/engine_runs.sh BINDIR   (make bench runs it)
+#   REPS (default 5) runs per figure; SWEEP_REPS (default 3) sweeps; SWEEP_REPS=0 skips the sweep.
 set -u
 bin=${1:?usage: bench/engine_runs.sh BINDIR}/combosim
+reps=${REPS:-5}
+sweep_reps=${SWEEP_REPS:-3}
 out=$(dirname "$0")/results/engine_runs.txt
 tmp=$(mktemp -d /tmp/combosim-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+[ -x /usr/bin/time ] || { echo "engine_runs: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null; }
 {
-	echo "# benchmark: engine_runs (whole combosim runs, one core)"
+	echo "# benchmark: engine_runs (whole combosim processes)"
 	echo "# date: $(date -u '+%Y-%m-%dT%H:%M:%SZ')"
 	echo "# uname: $(uname -a)"
-	echo "# cpu: ${cpu:-unknown}"
+	echo "# cpu: ${cpu:-unknown}, $(nproc) cores online"
+	echo "# load average (1/5/15 min) at start: $(load)"
 	echo "# version: $($bin version)"
-	echo "# run                          wall_s  events     events_per_s  command"
+	echo "# $reps runs per figure after one warm-up; seconds; cpu = user+sys (children included); min/median/max"
+	echo "# run                        cpu_min  cpu_med  cpu_max wall_min wall_med wall_max   events   Mev/s_cpu  max_rss_kb  command"
 } >"$out"
+
+# stats FILE: "min median max" of the numbers in FILE, one a line
+stats() {
+	sort -g "$1" | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+		printf "%8.3f %8.3f %8.3f", v[1], m, v[NR] }'
+}
+
+# timed NAME N CMD...: runs CMD once, then N times under /usr/bin/time; leaves $tmp/cpu,
+# $tmp/wall, $tmp/rss (one line per counted run).  1 when a run failed.
+timed() {
+	name=$1; n=$2; shift 2
+	: >"$tmp/cpu"; : >"$tmp/wall"; : >"$tmp/rss"
+	"$@" >/dev/null 2>"$tmp/err" || { echo "$name FAILED: $(head -c 300 "$tmp/err")" >>"$out"; return 1; }
+	i=0
+	while [ $i -lt "$n" ]; do
+		/usr/bin/time -f "%U %S %e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
+			{ echo "$name FAILED: $(head -c 300 "$tmp/err")" >>"$out"; return 1; }
+		read -r u s e m <"$tmp/time"
+		awk -v u="$u" -v s="$s" 'BEGIN { print u + s }' >>"$tmp/cpu"
+		echo "$e" >>"$tmp/wall"
+		echo "$m" >>"$tmp/rss"
+		i=$((i + 1))
+	done
+}
+
 run() {
 	name=$1; shift
-	t0=$(date +%s.%N)
-	"$bin" run "$@" --out "$tmp/r" -q || { echo "$name FAILED" >>"$out"; return; }
-	t1=$(date +%s.%N)
+	timed "$name" "$reps" "$bin" run "$@" --out "$tmp/r" -q || return
 	ev=$(sed -n 's/.*"events":[[:space:]]*\([0-9]*\).*/\1/p' "$tmp/r/summary.json" | awk '{s+=$1} END {print s}')
-	awk -v n="$name" -v a="$t0" -v b="$t1" -v e="$ev" -v c="combosim run $*" \
-		'BEGIN { w=b-a; printf "%-30s %7.3f %10d %12.0f  %s\n", n, w, e, e/w, c }' >>"$out"
+	c=$(stats "$tmp/cpu"); w=$(stats "$tmp/wall"); rss=$(sort -n "$tmp/rss" | tail -n 1)
+	cmed=$(echo "$c" | awk '{ print $2 }')
+	awk -v n="$name" -v c="$c" -v w="$w" -v e="$ev" -v cm="$cmed" -v r="$rss" -v cmd="combosim run $*" \
+		'BEGIN { printf "%-26s %s %s %8d %10.2f %11d  %s\n", n, c, w, e, (cm > 0 ? e / cm / 1e6 : 0), r, cmd }' >>"$out"
 }
 run default-5-policies-2s experiments/default.json
 run pilotfish-10k-frames experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"pilotfish"}]' --set baseline=null
 run combo-10k-frames experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"combo"}]' --set baseline=null
 run game-alone-10k-frames experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"exclusive"}]' --set baseline=null
-# cost against length: the same experiment at 10^3 .. 10^6 frames (120 fps); wall time per
-# frame should stay flat (linear cost), peak memory too (/usr/bin/time, when present)
+# start-up: a run of 1 ms simulated is load, set-up and output, nearly no simulation
+run startup-1ms experiments/combo/fig13.json --set duration_ms=1
+
+# the Fig. 13 sweep (256 runs, -j 2): cpu of the sweep and all its runs
+if [ "$sweep_reps" -gt 0 ] && command -v parallel >/dev/null 2>&1; then
+	{
+		echo "#"
+		echo "# Fig. 13 sweep, $sweep_reps runs after one warm-up; cpu of combosim sweep + GNU parallel + every run"
+		echo "# load average at start of the sweeps: $(load)"
+	} >>"$out"
+	if timed fig13-sweep "$sweep_reps" sh -c "rm -rf '$tmp/sw' && exec '$bin' sweep experiments/combo/fig13_sweep.json -j 2 --out '$tmp/sw'"; then
+		pts=$(ls "$tmp/sw/runs" | wc -l)
+		awk -v c="$(stats "$tmp/cpu")" -v w="$(stats "$tmp/wall")" -v p="$pts" -v cmd="combosim sweep experiments/combo/fig13_sweep.json -j 2" \
+			'BEGIN { printf "%-26s %s %s %8d runs  %s\n", "fig13-sweep", c, w, p, cmd }' >>"$out"
+	fi
+fi
+
+# cost against length: the same experiment at 10^3 .. 10^6 frames (120 fps); cpu per frame
+# should stay flat (linear cost), peak memory too
 {
 	echo "#"
-	echo "# scaling with run length: pilotfish on experiments/default.json, then the game alone with small"
-	echo "# kernels reading a 10^6-frame trace (its whole-file validation at load costs ~0.4 s at any run length)"
-	echo "# frames     wall_s   us_per_frame  max_rss_kb  command"
+	echo "# scaling with run length (3 runs each, median): pilotfish on experiments/default.json, then the game"
+	echo "# alone with small kernels reading a 10^6-frame trace (its whole-file validation at load costs ~0.4 s at any run length)"
+	echo "# frames   cpu_med  wall_med  us_cpu_per_frame  max_rss_kb  command"
 } >>"$out"
 scale() {
 	frames=$1; shift
 	ms=$(awk -v f="$frames" 'BEGIN { printf "%.0f", f * 1000 / 120 }')
-	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f "%e %M" -o "$tmp/time" "$bin" run "$@" --set duration_ms="$ms" --out "$tmp/s" -q || return
-		read -r wall rss <"$tmp/time"
-	else
-		t0=$(date +%s.%N); "$bin" run "$@" --set duration_ms="$ms" --out "$tmp/s" -q || return
-		wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'); rss=0
-	fi
-	awk -v f="$frames" -v w="$wall" -v r="$rss" -v c="combosim run $* --set duration_ms=$ms" \
-		'BEGIN { printf "%-10d %8.3f %12.2f %11d  %s\n", f, w, w * 1e6 / f, r, c }' >>"$out"
+	n=3; [ "$frames" -ge 1000000 ] && n=1
+	timed "scale-$frames" $n "$bin" run "$@" --set duration_ms="$ms" --out "$tmp/s" -q || return
+	c=$(stats "$tmp/cpu" | awk '{ print $2 }'); w=$(stats "$tmp/wall" | awk '{ print $2 }')
+	awk -v f="$frames" -v c="$c" -v w="$w" -v r="$(sort -n "$tmp/rss" | tail -n 1)" -v cmd="combosim run $* --set duration_ms=$ms" \
+		'BEGIN { printf "%-10d %8.3f %8.3f %12.2f %11d  %s\n", f, c, w, c * 1e6 / f, r, cmd }' >>"$out"
 }
 for f in 1000 10000 100000; do
 	scale $f experiments/default.json --set 'policies=[{"name":"pilotfish"}]' --set baseline=null
@@ -57,4 +108,5 @@ done
 for f in 1000 10000 100000 1000000; do
 	scale $f experiments/workloads/memcheck.json --set "games[0].trace=$tmp/q2.csv"
 done
+echo "# load average (1/5/15 min) at end: $(load)" >>"$out"
 cat "$out"

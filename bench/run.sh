@@ -22,7 +22,8 @@ for prog in "$bindir"/bench-*; do
 		echo "# benchmark: $name"
 		echo "# date: $(date -u '+%Y-%m-%dT%H:%M:%SZ')"
 		echo "# uname: $(uname -a)"
-		echo "# cpu: ${cpu:-unknown}"
+		echo "# cpu: ${cpu:-unknown}, $(nproc) cores online"
+		echo "# load average (1/5/15 min) at start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 		echo "# compiler: ${cc_version:-unknown}"
 		echo "# command: $prog"
 	} >"$out"
@@ -32,6 +33,7 @@ for prog in "$bindir"/bench-*; do
 		echo "# FAILED" >>"$out"
 		status=1
 	fi
+	echo "# load average (1/5/15 min) at end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" >>"$out"
 	cat "$out"
 done
 [ "$found" = 1 ] || { echo "bench: no $bindir/bench-* programs" >&2; exit 1; }

@@ -4,7 +4,7 @@
  * in its launch slot, and ck_slots_peek copies the slot on a stream of its own while the kernel
  * runs.  This launches one long kernel of each variant asynchronously, reads its slot as often
  * as the host can until it ends, and writes every reading (progress.csv) with the estimate the
- * host loop makes (counter less one ticket per worker that did not exit) beside the fraction of
+ * host loop makes (counter less one ticket per live worker) beside the fraction of
  * the kernel's time elapsed; summary.json: how many readings fell inside the run, whether the
  * estimate only grew, the read's round trip, and how far the estimate was from time's share.
  */
@@ -56,7 +56,7 @@ static int sample_run(struct ck_dev *d, const struct ck_kernel *k, struct sample
 
 static double tasks_est(const struct ck_kernel *k, const struct ck_timing *t)
 {
-	double e = (double)t->tasks_taken - ((double)ck_grid(k) - t->exited);
+	double e = (double)t->tasks_taken - (double)t->live - t->fallback;
 	return e < 0 ? 0 : e > k->tasks ? k->tasks : e;
 }
 
@@ -81,8 +81,8 @@ static void progress_one(struct ck_dev *d, const struct ck_kernel *k, const char
 	for (int i = 0; i < n; i++) {
 		double est = tasks_est(k, &s[i].t);
 		double tf = ((double)(s[i].host_ns + off) - (double)fin.first_ns) / span;
-		fprintf(f, "%s,%d,%.3f,%.3f,%u,%u,%.0f,%.5f,%.5f\n", label, i, (double)(s[i].host_ns + off - (long long)fin.first_ns) / 1e3,
-			(double)s[i].read_ns / 1e3, s[i].t.tasks_taken, s[i].t.exited, est, est / k->tasks, tf);
+		fprintf(f, "%s,%d,%.3f,%.3f,%u,%u,%u,%.0f,%.5f,%.5f\n", label, i, (double)(s[i].host_ns + off - (long long)fin.first_ns) / 1e3,
+			(double)s[i].read_ns / 1e3, s[i].t.tasks_taken, s[i].t.exited, s[i].t.live, est, est / k->tasks, tf);
 		inside += est > 0 && est < k->tasks;
 		mono &= est >= prev;
 		prev = est;
@@ -125,10 +125,10 @@ void bench_progress(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 	if (!s)
 		exit(1);
 	FILE *f = bench_out(o, "progress.csv");
-	fputs("variant,reading,t_us,read_us,tasks_taken,exited,tasks_estimate,estimate_share,time_share\n", f);
+	fputs("variant,reading,t_us,read_us,tasks_taken,exited,live,tasks_estimate,estimate_share,time_share\n", f);
 	cJSON *out = cJSON_AddObjectToObject(sum, "progress");
 	cJSON_AddStringToObject(out, "what", "a running kernel's task counter copied by the host on a stream of its own "
-				"(ck_slots_peek); estimate = counter - (workers - exited), the host loop's (cuda/hostprogress.c); "
+				"(ck_slots_peek); estimate = counter - live workers (per-SM live counts), the host loop's (cuda/hostprogress.c); "
 				"time_share = (reading's host time on the GPU clock - first entry) / kernel span");
 	progress_one(d, &k, "ptb", s, f, out);
 	/* SM-bound to half the SMs: the workers landing outside exit, and count as exited */

@@ -48,7 +48,7 @@ static struct rs_write rs_reshape(struct ck_dev *d, const struct ck_kernel *k, i
 		cap[sm] = sm < n / 2 ? lo : hi;
 	long long h = hd_host_ns();
 	ck_slot_reshape(d, 0, cap);
-	if (topup > 0 && ck_topup_async(d, k, 0, 0, topup)) {
+	if (topup > 0 && ck_topup_async(d, k, 0, 0, topup * CK_TOPUP_GRID)) {
 		fprintf(stderr, "combosim-cuda: bench reshape: no top-up stream\n");
 		exit(1);
 	}

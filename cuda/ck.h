@@ -95,6 +95,10 @@ struct ck_timing {
 	uint32_t fallback;                 /* ck_async_end only: 1 if the last block stayed outside */
 	uint32_t left;                     /* asynchronous only: workers that left at a task boundary
 					    * (their SM's cap fell below its workers: ck_slot_reshape) */
+	uint32_t live;                     /* ck_slots_peek only: the launch's workers on the GPU now
+					    * (its per-SM live counts summed, read with the counter):
+					    * each holds one ticket, a task in progress or the one that
+					    * found none; blocks not yet landed hold none */
 };
 
 /* One task's record (ck_async_task_records): where and when it ran, and which worker ran it. */
@@ -145,7 +149,7 @@ void ck_launch_async(struct ck_dev *d, const struct ck_kernel *k, int stream, in
 int ck_slot_done(struct ck_dev *d, int slot);
 void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *t);
 /* Reads the listed slots' counters while their launches may still run (first entry, last exit
- * so far, task counter, exits), on ck_slots_take's stream: copies of device memory the running
+ * so far, task counter, exits, live workers), on ck_slots_take's stream: copies of device memory the running
  * kernels update atomically, waiting for the copies only, never for the kernels. */
 void ck_slots_peek(struct ck_dev *d, const int *slots, int n, struct ck_timing *t);
 void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t);
@@ -156,21 +160,25 @@ void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t);
  * an SM holding more workers than the cap leaves (the first ones there to reach a boundary, one
  * per excess worker); a worker landing on an SM already at its cap exits at once.
  * ck_slot_reshape writes the slot's cap words (cap[0, CK_MAX_SMS)) with an asynchronous copy on
- * a stream of their own, waiting for nothing else.  ck_topup_async launches `workers` more
- * blocks of k into the same slot (its task counter, live counts and caps), on a stream of its
- * own of the priority of stream `stream`, after the last cap write: they stay only where the
+ * a stream of their own, waiting for nothing else.  ck_topup_async launches a grid of `blocks`
+ * more blocks of k into the same slot (its task counter, live counts and caps), on a stream of
+ * its own of the priority of stream `stream`, after the last cap write: they stay only where the
  * caps leave room (no fallback); ck_slot_done then also waits for them.  Returns 0, or -1 when
  * CK_TOPUP_STREAMS top-up grids are alive at once. */
 #define CK_CAP_LAUNCH 0xffffffffu
 #define CK_TOPUP_STREAMS 64
-/* A top-up grid is this many times the workers wanted: with no hardware SM mask its blocks
- * land wherever the dispatcher finds room, and those landing on SMs at their cap exit, so a
- * grid of just the workers wanted left most new SMs short on the H100
- * (cuda/runs/h100-reshape: 140 of 264 stayed); the caps bound the workers that stay. */
+/* A top-up grid is this many times the workers wanted where the kernel leaves room on its SMs:
+ * with no hardware SM mask its blocks land wherever the dispatcher finds room, and those landing
+ * on SMs at their cap exit, so a grid of just the workers wanted left most new SMs short on the
+ * H100 (cuda/runs/h100-reshape: 140 of 264 stayed); the caps bound the workers that stay.  Where
+ * the caps written are the kernel's occupancy on every SM, the only room for its blocks is where
+ * its caps rose, so the grid is the workers wanted (cuda/hostreshape.c): the surplus would find no
+ * room, wait in the hardware queue, and hold back every later launch of its priority until each
+ * of its blocks landed and exited (cuda/runs/h100-gspace-search: LBM started 71 ms late). */
 #define CK_TOPUP_GRID 4
 void ck_slot_reshape(struct ck_dev *d, int slot, const uint32_t *cap);
 int ck_reshape_done(struct ck_dev *d);     /* 1 once the last cap write has landed */
-int ck_topup_async(struct ck_dev *d, const struct ck_kernel *k, int stream, int slot, int workers);
+int ck_topup_async(struct ck_dev *d, const struct ck_kernel *k, int stream, int slot, int blocks);
 /* The next launch into `slot` (and its top-ups) records each of its first `tasks` tasks; read
  * them with ck_task_records_read once the launch finished (start_ns 0: never ran).  Benches only. */
 void ck_async_task_records(struct ck_dev *d, int slot, int tasks);

@@ -57,8 +57,9 @@ static void place(const struct fake_gpu *f, struct fake_launch *l)
 {
 	const struct ck_kernel *k = &l->k;
 	memset(l->w, 0, sizeof(l->w));
-	l->w0 = l->left = l->topups = 0;
-	l->parked = 0;
+	l->w0 = l->left = l->topups = l->pending = l->exited = 0;
+	l->parked = l->total = l->wdone = 0;
+	l->wat = l->start;
 	if (k->variant == CK_ORIGINAL || k->variant == CK_RELAUNCH)
 		return;
 	int grid = ck_grid(k), per = k->sm_quota > 0 ? k->sm_quota : (grid + f->sm_count - 1) / f->sm_count;
@@ -70,6 +71,8 @@ static void place(const struct fake_gpu *f, struct fake_launch *l)
 		l->w0 += n;
 		grid -= n;
 	}
+	l->exited = grid;                  /* beyond the set's quotas: exit on landing */
+	l->total = (l->end - l->start) * l->w0;
 }
 
 /* A re-launched kernel's grid (see fakegpu.h): its counter after it and its duration. */
@@ -157,14 +160,31 @@ static void fk_take(void *self, const int *slots, int n, struct ck_timing *t)
 			.last_ns = (unsigned long long)(l->end + f->gpu_offset),
 			.tasks_taken = (uint32_t)(rl ? l->taken : l->k.tasks),
 			.left = (uint32_t)l->left,
+			.exited = (uint32_t)(l->exited + l->pending),
 		};
 		f->slot_launch[s] = -1;
 		f->takes++;
 	}
 }
 
-/* A launch's counters at `now`: its workers take tasks evenly from start to end, each holding
- * one in progress (or the ticket that found none) once started; an original launch keeps none. */
+static int workers(const struct fake_launch *l)
+{
+	int n = 0;
+	for (int sm = 0; sm < CK_MAX_SMS; sm++)
+		n += l->w[sm];
+	return n;
+}
+
+/* A persistent launch's work done by `at` (worker-ns), its workers unchanged since l->wat. */
+static long long work_done(const struct fake_launch *l, long long at)
+{
+	long long from = l->wat > l->start ? l->wat : l->start, to = at < l->end ? at : l->end;
+	return l->wdone + (to > from ? (to - from) * workers(l) : 0);
+}
+
+/* A launch's counters at `now`: its workers' tasks finished (its work done over its whole),
+ * plus one ticket per worker once started (a task in progress, or the one that found none);
+ * an original launch keeps none. */
 static void fk_peek(void *self, const int *slots, int n, struct ck_timing *t)
 {
 	struct fake_gpu *f = self;
@@ -188,10 +208,16 @@ static void fk_peek(void *self, const int *slots, int n, struct ck_timing *t)
 		}
 		if (f->now < l->start || l->k.variant == CK_ORIGINAL)
 			continue;
-		long long span = l->end > l->start ? l->end - l->start : 1;
-		long long el = f->now < l->end ? f->now - l->start : span;
+		long long done = l->k.tasks;
+		if ((f->now < l->end || l->parked > 0) && l->total > 0) {
+			long long w = work_done(l, f->now);
+			done = w >= l->total ? l->k.tasks : (long long)((double)l->k.tasks * (double)w / (double)l->total);
+		}
 		t[i].first_ns = (unsigned long long)(l->start + f->gpu_offset);
-		t[i].tasks_taken = (uint32_t)((long long)l->k.tasks * el / span + ck_grid(&l->k));
+		t[i].tasks_taken = (uint32_t)(done + workers(l));
+		t[i].live = (uint32_t)workers(l);
+		t[i].exited = (uint32_t)l->exited;
+		t[i].left = (uint32_t)l->left;
 	}
 }
 
@@ -209,14 +235,6 @@ static long long fk_offset(void *self, long long *rt, long long *at)
 	*rt = 1000;
 	*at = f->now;
 	return f->gpu_offset;
-}
-
-static int workers(const struct fake_launch *l)
-{
-	int n = 0;
-	for (int sm = 0; sm < CK_MAX_SMS; sm++)
-		n += l->w[sm];
-	return n;
 }
 
 /* The launch's end after its workers went from `before` to now's: its time left scales by
@@ -250,6 +268,8 @@ static struct fake_launch *reshaped(struct fake_gpu *f, int slot, const char *wh
 			abort();
 	}
 	f->resh[f->n_resh] = (struct fake_reshape){ .launch = f->slot_launch[slot], .at = f->now };
+	l->wdone = work_done(l, f->now);   /* at the workers before the change */
+	l->wat = f->now;
 	return l;
 }
 
@@ -259,11 +279,17 @@ static void fk_reshape(void *self, int slot, const uint32_t *cap)
 	struct fake_launch *l = reshaped(f, slot, "wrote the caps of a slot with no launch");
 	memcpy(f->resh[f->n_resh++].cap, cap, sizeof(f->resh[0].cap));
 	int before = workers(l);
+	bool freed = false;
 	for (int sm = 0; sm < CK_MAX_SMS; sm++)
 		if ((uint32_t)l->w[sm] > cap[sm]) {
 			l->left += l->w[sm] - (int)cap[sm];
 			l->w[sm] = (int)cap[sm];
+			freed = true;
 		}
+	if (freed) {                       /* waiting top-up blocks land in the freed slots, exit */
+		l->exited += l->pending;
+		l->pending = 0;
+	}
 	rescale(f, l, before);
 }
 
@@ -272,7 +298,7 @@ static int fk_topup(void *self, const struct ck_kernel *k, int stream, int slot,
 	struct fake_gpu *f = self;
 	struct fake_launch *l = reshaped(f, slot, "topped up a slot with no launch");
 	if (n < 1 || stream != l->stream || memcmp(k, &l->k, sizeof(*k)))
-		fake_abort("topped up with another kernel, stream or no workers", slot);
+		fake_abort("topped up with another kernel, stream or no blocks", slot);
 	f->resh[f->n_resh++].topup = n;
 	/* the caps: the last write to this launch */
 	const uint32_t *cap = NULL;
@@ -287,9 +313,11 @@ static int fk_topup(void *self, const struct ck_kernel *k, int stream, int slot,
 			l->w[sm]++;
 			n--;
 		}
+	f->resh[f->n_resh - 1].admitted = f->resh[f->n_resh - 1].topup - n;
+	l->pending += n;                   /* no room: they wait */
 	l->topups++;
 	rescale(f, l, before);
-	return f->resh[f->n_resh - 1].topup;
+	return 0;
 }
 
 static const struct hl_dev_ops fake_ops = {

@@ -7,13 +7,17 @@
  * launch not done), and logs every launch for the tests to check.  A persistent launch's task
  * counter, read while it runs, grows evenly from its start to its end.  Resize and yield: a cap
  * write takes the workers above each SM's cap off at once (the fake's task boundary is the
- * write), a top-up adds workers to the SMs below their cap in SM order, and the launch's end
- * moves so that its work left is done at the new worker count's speed (speed in proportion to
- * its workers; a launch left with none runs on forever).  A re-launched kernel (CK_RELAUNCH)
- * may be launched again into its slot once its grid is done: each grid runs the share of its
- * blocks that land in its set (tasks x set SMs / SMs, at least 1, at most the tasks left, or
- * the set's quota), at the set's speed (work x those tasks / tasks x SMs / set SMs), and its
- * counter goes on from the grid before's. */
+ * write), a top-up grid's blocks become workers on the SMs below their cap in SM order, and the
+ * launch's end moves so that its work left is done at the new worker count's speed (speed in
+ * proportion to its workers; a launch left with none runs on forever).  A top-up's blocks beyond
+ * the caps' room wait, as on a GPU whose slots the kernel fills, until a cap write lowers a cap
+ * (a worker leaving frees a slot), then land and exit; until then they hold no ticket.  A peek
+ * reports the tasks the launch's workers finished (its work done, in worker-ns, over its whole)
+ * plus one ticket per worker, its workers (live) and the blocks that exited on landing.  A
+ * re-launched kernel (CK_RELAUNCH) may be launched again into its slot once its grid is done:
+ * each grid runs the share of its blocks that land in its set (tasks x set SMs / SMs, at least
+ * 1, at most the tasks left, or the set's quota), at the set's speed (work x those tasks / tasks
+ * x SMs / set SMs), and its counter goes on from the grid before's. */
 #ifndef COMBOSIM_CUDA_FAKEGPU_H
 #define COMBOSIM_CUDA_FAKEGPU_H
 
@@ -30,6 +34,9 @@ struct fake_launch {
 	int w[CK_MAX_SMS];
 	int w0, left, topups;
 	long long parked;                  /* with no worker: its work left, in worker-ns */
+	long long total, wdone, wat;       /* worker-ns: its whole work, done by `wat` */
+	int pending;                       /* top-up blocks waiting for room */
+	int exited;                        /* blocks that exited on landing */
 	/* re-launched: the log entry of its grid before (-1: its first), its first grid's start,
 	 * its task counter at this grid's end */
 	long prev;
@@ -41,7 +48,8 @@ struct fake_launch {
 struct fake_reshape {
 	long launch;                       /* the log entry of the slot's launch */
 	long long at;
-	int topup;                         /* 0: a cap write; else the top-up's workers */
+	int topup;                         /* 0: a cap write; else the top-up's grid (blocks) */
+	int admitted;                      /* a top-up's blocks that became workers */
 	uint32_t cap[CK_MAX_SMS];          /* a cap write's words */
 };
 

@@ -20,9 +20,9 @@ static void hd_take(void *self, const int *slots, int n, struct ck_timing *t) { 
 static void hd_peek(void *self, const int *slots, int n, struct ck_timing *t) { ck_slots_peek(self, slots, n, t); }
 static void hd_wait(void *self) { ck_async_end(self, 0, NULL); }
 static void hd_reshape(void *self, int slot, const uint32_t *cap) { ck_slot_reshape(self, slot, cap); }
-static int hd_topup(void *self, const struct ck_kernel *k, int stream, int slot, int workers)
+static int hd_topup(void *self, const struct ck_kernel *k, int stream, int slot, int blocks)
 {
-	return ck_topup_async(self, k, stream, slot, workers) ? -1 : workers * CK_TOPUP_GRID;
+	return ck_topup_async(self, k, stream, slot, blocks);
 }
 
 /* %globaltimer - CLOCK_MONOTONIC from the tightest of 9 round trips (a one-thread kernel reading

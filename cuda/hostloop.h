@@ -40,17 +40,17 @@ struct hl_dev_ops {
 	void (*launch)(void *self, const struct ck_kernel *k, int stream, int slot);
 	int (*done)(void *self, int slot);
 	void (*take)(void *self, const int *slots, int n, struct ck_timing *t);
-	/* the counters of launches that may still run (task counter, exits), not waiting for them */
+	/* the counters of launches that may still run (task counter, exits, live workers), not
+	 * waiting for them */
 	void (*peek)(void *self, const int *slots, int n, struct ck_timing *t);
 	void (*wait)(void *self);                          /* every launch finished */
 	/* %globaltimer - host clock now, its round trip and the host instant it stands for */
 	long long (*offset)(void *self, long long *roundtrip, long long *at);
-	/* a running persistent launch's per-SM caps (cap[CK_MAX_SMS]), and `workers` more of its
-	 * blocks as a top-up grid sharing its slot (ck.h ck_slot_reshape, ck_topup_async); topup
-	 * returns the blocks it launched (the GPU's grid is CK_TOPUP_GRID x workers, those landing
-	 * at a full cap exit), or -1 when too many top-up grids are alive */
+	/* a running persistent launch's per-SM caps (cap[CK_MAX_SMS]), and a top-up grid of
+	 * `blocks` more of its blocks sharing its slot (ck.h ck_slot_reshape, ck_topup_async: those
+	 * landing at a full cap exit); topup returns 0, or -1 when too many top-up grids are alive */
 	void (*reshape)(void *self, int slot, const uint32_t *cap);
-	int (*topup)(void *self, const struct ck_kernel *k, int stream, int slot, int workers);
+	int (*topup)(void *self, const struct ck_kernel *k, int stream, int slot, int blocks);
 };
 struct hl_dev {
 	const struct hl_dev_ops *ops;
@@ -218,7 +218,7 @@ struct hl_run {
 					    * progress reads, between takes) */
 
 	/* resizes and yields (cuda/hostreshape.c): calls, cap writes, top-up grids and their blocks */
-	long resizes, yields, cap_writes, topups, topup_workers;
+	long resizes, yields, cap_writes, topups, topup_workers, topup_blocks;
 	/* re-launching (cuda/hostrelaunch.c): kernels, re-launches (grids after the first), launches
 	 * held behind a re-launched kernel; the host's gaps from a grid's end to the next launch */
 	long rl_kernels, rl_relaunches, rl_held;

@@ -12,7 +12,13 @@
  * SMs" must not launch a top-up for the first half).  The top-up's size is the sum over SMs of
  * the rise of their cap over the caps last written (before the first write: the launch's own
  * per-SM workers, full on its set), at most the kernel's tasks; its blocks that land where the
- * caps leave no room exit at once.
+ * caps leave no room exit at once.  The top-up's grid is CK_TOPUP_GRID x its size, so that its
+ * blocks reach the SMs whose cap rose however the dispatcher places them; but where the caps
+ * written are the kernel's occupancy on every SM of the GPU (G-Space's take-back: its BE kernel
+ * fills every block slot), a block of its shape finds room only on an SM below its cap, so the
+ * grid is the size itself: the surplus would find no room at all, wait in the hardware queue,
+ * and hold back every later launch of its priority until each of its blocks had landed where a
+ * yield next freed a slot, and exited (ck.h CK_TOPUP_GRID).
  * A kernel capped out on every SM (G-Space's whole GPU to the LC kernel: k = K on all SMs) has
  * no worker left, so on the GPU its grid ends with tasks undone; the simulator's kernel lives on
  * and takes workers again when a cap rises.  hl_reshape_parked tells the loop to keep such a
@@ -100,16 +106,20 @@ bool hl_kernel_yield(struct hl_run *r, long id, const struct smset *sms, int blo
 	return true;
 }
 
-/* Writes k's caps; returns how many workers the SMs whose cap rose want. */
-static long write_caps(struct hl_run *r, struct hl_kernel *k)
+/* Writes k's caps; returns how many workers the SMs whose cap rose want, and in *filled whether
+ * the caps are k's occupancy on every SM of the GPU. */
+static long write_caps(struct hl_run *r, struct hl_kernel *k, bool *filled)
 {
 	struct hl_shape *sh = k->shape;
 	uint32_t cap[CK_MAX_SMS];
 	long rise = 0;
+	*filled = true;
 	for (int sm = 0; sm < CK_MAX_SMS; sm++) {
 		int c = sm < r->dev->sm_count && smset_has(&sh->set, sm) ? sh->full - sh->yielded[sm] : 0;
 		cap[sm] = c > 0 ? (uint32_t)c : 0;
 		rise += cap[sm] > sh->sent[sm] ? cap[sm] - sh->sent[sm] : 0;
+		if (sm < r->dev->sm_count && c < k->occ)
+			*filled = false;
 	}
 	r->dev->ops->reshape(r->dev->self, k->slot, cap);
 	memcpy(sh->sent, cap, sizeof(cap));
@@ -124,16 +134,18 @@ void hl_reshape_flush(struct hl_run *r)
 		struct hl_kernel *k = &r->kernels[r->in_flight[i]];
 		if (!k->shape || !k->shape->dirty || k->done)
 			continue;
-		long n = write_caps(r, k);
+		bool filled;
+		long n = write_caps(r, k, &filled);
 		if (n <= 0)
 			continue;
-		int launched = r->dev->ops->topup(r->dev->self, &k->ck, r->streams[k->stream].dev, k->slot, (int)n);
-		if (launched < 0) {
+		int grid = (int)n * (filled ? 1 : CK_TOPUP_GRID);
+		if (r->dev->ops->topup(r->dev->self, &k->ck, r->streams[k->stream].dev, k->slot, grid) < 0) {
 			hl_fail(r, "more than %d top-up grids alive at once (kernel '%s' resized; cuda/ck.h CK_TOPUP_STREAMS)",
 				CK_TOPUP_STREAMS, k->spec->name);
 			return;
 		}
-		k->blocks += launched;         /* every block launched: hostprogress counts tickets by it */
+		k->blocks += grid;             /* every block launched */
+		r->topup_blocks += grid;
 		r->topups++;
 		r->topup_workers += n;
 	}

@@ -75,6 +75,7 @@ struct ck_dev {
 	unsigned long long *dnow;
 	cudaStream_t rstream;          /* ck_slots_take's copies */
 	struct ck_slot *rbuf;          /* pinned, rcap slots */
+	unsigned int *rlive;           /* pinned, rcap x CK_MAX_SMS live counts (ck_slots_peek) */
 	int rcap;
 	/* reshaping (ck_slot_reshape, ck_topup_async) */
 	unsigned int *acap;            /* per slot CK_MAX_SMS cap words, CK_CAP_LAUNCH when blank */
@@ -631,6 +632,8 @@ void ck_close(struct ck_dev *d)
 	}
 	if (d->rbuf)
 		CUDA_CHECK(cudaFreeHost(d->rbuf));
+	if (d->rlive)
+		CUDA_CHECK(cudaFreeHost(d->rlive));
 	if (d->rstream)
 		CUDA_CHECK(cudaStreamDestroy(d->rstream));
 	free(d->streams);
@@ -845,7 +848,10 @@ static void ck_rbuf(struct ck_dev *d, int n)
 	if (n > d->rcap) {
 		if (d->rbuf)
 			CUDA_CHECK(cudaFreeHost(d->rbuf));
+		if (d->rlive)
+			CUDA_CHECK(cudaFreeHost(d->rlive));
 		CUDA_CHECK(cudaMallocHost(&d->rbuf, (size_t)n * sizeof(*d->rbuf)));
+		CUDA_CHECK(cudaMallocHost(&d->rlive, (size_t)n * CK_MAX_SMS * sizeof(*d->rlive)));
 		d->rcap = n;
 	}
 }
@@ -859,6 +865,7 @@ static void ck_timing_of(const struct ck_slot *s, struct ck_timing *t)
 	t->exited = s->exited - s->fallback;
 	t->fallback = s->fallback;
 	t->left = s->left;
+	t->live = 0;
 }
 
 static void reshape_open(struct ck_dev *d);
@@ -1035,11 +1042,11 @@ static int topup_stream(struct ck_dev *d, int prio)
 	return i;
 }
 
-int ck_topup_async(struct ck_dev *d, const struct ck_kernel *k, int stream, int slot, int workers)
+int ck_topup_async(struct ck_dev *d, const struct ck_kernel *k, int stream, int slot, int blocks)
 {
-	if (slot < 0 || slot >= d->an || stream < 0 || stream >= d->nstreams || workers < 1 || k->variant == CK_ORIGINAL) {
-		fprintf(stderr, "combosim-cuda: bad top-up: slot %d stream %d workers %d variant %d\n", slot, stream,
-			workers, k->variant);
+	if (slot < 0 || slot >= d->an || stream < 0 || stream >= d->nstreams || blocks < 1 || k->variant == CK_ORIGINAL) {
+		fprintf(stderr, "combosim-cuda: bad top-up: slot %d stream %d blocks %d variant %d\n", slot, stream,
+			blocks, k->variant);
 		exit(1);
 	}
 	int prio = 0;
@@ -1052,7 +1059,7 @@ int ck_topup_async(struct ck_dev *d, const struct ck_kernel *k, int stream, int 
 	a.topup = 1;
 	/* its blocks read the caps the last ck_slot_reshape wrote */
 	CUDA_CHECK(cudaStreamWaitEvent(d->tstream[i], d->xev, 0));
-	kernel_of(k->cls)<<<workers * CK_TOPUP_GRID, k->threads, (size_t)k->smem, d->tstream[i]>>>(a);
+	kernel_of(k->cls)<<<blocks, k->threads, (size_t)k->smem, d->tstream[i]>>>(a);
 	CUDA_CHECK_LAUNCH();
 	CUDA_CHECK(cudaEventRecord(d->tev[i], d->tstream[i]));
 	d->tslot[i] = slot;
@@ -1144,11 +1151,20 @@ void ck_slots_peek(struct ck_dev *d, const int *slots, int n, struct ck_timing *
 	if (n < 1)
 		return;
 	/* on the copy stream, behind earlier blankings of other slots (quick); the copy engine
-	 * reads through L2, where the workers' atomics are done, so the counters are current */
+	 * reads through L2, where the workers' atomics are done, so the counters are current.
+	 * The live counts are copied right after the slot (the same instant within a copy's time) */
 	slots_read_async(d, "ck_slots_peek", slots, n);
-	CUDA_CHECK(cudaEventSynchronize(d->rread));
 	for (int i = 0; i < n; i++)
+		CUDA_CHECK(cudaMemcpyAsync(d->rlive + (size_t)i * CK_MAX_SMS, d->actr + (size_t)slots[i] * CK_MAX_SMS,
+					   CK_MAX_SMS * sizeof(*d->rlive), cudaMemcpyDeviceToHost, d->rstream));
+	CUDA_CHECK(cudaEventRecord(d->rread, d->rstream));
+	CUDA_CHECK(cudaEventSynchronize(d->rread));
+	for (int i = 0; i < n; i++) {
 		ck_timing_of(&d->rbuf[i], &t[i]);
+		if (d->aquota[slots[i]])   /* a persistent launch's: counted per SM */
+			for (int sm = 0; sm < d->sm_count && sm < CK_MAX_SMS; sm++)
+				t[i].live += d->rlive[(size_t)i * CK_MAX_SMS + sm];
+	}
 }
 
 int ck_stream_add(struct ck_dev *d, int prio)

@@ -282,6 +282,7 @@ static void loop_stats(const struct hl_run *r, cJSON *out)
 		cJSON_AddNumberToObject(x, "cap_writes", (double)r->cap_writes);
 		cJSON_AddNumberToObject(x, "topups", (double)r->topups);
 		cJSON_AddNumberToObject(x, "topup_workers", (double)r->topup_workers);
+		cJSON_AddNumberToObject(x, "topup_blocks", (double)r->topup_blocks);
 		cJSON_AddNumberToObject(x, "workers_left", (double)left);
 	}
 	if (r->rl_kernels > 0) {                /* only in runs that re-launched (hostrelaunch.c) */

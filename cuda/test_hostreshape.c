@@ -27,6 +27,8 @@ struct script;
 typedef void (*step_fn)(struct script *p, struct backend *b);
 struct script {
 	int lo_n;
+	int quota;                         /* app 0's per-SM quota; 0: 4 */
+	struct progress pr;                /* what read_progress read */
 	long id, orig;                     /* app 0's kernel, app 1's */
 	int n_steps;
 	step_fn steps[8];
@@ -49,7 +51,7 @@ static void script_ready(void *self, struct backend *b, int app)
 	struct script *p = self;
 	if (app == 0) {
 		struct launch_opts o = launch_smbound(smset_range(0, p->lo_n));
-		o.sm_quota = 4;
+		o.sm_quota = p->quota > 0 ? p->quota : 4;
 		p->id = bk_app_launch(b, 0, &o);
 	} else {
 		p->orig = bk_app_launch(b, 1, NULL);
@@ -121,8 +123,9 @@ static void resize_original(struct script *p, struct backend *b)
 static void test_resize_moves(void)
 {
 	/* [0, 66) -> [66, 132): one cap write (0 below 66, 4 from 66 to 131, 0 beyond the GPU), a
-	 * top-up of 4 x 66 workers; the 264 workers on [0, 66) left and the kernel's workers are
-	 * now all on [66, 132), 4 each; as many workers, so it ends when it would have */
+	 * top-up for 4 x 66 workers (a grid of CK_TOPUP_GRID x that: P fits 8 a SM, the caps leave
+	 * room); the 264 workers on [0, 66) left and the kernel's workers are now all on [66, 132),
+	 * 4 each; as many workers, so it ends when it would have */
 	struct script p = { .lo_n = 66, .n_steps = 2, .steps = { resize_original, to_upper } };
 	struct harness h;
 	if (!run_script(&h, &p))
@@ -138,7 +141,8 @@ static void test_resize_moves(void)
 	CU_ASSERT_TRUE(caps_are(f->resh[0].cap, 0, 66, 0));
 	CU_ASSERT_TRUE(caps_are(f->resh[0].cap, 66, 132, 4));
 	CU_ASSERT_TRUE(caps_are(f->resh[0].cap, 132, CK_MAX_SMS, 0));
-	CU_ASSERT_EQUAL(f->resh[1].topup, 264);
+	CU_ASSERT_EQUAL(f->resh[1].topup, 264 * CK_TOPUP_GRID);
+	CU_ASSERT_EQUAL(f->resh[1].admitted, 264);
 	CU_ASSERT(f->resh[0].at >= h.r.h0 + 400 * US && f->resh[0].at < h.r.h0 + 420 * US);
 	CU_ASSERT_EQUAL(sum_w(l, 0, 66), 0);
 	for (int sm = 66; sm < 132; sm++)
@@ -148,13 +152,14 @@ static void test_resize_moves(void)
 	CU_ASSERT_EQUAL(l->end - l->start, 2000 * US);
 	const struct hl_kernel *k = &h.r.kernels[p.id];
 	CU_ASSERT(k->done && k->delivered >= 0);
-	CU_ASSERT_EQUAL(k->blocks, l->k.workers + 264);  /* the grid, then the top-up */
+	CU_ASSERT_EQUAL(k->blocks, l->k.workers + 264 * CK_TOPUP_GRID);  /* the grid, then the top-up */
 	struct outputs o;
 	report(&h, &o, false);
 	CU_ASSERT_EQUAL(num(o.sum, "reshape.resizes"), 1);
 	CU_ASSERT_EQUAL(num(o.sum, "reshape.cap_writes"), 1);
 	CU_ASSERT_EQUAL(num(o.sum, "reshape.topups"), 1);
 	CU_ASSERT_EQUAL(num(o.sum, "reshape.topup_workers"), 264);
+	CU_ASSERT_EQUAL(num(o.sum, "reshape.topup_blocks"), 264 * CK_TOPUP_GRID);
 	CU_ASSERT_EQUAL(num(o.sum, "reshape.workers_left"), 264);
 	outputs_free(&o);
 	h_free(&h);
@@ -226,10 +231,12 @@ static void test_yield_level(void)
 	CU_ASSERT_EQUAL(memcmp(f->resh[0].cap, f->resh[1].cap, sizeof(f->resh[0].cap)), 0);
 	/* step 3: one write, 3 on [0, 10), then a top-up of 10 */
 	CU_ASSERT_TRUE(caps_are(f->resh[2].cap, 0, 10, 3) && caps_are(f->resh[2].cap, 10, 132, 4));
-	CU_ASSERT_EQUAL(f->resh[3].topup, 10);
+	CU_ASSERT_EQUAL(f->resh[3].topup, 10 * CK_TOPUP_GRID);
+	CU_ASSERT_EQUAL(f->resh[3].admitted, 10);
 	/* step 4: 4 everywhere, a top-up of 10 */
 	CU_ASSERT_TRUE(caps_are(f->resh[4].cap, 0, 132, 4));
-	CU_ASSERT_EQUAL(f->resh[5].topup, 10);
+	CU_ASSERT_EQUAL(f->resh[5].topup, 10 * CK_TOPUP_GRID);
+	CU_ASSERT_EQUAL(f->resh[5].admitted, 10);
 	for (int sm = 0; sm < 132; sm++)
 		CU_ASSERT_EQUAL(l->w[sm], 4);
 	CU_ASSERT_EQUAL(l->left, 20);
@@ -270,6 +277,67 @@ static void test_yield_negative(void)
 	CU_ASSERT_EQUAL(hl_run_exec(&h.r), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(h.r.err, "yielded -1 blocks of kernel 0"));
 	CU_ASSERT_EQUAL(h.f.n_resh, 0);
+	h_free(&h);
+}
+
+static void epoch_now(struct script *p, struct backend *b)
+{
+	p->ret[p->i] = true;
+	bk_epoch_every(b, 0);              /* a boundary: the BE app's counters from now */
+}
+
+static void read_progress(struct script *p, struct backend *b)
+{
+	p->ret[p->i] = true;
+	bk_app_progress(b, 0, &p->pr);
+}
+
+static void test_yield_progress_surplus(void)
+{
+	/* G-Space's round on P (4 of the 8 blocks P fits a SM, so the take-back's top-up grid is
+	 * CK_TOPUP_GRID x its 20 workers): yield 2 on [0, 10), take them back (20 blocks become
+	 * workers, 60 wait for room), an epoch boundary, yield again (the 60 land in the freed slots
+	 * and exit), read.  The read's rate is P's speed over the epoch, at most 1 (P alone on the
+	 * whole GPU); counting launched blocks less exits as workers holding tickets read the 60
+	 * waiting blocks as tickets at the boundary and as tasks done once they exited (about 1.1) */
+	struct script p = { .lo_n = 132, .n_steps = 5,
+			    .steps = { yield2, yield0, epoch_now, yield2, read_progress } };
+	struct harness h;
+	if (!run_script(&h, &p))
+		return;
+	const struct fake_gpu *f = &h.f;
+	const struct fake_launch *l = launch_of(&h, p.id);
+	CU_ASSERT_FATAL(l != NULL);
+	CU_ASSERT_EQUAL_FATAL(f->n_resh, 4);
+	CU_ASSERT_EQUAL(f->resh[2].topup, 20 * CK_TOPUP_GRID);
+	CU_ASSERT_EQUAL(f->resh[2].admitted, 20);
+	/* the surplus landed and exited (beside the grid's blocks beyond the quota) */
+	CU_ASSERT_EQUAL(l->exited - (l->k.workers - l->w0), 20 * CK_TOPUP_GRID - 20);
+	CU_ASSERT(l->end > h.r.h0 + 1000 * US);                /* still running at the read */
+	/* 200 us at 528 workers, then 200 us at 508: 0.98 of P alone */
+	CU_ASSERT(p.pr.rate <= 1.0);
+	CU_ASSERT_DOUBLE_EQUAL(p.pr.rate, (528.0 + 508.0) / 2 / 528, 0.02);
+	h_free(&h);
+}
+
+static void test_topup_filled_exact(void)
+{
+	/* P at quota 8, its occupancy: every slot filled, so a block of P finds room only where the
+	 * caps rose, and the take-back's top-up grid is its 20 workers, no surplus */
+	struct script p = { .lo_n = 132, .quota = 8, .n_steps = 2, .steps = { yield2, yield0 } };
+	struct harness h;
+	if (!run_script(&h, &p))
+		return;
+	const struct fake_gpu *f = &h.f;
+	CU_ASSERT_EQUAL_FATAL(h.r.kernels[p.id].occ, 8);
+	CU_ASSERT_EQUAL_FATAL(f->n_resh, 3);
+	CU_ASSERT_TRUE(caps_are(f->resh[0].cap, 0, 10, 6) && caps_are(f->resh[0].cap, 10, 132, 8));
+	CU_ASSERT_TRUE(caps_are(f->resh[1].cap, 0, 132, 8));
+	CU_ASSERT_EQUAL(f->resh[2].topup, 20);
+	CU_ASSERT_EQUAL(f->resh[2].admitted, 20);
+	CU_ASSERT_EQUAL(h.r.topup_blocks, 20);
+	const struct fake_launch *l = launch_of(&h, p.id);
+	CU_ASSERT_EQUAL(l->pending + l->exited, 0);
 	h_free(&h);
 }
 
@@ -385,6 +453,8 @@ void hostreshape_tests(CU_pSuite s)
 	CU_add_test(s, "CUDA backend: yield is a level, written once per callback", test_yield_level);
 	CU_add_test(s, "CUDA backend: yield lowers the per-SM workers", test_yield_counts);
 	CU_add_test(s, "CUDA backend: a negative yield fails the run", test_yield_negative);
+	CU_add_test(s, "CUDA backend: progress counts no waiting top-up block as work", test_yield_progress_surplus);
+	CU_add_test(s, "CUDA backend: a top-up of a kernel filling every slot has no surplus", test_topup_filled_exact);
 	CU_add_test(s, "CUDA backend: smqos resizes on the fake", test_smqos_runs);
 	CU_add_test(s, "CUDA backend: gspace's H100 experiment on the fake, every search", test_gspace_h100_file);
 	CU_add_test(s, "CUDA backend: gspace's BE kernel fills N x K slots", test_gspace_be_fills);

@@ -616,28 +616,37 @@ static void load_timeline_policies(struct experiment *e, const struct cfg *outs)
 	}
 }
 
-/* "outputs": occupancy.csv's bin, the timeline, what it shows, and the size above which it
- * is refused before the run (runner.c estimates it); a timeline key without the timeline would
- * be silently moot, so it is an error. */
+/* "outputs": whether kernels.csv and frames.csv are written (default true: a sweep that reads
+ * only summary.json turns them off), occupancy.csv's bin, the timeline, what it shows, and the
+ * size above which it is refused before the run (runner.c estimates it); a timeline key without
+ * the timeline would be silently moot, so it is an error. */
 static void load_outputs(struct experiment *e, const struct cfg *c)
 {
 	static const char *const keys[] = { "timeline", "timeline_max_mb", "timeline_from_ms", "timeline_to_ms",
 					    "timeline_policies", "timeline_lanes", "timeline_gzip", NULL };
 	static const char *const all_keys[] = { "timeline", "timeline_max_mb", "timeline_from_ms", "timeline_to_ms",
 						"timeline_policies", "timeline_lanes", "timeline_gzip",
-						"occupancy_ms", NULL };
+						"occupancy_ms", "frames_csv", "kernels_csv", NULL };
 	struct cfg outs = { 0 };
+	bool frames_csv = true, kernels_csv = true;
 	e->timeline_max_mb = TIMELINE_MAX_MB_DEFAULT;
 	if (cfg_obj(c, "outputs", false, &outs)) {
 		cfg_only(&outs, all_keys);
+		static const char *const run_only[] = { "occupancy_ms", "frames_csv", NULL };
+		for (const char *const *k = run_only; *k && e->type == EXP_CORUN; k++)
+			if (cfg_has(&outs, *k))
+				cfg_fail_key(&outs, *k, "applies only to experiments of type \"run\" (a co-run experiment writes no frames.csv or occupancy.csv)");
 		double ms;
-		if (cfg_has(&outs, "occupancy_ms") && e->type == EXP_CORUN)
-			cfg_fail_key(&outs, "occupancy_ms", "applies only to experiments of type \"run\" (a co-run experiment writes no occupancy.csv)");
-		else if (cfg_num(&outs, "occupancy_ms", 1e-3, 1e9, &(double){ 0 }, &ms))
+		if (cfg_num(&outs, "occupancy_ms", 1e-3, 1e9, &(double){ 0 }, &ms))
 			e->occupancy_ns = ms_to_ns(ms);
 		cfg_bool(&outs, "timeline", &(bool){ false }, &e->timeline);
+		/* a sweep of many runs that needs only summary.json leaves the CSVs out */
+		cfg_bool(&outs, "frames_csv", &(bool){ true }, &frames_csv);
+		cfg_bool(&outs, "kernels_csv", &(bool){ true }, &kernels_csv);
 	}
-	for (int k = 1; keys[k] && outs.node && !e->timeline; k++)
+	e->no_frames_csv = !frames_csv;
+	e->no_kernels_csv = !kernels_csv;
+	for (int k = 1; keys[k] && strncmp(keys[k], "timeline", 8) == 0 && outs.node && !e->timeline; k++)
 		if (cfg_has(&outs, keys[k])) {
 			cfg_fail_key(&outs, keys[k], "applies only with \"timeline\": true");
 			return;

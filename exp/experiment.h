@@ -74,6 +74,8 @@ struct experiment {
 	bool *timeline_policy;   /* [n_policies]: whether the policy's run is in the timeline; owned */
 	bool timeline_sm_lanes;  /* outputs.timeline_lanes "sms": per-SM lanes besides the streams */
 	bool timeline_gzip;      /* outputs.timeline_gzip: timeline.json.gz */
+	bool no_frames_csv;      /* outputs.frames_csv false: frames.csv not written */
+	bool no_kernels_csv;     /* outputs.kernels_csv false: kernels.csv not written */
 	cJSON *tree;             /* the resolved experiment (after --set), owned */
 };
 

@@ -216,6 +216,8 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 	}
 	int ncand = 0, maxroom = 0;
 	long total;
+	/* allowed everywhere (the common case): no class needs splitting against it */
+	bool everywhere = !memcmp(&allowed, &s->all, sizeof(allowed));
 	/* the classes as they are now: splits below make new ones, possibly with recycled ids */
 	int nsnap = 0;
 	if (only_freed) {
@@ -237,7 +239,8 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 		int room = class_room(s, c, k);
 		if (!room)
 			continue;
-		c = class_split(s, c, &allowed);
+		if (!everywhere)
+			c = class_split(s, c, &allowed);
 		if (!c)
 			continue;
 		if (k->shape) {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <gsl/gsl_rng.h>
 
+#include "base/csvrow.h"
 #include "sim/engine_impl.h"
 #include "traces/gamerng.h"
 
@@ -168,11 +169,21 @@ static void write_kernel_row(struct sim *s, const struct kinst *k)
 	if (s->out.kernels) {
 		const char *owner = k->game >= 0 ? s->e->games[k->game].name
 			: k->app >= 0 ? s->e->apps[k->app].name : "";
-		fprintf(s->out.kernels, "%s,%s,%s,%s,%s,%ld,%d,%lld,%lld,%lld,%lld,%d\n",
-			s->out.label, k->spec->name, kclass_names[k->spec->cls], variant_names[k->variant], owner,
-			k->frame ? k->frame->number : -1L, k->stream, (long long)k->launched,
-			(long long)k->started, (long long)k->finished,
-			(long long)k->spec->solo_ns, k->blocks);
+		/* "%s,%s,%s,%s,%s,%ld,%d,%lld,%lld,%lld,%lld,%d\n" without fprintf (base/csvrow.h) */
+		struct csvrow r = { .n = 0 };
+		const char *str[] = { s->out.label, k->spec->name, kclass_names[k->spec->cls],
+				      variant_names[k->variant], owner };
+		for (int i = 0; i < 5; i++) {
+			csv_str(&r, str[i]);
+			csv_char(&r, ',');
+		}
+		const long long num[] = { k->frame ? k->frame->number : -1L, k->stream, k->launched, k->started,
+					  k->finished, k->spec->solo_ns, k->blocks };
+		for (int i = 0; i < 7; i++) {
+			csv_int(&r, num[i]);
+			csv_char(&r, i < 6 ? ',' : '\n');
+		}
+		csv_write(&r, s->out.kernels);
 	}
 	sim_time start = k->started >= 0 ? k->started : k->launched;
 	/* a track is named with its first slice written: lanes outside the window stay unnamed */
@@ -312,10 +323,21 @@ static void frame_write(struct sim *s, const struct frame *f, bool dropped)
 		return;
 	sim_time lat = dropped ? -1 : f->finish - f->release;
 	int violated = dropped || f->finish > f->deadline;
-	fprintf(s->out.frames, "%s,%s,%ld,%lld,%lld,%lld,%lld,%lld,%d,%d,%s\n", s->out.label,
-		s->e->games[f->game].name, f->number, (long long)f->release,
-		(long long)(dropped ? -1 : f->start), (long long)(dropped ? -1 : f->finish),
-		(long long)lat, (long long)f->deadline, violated, dropped ? 1 : 0, f->note);
+	/* "%s,%s,%ld,%lld,%lld,%lld,%lld,%lld,%d,%d,%s\n" without fprintf (base/csvrow.h) */
+	struct csvrow r = { .n = 0 };
+	csv_str(&r, s->out.label);
+	csv_char(&r, ',');
+	csv_str(&r, s->e->games[f->game].name);
+	csv_char(&r, ',');
+	const long long num[] = { f->number, f->release, dropped ? -1 : f->start, dropped ? -1 : f->finish,
+				  lat, f->deadline, violated, dropped ? 1 : 0 };
+	for (int i = 0; i < 8; i++) {
+		csv_int(&r, num[i]);
+		csv_char(&r, ',');
+	}
+	csv_str(&r, f->note);
+	csv_char(&r, '\n');
+	csv_write(&r, s->out.frames);
 }
 
 static struct frame_info frame_info_of(const struct sim *s, const struct frame *f)

@@ -236,6 +236,10 @@ struct sim {
 	struct dram_part {
 		double share, load;
 		struct smset sms;    /* its SMs (parts[0]: unused, the SMs in no other) */
+		/* gpu_dram_slowdown at relative load slow_at (residency_settle: the load after one
+		 * settle is the load before the next); valid when slow_ok */
+		double slow_at, slow;
+		bool slow_ok;
 	} parts[DRAM_PARTITIONS_MAX + 1];
 	int n_parts;
 	/* the share of the chip's DRAM bandwidth its users get (each partition's load over its

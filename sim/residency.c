@@ -34,9 +34,10 @@ static inline double ceil_nonneg(double x)
 static void class_set_members(struct sim *s, struct smclass *c)
 {
 	c->nsm = 0;
-	for (int sm = 0; sm < s->g->sm_count; sm++)
-		if (smset_has(&c->members, sm)) {
-			s->cls_of[sm] = c;
+	/* the member bits only (members lie below sm_count), not every SM of the GPU */
+	for (size_t w = 0; w < sizeof(c->members.w) / sizeof(c->members.w[0]); w++)
+		for (uint64_t b = c->members.w[w]; b; b &= b - 1) {
+			s->cls_of[w * 64 + (size_t)__builtin_ctzll(b)] = c;
 			c->nsm++;
 		}
 }
@@ -324,13 +325,14 @@ static void class_merge(struct sim *s, struct smclass *into, struct smclass *fro
  * dispatcher and the power model treat those differently). */
 static void merge_idle(struct sim *s)
 {
-	/* per power-gated or not and DRAM partition: those are told apart */
-	struct smclass *idle[2][DRAM_PARTITIONS_MAX + 1] = { { NULL } };
 	if (!s->maybe_idle)
 		return;
 	s->maybe_idle = false;
 	if (s->n_idle < 2)
 		return;              /* nothing to merge */
+	/* per power-gated or not and DRAM partition: those are told apart (cleared only here:
+	 * most settles return above) */
+	struct smclass *idle[2][DRAM_PARTITIONS_MAX + 1] = { { NULL } };
 	for (int i = 0; i < s->n_classes; i++) {
 		struct smclass *c = &s->classes[i];
 		if (!c->alive || c->groups)
@@ -771,6 +773,17 @@ static double class_dram(const struct smclass *c)
 	return d;
 }
 
+/* gpu_dram_slowdown(x) for partition d, remembered for the last x (a pure function of it) */
+static double part_slowdown(const struct sim *s, struct dram_part *d, double x)
+{
+	if (!d->slow_ok || x != d->slow_at) {
+		d->slow_at = x;
+		d->slow = gpu_dram_slowdown(s->g, x);
+		d->slow_ok = true;
+	}
+	return d->slow;
+}
+
 void residency_settle(struct sim *s)
 {
 	/* each DRAM partition (sim/partition.c) saturates on its own: one chip-wide DRAM
@@ -798,9 +811,12 @@ void residency_settle(struct sim *s)
 	for (int p = 0; p < s->n_parts; p++) {
 		struct dram_part *d = &s->parts[p];
 		load_moved |= d->load != before[p];
-		changed[p] = d->share > 0 ? gpu_dram_slowdown(s->g, before[p] / d->share) !=
-						    gpu_dram_slowdown(s->g, d->load / d->share)
-					  : d->load != before[p];
+		if (d->share > 0) {
+			double was = part_slowdown(s, d, before[p] / d->share);
+			changed[p] = was != part_slowdown(s, d, d->load / d->share);
+		} else {
+			changed[p] = d->load != before[p];
+		}
 		moved |= changed[p];
 		if (d->share <= 0 && d->load > 0)
 			sim_fail(s, "kernels on SMs outside every DRAM partition use DRAM, and the partitions took all of its bandwidth");

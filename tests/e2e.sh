@@ -134,6 +134,24 @@ expect_error "timeline gzip without a timeline" 2 '$.outputs.timeline_gzip: appl
 	run experiments/default.json --set outputs.timeline_gzip=true --out "$T/tl8"
 [ ! -e "$T/tl8" ] && ok "timeline bad values: nothing written" || bad "timeline bad values left $T/tl8"
 
+# outputs.kernels_csv / outputs.frames_csv false: those files are left out, the metrics do not move
+"$C" run experiments/default.json --set duration_ms=300 --out "$T/all" >"$T/all.table" 2>&1
+"$C" run experiments/default.json --set duration_ms=300 --set outputs.kernels_csv=false --set outputs.frames_csv=false \
+	--out "$T/lean" >"$T/lean.table" 2>&1
+if [ -s "$T/all/kernels.csv" ] && [ -s "$T/all/frames.csv" ] && [ ! -e "$T/lean/kernels.csv" ] &&
+   [ ! -e "$T/lean/frames.csv" ] && [ -s "$T/lean/summary.json" ] &&
+   grep -v '^results: ' "$T/all.table" >"$T/all.t" && grep -v '^results: ' "$T/lean.table" >"$T/lean.t" &&
+   grep -q "^results: $T/lean/ (summary.json)\$" "$T/lean.table" &&
+   cmp -s "$T/all.t" "$T/lean.t"; then
+	ok "outputs.kernels/frames false: no kernels.csv, no frames.csv, the same table"
+else
+	bad "outputs.kernels/frames false: $(ls "$T/lean" 2>&1 | tr '\n' ' ')"
+fi
+expect_error "outputs.frames in a co-run experiment" 2 '$.outputs.frames_csv: applies only to experiments of type "run"' -- \
+	run experiments/combo/table3.json --set outputs.frames_csv=false --out "$T/x"
+expect_error "outputs.kernels not a boolean" 2 '$.outputs.kernels_csv' -- \
+	run experiments/default.json --set outputs.kernels_csv=7 --out "$T/x"
+
 # ---- output that cannot be written: a clear message, exit 1, no partial results directory
 expect_error "unwritable results directory" 1 "cannot create results directory" -- \
 	run experiments/default.json --out /proc/combosim-nope/x
@@ -362,8 +380,36 @@ setsid "$C" sweep $SW -j 2 --out "$T/sw3" 2>/dev/null &
 sleep 0.15; kill -TERM -- -$! 2>/dev/null; wait $! 2>/dev/null
 "$C" sweep $SW -j 2 --out "$T/sw3" 2>/dev/null
 if cmp -s "$T/sw1/sweep.csv" "$T/sw3/sweep.csv"; then ok "sweep: killed and resumed, same sweep.csv"; else bad "sweep: killed + resumed differs"; fi
+# ---- combosim batch: a sweep's job lines in one process; a bad line fails alone
+printf "'x' run experiments/default.json --set duration_ms=50 -q --out '%s/b1'\n\n'x' walk\n'x' run experiments/default.json --set duration_ms=50 -q --out '%s/b2'\n" "$T" "$T" |
+	"$C" batch >/dev/null 2>"$T/batch.err"; rc=$?
+if [ $rc -eq 2 ] && grep -q "line 3: expected a command line 'COMBOSIM run ...'" "$T/batch.err" &&
+   [ -s "$T/b1/summary.json" ] && [ -s "$T/b2/summary.json" ]; then
+	ok "batch: runs every good line, exit 2 for the bad one"
+else
+	bad "batch: exit $rc, $(head -c 300 "$T/batch.err")"
+fi
+printf "'x' run experiments/default.json --set 'outputs.frames_csv=false' --out '%s/b3'\n" "$T" |
+	"$C" batch --under "$T/sw1/runs/" >/dev/null 2>"$T/batch.err"; rc=$?
+if [ $rc -eq 2 ] && grep -qF "expected a run whose --out lies under $T/sw1/runs/" "$T/batch.err" && [ ! -e "$T/b3" ]; then
+	ok "batch --under: a line writing elsewhere is refused"
+else
+	bad "batch --under: exit $rc, $(head -c 300 "$T/batch.err")"
+fi
 expect_error "sweep: bad grid" 2 '$.grid.seed.range: expected [first, last] or [first, last, step]' -- \
 	sweep tests/bad_sweeps/range.json --out "$T/swbad"
+
+# ---- outputs.frames_csv / kernels_csv false: the file is not written, the rest is unchanged
+"$C" run experiments/default.json --set duration_ms=50 -q --out "$T/csv1" 2>/dev/null
+"$C" run experiments/default.json --set duration_ms=50 --set 'outputs={"frames_csv": false}' -q --out "$T/csv2" 2>/dev/null
+"$C" run experiments/default.json --set duration_ms=50 --set 'outputs={"kernels_csv": false}' -q --out "$T/csv3" 2>/dev/null
+if [ ! -e "$T/csv2/frames.csv" ] && cmp -s "$T/csv1/kernels.csv" "$T/csv2/kernels.csv" && [ ! -e "$T/csv3/kernels.csv" ] &&
+	cmp -s "$T/csv1/frames.csv" "$T/csv3/frames.csv" && [ -s "$T/csv2/summary.json" ] && [ -s "$T/csv3/summary.json" ]; then
+	ok "outputs.frames_csv / kernels_csv false leave that file out, the other as it was"
+else
+	bad "outputs.frames_csv / kernels_csv: $(ls "$T/csv2" "$T/csv3" | tr '\n' ' ')"
+fi
+rm -rf "$T/csv1" "$T/csv2" "$T/csv3"
 
 # ---- every shipped experiment runs on a clone as it stands (briefly), every shipped sweep's
 # points load; generated inputs (build/) are not needed

@@ -99,6 +99,38 @@ else
 	bad "traces/dnn/import.sh failed: $(cat "$T/err")"
 fi
 
+# ---- the RTX 3090 DNN queues: the transform's inputs (traces/dnn/gpus.json) are checked, a
+# mistyped figure is refused with its JSON path and exit 2, and the shipped queues rebuild
+python3 traces/dnn/scale.py --check && ok "traces/dnn/gpus.json: each peak = SMs x per-SM rate x clock, sources named" ||
+	bad "traces/dnn/gpus.json fails its own check"
+python3 - "$T/gpus-bad.json" <<'PY'
+import json, sys
+g = json.load(open("traces/dnn/gpus.json"))
+g["gpus"]["rtx3090"]["tc_fp16_fp32acc_tflops"] = 142.0   # the FP16-accumulate figure, not AMP's
+json.dump(g, open(sys.argv[1], "w"))
+PY
+python3 traces/dnn/scale.py --check "$T/gpus-bad.json" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'gpus.rtx3090.tc_fp16_fp32acc_tflops: expected sm_count x' "$T/err" &&
+	ok "scale.py refuses a peak its SMs, rate and clock do not give (exit 2, JSON path)" ||
+	bad "scale.py accepted a wrong peak (rc $rc): $(cat "$T/err")"
+sed 's/"dram_gbps": 936/"dram_gbps": 0/' traces/dnn/gpus.json > "$T/gpus-bad2.json"
+python3 traces/dnn/scale.py --check "$T/gpus-bad2.json" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'gpus.rtx3090.dram_gbps: expected a positive number' "$T/err" &&
+	ok "scale.py refuses a non-positive bandwidth" || bad "scale.py accepted dram_gbps 0 (rc $rc)"
+python3 traces/dnn/scale.py --bound sideways 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- '--bound: expected lower or upper' "$T/err" && ok "scale.py refuses an unknown --bound" ||
+	bad "scale.py --bound sideways (rc $rc)"
+mkdir -p "$T/dnn3090"
+if python3 traces/dnn/scale.py traces/dnn/gpus.json "$T/dnn3090" 2>"$T/err"; then
+	for m in resnet50 vgg16 densenet121 inception_v3; do
+		cmp -s "$T/dnn3090/$m.json" traces/dnn/rtx3090/$m.json && "$C" trace check traces/dnn/rtx3090/$m.json > /dev/null &&
+			ok "traces/dnn/rtx3090/$m.json rebuilds from the H100 queue and loads" ||
+			bad "traces/dnn/rtx3090/$m.json differs from scale.py's output or fails to load"
+	done
+else
+	bad "traces/dnn/scale.py failed: $(cat "$T/err")"
+fi
+
 # ---- bad input: exit 2, FILE:LINE or FILE: $.path, nothing on stdout, no results
 expect_error "gen: unknown game" 2 "--game: expected one of quake2, steel, dutm, ascent, dirt3, starcraft2, farcry2, got 'doom'" -- trace gen game --game doom --frames 3
 expect_error "gen: scenes with a quality" 2 "--quality: expected none with --mode scenes" -- trace gen game --game dirt3 --mode scenes --quality high --frames 3

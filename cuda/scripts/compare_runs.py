@@ -8,6 +8,7 @@ usage: compare_runs.py SIM_DIR REAL_DIR DURATION_MS BASE_SIM_DIR BASE_REAL_DIR [
 Prints one table row per policy; --json writes the numbers.
 """
 import csv
+import gzip
 import json
 import os
 import statistics
@@ -28,8 +29,8 @@ def load(d):
     ks = list(csv.DictReader(open(os.path.join(d, 'kernels.csv'))))
     fs = list(csv.DictReader(open(os.path.join(d, 'frames.csv'))))
     tp = os.path.join(d, 'tasks.csv')
-    if os.path.exists(tp):
-        ts = list(csv.DictReader(open(tp)))
+    if os.path.exists(tp) or os.path.exists(tp + '.gz'):   # stored runs keep tasks.csv gzipped
+        ts = list(csv.DictReader(open(tp) if os.path.exists(tp) else gzip.open(tp + '.gz', 'rt')))
         assert len(ts) == len(ks), 'tasks.csv and kernels.csv differ in rows'
         for k, t in zip(ks, ts):
             assert (k['policy'], k['kernel'], k['owner']) == (t['policy'], t['kernel'], t['owner'])

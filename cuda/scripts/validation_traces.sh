@@ -37,12 +37,14 @@ stream sat idle more than 5 us before it is replayed at its start (the host held
 HDR
 row streams "$B/cap/streams.json"
 row mps "$B/cap/mps/merged.json"
-cat <<'TXT'
+cat <<TXT
 
 The per-kernel medians are small where a job's kernels ran alone (their solo times replay) and
 the tails are large where the two streams' kernels met: the worst kernels run several to a
 hundred times longer in the simulator than on the GPU, each beside a kernel of the other job
 (report-*/report.txt lists the ten worst and their neighbours on both sides).  Why the
-simulator holds them back so long is not diagnosed yet; the makespan errors are +1.5 % and
-+5.0 %.
+simulator holds them back so long is not diagnosed yet; the makespan errors are $(python3 -c "
+import json, sys
+print(' and\\n'.join('%+.1f %%' % (100 * json.load(open(f))['makespan_ms']['error']) for f in sys.argv[1:]) + '.')
+" "$B/streams/report.json" "$B/mps/report.json")
 TXT

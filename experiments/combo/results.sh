@@ -18,7 +18,7 @@ mkdir -p "$(dirname "$out")"
 	echo
 	echo "| experiment | metric | unit | paper | simulated | gap | note |"
 	echo "|---|---|---|---|---|---|---|"
-	for e in fig2/report table3 fig4_fig7 table6 fig13/report fig13_draws/report fig13_medium/report fig13_split/report fig13_exit/report fig15/report fig16_17/report fig18/report overhead/report; do
+	for e in fig2/report table3 fig4_fig7 table6 fig13/report fig13_draws/report fig13_medium/report fig13_split/report fig13_exit/report fig13_x2/report fig15/report fig16_17/report fig18/report overhead/report; do
 		f=$d/$e/reproduction.csv
 		[ -f "$f" ] || { echo "| $e | (not run) | | | | | |"; continue; }
 		awk -F, -v e="$e" 'NR > 1 {

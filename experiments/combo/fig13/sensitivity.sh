@@ -18,6 +18,8 @@ awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gpu") drop = i 
 	drop { s = $1; for (i = 2; i <= NF; i++) if (i != drop) s = s OFS $i; $0 = s }
 	NR == 1 { if ($3 == "apps") { $3 = "\"apps[0]\",\"apps[1]\"" } print; next }
 	{ if (index($3, "+")) { split($3, a, "+"); $3 = a[1] OFS a[2] } print }' "$in/sweep.csv" >"$out/unfolded/sweep.csv"
+# the runs keep their numbers: report.sh reads their frames.csv through a link
+ln -sfn "$(cd "$in" && pwd)/runs" "$out/unfolded/runs"
 sh "$(dirname "$0")/report.sh" "$out/unfolded" "$out" >/dev/null
 awk -F, -v OFS=, -v tag="$tag" -v what="$note" 'NR == 1 { print; next }
 {

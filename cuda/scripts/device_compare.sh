@@ -1,0 +1,16 @@
+#!/bin/sh
+# Runs on the device machine (through the workplace's device tool) from the repository root,
+# with build/devcarry-compare carried: combosim-cuda, its libraries, and the experiments and
+# queues of the cross-policy comparison's GPU check (experiments/compare/h100check and what it
+# reads), laid out as in the repository.  Writes $OUT/check.tgz (the runs in reduce.py's
+# layout, calib.json, nvidia-smi.txt).  Usage: sh build/devcarry-compare/cuda/scripts/device_compare.sh
+set -u
+C="$PWD/build/devcarry-compare"
+export LD_LIBRARY_PATH="$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+R="$OUT/r"
+mkdir -p "$R"
+{ date -u; uname -a; nvidia-smi; nvidia-smi -q -d CLOCK,PERFORMANCE,POWER; } >"$R/nvidia-smi.txt" 2>&1
+cd "$C"
+sh experiments/compare/check_runs.sh "$C/combosim-cuda" "$R" --calib "$R/calib.json"
+echo "check_runs rc=$?"
+tar czf "$OUT/check.tgz" -C "$OUT" r && rm -rf "$R"

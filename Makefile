@@ -327,11 +327,11 @@ CUDA_ARCH     := -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,co
 # CPU-side parts (no CUDA runtime): tested by bin/combosim-cuda-tests, the host loop on a fake device
 CUDA_CPU_OBJ  := $(patsubst %.c,$(BUILD)/%.o,cuda/ck.c cuda/bvh.c cuda/calib.c cuda/placement.c cuda/timeline_out.c \
 		 cuda/launch.c cuda/backend.c cuda/hostrun.c cuda/hostloop.c cuda/hostclosed.c cuda/hostprogress.c \
-		 cuda/hostreshape.c \
+		 cuda/hostreshape.c cuda/hostrelaunch.c \
 		 cuda/report.c)
 CUDA_HOST_OBJ := $(CUDA_CPU_OBJ) $(BUILD)/cuda/bench.o $(BUILD)/cuda/bench_progress.o $(BUILD)/cuda/bench_reshape.o $(BUILD)/cuda/bench_pairs.o $(BUILD)/cuda/hostdev.o $(BUILD)/cuda/runner.o $(BUILD)/cuda/main.o
 CUDA_TEST_OBJ := $(BUILD)/cuda/test_ck.o $(BUILD)/cuda/test_hostloop.o $(BUILD)/cuda/test_hosthooks.o \
-		 $(BUILD)/cuda/test_hostreshape.o \
+		 $(BUILD)/cuda/test_hostreshape.o $(BUILD)/cuda/test_hostrelaunch.o \
 		 $(BUILD)/cuda/testfake.o $(BUILD)/cuda/fakegpu.o
 CUDA_HDR      := $(wildcard cuda/*.h)
 CUDA_PROG     := $(if $(and $(NVCC),$(filter release,$(MODE))),bin/combosim-cuda)

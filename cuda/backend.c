@@ -170,7 +170,7 @@ static void cb_game_sleep(void *self, int game, sim_time ns) { hl_game_sleep(sel
 const struct backend_ops cuda_backend_ops = {
 	.version = BACKEND_OPS_VERSION,
 	.name = "cuda",
-	.caps = BK_CAP_EPOCH | BK_CAP_CLOSED_LOOP | BK_CAP_RESIZE | BK_CAP_YIELD,
+	.caps = BK_CAP_EPOCH | BK_CAP_CLOSED_LOOP | BK_CAP_RESIZE | BK_CAP_YIELD | BK_CAP_RELAUNCH,
 	.now = cb_now,
 	.gpu = cb_gpu,
 	.games = cb_games,

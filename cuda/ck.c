@@ -4,7 +4,7 @@
 #include "cuda/ck.h"
 
 const char *const ck_class_names[CK_NCLASS] = { "RT", "CD", "TC", "MEM" };
-const char *const ck_variant_names[CK_NVARIANT] = { "original", "ptb", "sm-bound" };
+const char *const ck_variant_names[CK_NVARIANT] = { "original", "ptb", "sm-bound", "relaunch" };
 
 int ck_class_parse(const char *s)
 {

@@ -7,7 +7,10 @@
  * each doing `work` units of its class's inner loop.  Variants: original (grid = tasks, one
  * task per block), PTB (grid = workers, persistent blocks take tasks from an atomic counter),
  * SM-bound (PTB whose blocks exit at once when %smid is outside the SM set, or when their SM
- * already holds the launch's per-SM quota of workers).
+ * already holds the launch's per-SM quota of workers), re-launched (Slate's, SMQoS §4.2: grid =
+ * tasks; a block outside the SM set, beyond its SM's quota or finding no task left exits at
+ * once, each other block takes the next task from the slot's counter, runs it and exits; the
+ * host launches the same grid into the same slot again until the counter reaches the tasks).
  */
 #ifndef COMBOSIM_CUDA_CK_H
 #define COMBOSIM_CUDA_CK_H
@@ -22,7 +25,7 @@ extern "C" {
 #endif
 
 enum ck_class { CK_RT, CK_CD, CK_TC, CK_MEM, CK_NCLASS };
-enum ck_variant { CK_ORIGINAL, CK_PTB, CK_SMBOUND, CK_NVARIANT };
+enum ck_variant { CK_ORIGINAL, CK_PTB, CK_SMBOUND, CK_RELAUNCH, CK_NVARIANT };
 
 #define CK_MAX_SMS 256
 #define CK_MASK_WORDS (CK_MAX_SMS / 32)
@@ -42,13 +45,14 @@ struct ck_kernel {
 	int threads;                       /* per block */
 	int smem;                          /* dynamic shared memory per block, bytes */
 	long work;                         /* inner-loop units per task */
-	uint32_t mask[CK_MASK_WORDS];      /* SM-bound: the SM set */
-	/* SM-bound, asynchronous launches only: when sm_hi > 0 the set is SMs [sm_lo, sm_hi), passed
+	uint32_t mask[CK_MASK_WORDS];      /* SM-bound, re-launched: the SM set */
+	/* SM-bound and re-launched, asynchronous launches only: when sm_hi > 0 the set is SMs [sm_lo, sm_hi), passed
 	 * in the launch's arguments (a set chosen per launch, as COMBO's render group is), and the
 	 * slot's mask is not read */
 	int sm_lo, sm_hi;
 	/* SM-bound: at most this many workers stay on one SM of the set, the rest exit on landing
-	 * (a per-launch, per-SM counter; sim/dispatch.c's launch_opts.sm_quota); 0: no quota */
+	 * (a per-launch, per-SM counter; sim/dispatch.c's launch_opts.sm_quota); re-launched: at
+	 * most this many of its blocks run a task on one SM at once; 0: no quota */
 	int sm_quota;
 };
 
@@ -131,8 +135,10 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
  * for the device to be idle and blanks every slot (times, task counter, exits, per-SM quota
  * counters).  ck_launch_async enqueues k on stream `stream` using slot `slot` and records the
  * slot's event after it, without waiting; an SM-bound kernel's set is [sm_lo, sm_hi) when
- * sm_hi > 0, else k->mask, copied into the slot on the same stream before the kernel.
- * ck_slot_done is 1 when that launch has finished (0 not yet).  ck_slots_take reads the
+ * sm_hi > 0, else k->mask, copied into the slot on the same stream before the kernel.  A
+ * re-launched kernel's next grid is ck_launch_async of the same kernel into the same slot once
+ * its previous grid finished, not taken in between: its counters (task counter, first entry,
+ * last exit, exits) go on from that grid's.  ck_slot_done is 1 when that launch has finished (0 not yet).  ck_slots_take reads the
  * listed slots (their launches must have finished) on a stream of its own (it waits for
  * nothing else) and blanks them for reuse: a slot is free again after it (a launch into it
  * waits on the GPU for the blanking, which the host does not wait for).
@@ -183,10 +189,10 @@ int ck_stream_add(struct ck_dev *d, int prio);
 /* %globaltimer now, read by a one-thread kernel (waits for it). */
 uint64_t ck_gpu_now(struct ck_dev *d);
 
-/* Grid (blocks launched) of a kernel under its variant. */
+/* Grid (blocks launched) of a kernel under its variant (a re-launched kernel: of each grid). */
 static inline int ck_grid(const struct ck_kernel *k)
 {
-	return k->variant == CK_ORIGINAL ? k->tasks : k->workers;
+	return k->variant == CK_ORIGINAL || k->variant == CK_RELAUNCH ? k->tasks : k->workers;
 }
 
 /* ---- BVH (bvh.c): the RT emulation's scene ---- */

@@ -36,15 +36,19 @@ static void fk_begin(void *self, int slots)
 		f->slot_launch[i] = -1;
 }
 
+static int set_sms(const struct fake_gpu *f, const struct ck_kernel *k)
+{
+	int n = 0;
+	for (int sm = 0; sm < f->sm_count; sm++)
+		n += k->sm_hi > 0 ? sm >= k->sm_lo && sm < k->sm_hi : ck_mask_has(k->mask, sm);
+	return n > 0 ? n : 1;
+}
+
 static long long default_duration(const struct fake_gpu *f, const struct ck_kernel *k)
 {
 	long long t = k->work;
-	if (k->variant == CK_SMBOUND) {
-		int n = 0;
-		for (int sm = 0; sm < f->sm_count; sm++)
-			n += k->sm_hi > 0 ? sm >= k->sm_lo && sm < k->sm_hi : ck_mask_has(k->mask, sm);
-		t = t * f->sm_count / (n > 0 ? n : 1);
-	}
+	if (k->variant == CK_SMBOUND)
+		t = t * f->sm_count / set_sms(f, k);
 	return t;
 }
 
@@ -56,7 +60,7 @@ static void place(const struct fake_gpu *f, struct fake_launch *l)
 	l->w0 = l->left = l->topups = l->pending = l->exited = 0;
 	l->parked = l->total = l->wdone = 0;
 	l->wat = l->start;
-	if (k->variant == CK_ORIGINAL)
+	if (k->variant == CK_ORIGINAL || k->variant == CK_RELAUNCH)
 		return;
 	int grid = ck_grid(k), per = k->sm_quota > 0 ? k->sm_quota : (grid + f->sm_count - 1) / f->sm_count;
 	for (int sm = 0; sm < f->sm_count && grid > 0; sm++) {
@@ -71,10 +75,33 @@ static void place(const struct fake_gpu *f, struct fake_launch *l)
 	l->total = (l->end - l->start) * l->w0;
 }
 
+/* A re-launched kernel's grid (see fakegpu.h): its counter after it and its duration. */
+static long long relaunch_grid(const struct fake_gpu *f, struct fake_launch *l, long before)
+{
+	const struct ck_kernel *k = &l->k;
+	int n = set_sms(f, k);
+	long inside = (long)k->tasks * n / f->sm_count;
+	inside = inside < 1 ? 1 : inside;
+	if (k->sm_quota > 0 && inside > (long)k->sm_quota * n)
+		inside = (long)k->sm_quota * n;
+	long left = k->tasks - before, runs = inside < left ? inside : left;
+	l->taken = before + inside;
+	long long t = k->work * runs * f->sm_count / ((long long)k->tasks * n);
+	return t > 0 ? t : 1;
+}
+
 static void fk_launch(void *self, const struct ck_kernel *k, int stream, int slot)
 {
 	struct fake_gpu *f = self;
-	if (slot < 0 || slot >= HL_SLOTS || f->slot_launch[slot] >= 0)
+	long prev = slot >= 0 && slot < HL_SLOTS ? f->slot_launch[slot] : -1;
+	if (prev >= 0) {
+		/* only a re-launch of the same kernel, its grid before done and not read */
+		const struct fake_launch *p = &f->log[prev];
+		if (k->variant != CK_RELAUNCH || memcmp(k, &p->k, sizeof(*k)) || f->now < p->end + f->done_lat ||
+		    p->taken >= k->tasks)
+			fake_abort("launched into a slot in use", slot);
+	}
+	if (slot < 0 || slot >= HL_SLOTS)
 		fake_abort("launched into a slot in use", slot);
 	if (stream < 0 || stream >= f->n_streams)
 		fake_abort("launched on a stream that is not open", stream);
@@ -90,7 +117,13 @@ static void fk_launch(void *self, const struct ck_kernel *k, int stream, int slo
 	l->slot = slot;
 	l->enqueued = f->now;
 	l->start = f->now + f->launch_lat > f->busy[stream] ? f->now + f->launch_lat : f->busy[stream];
-	l->end = l->start + (f->duration ? f->duration(f->ctx, k) : default_duration(f, k));
+	l->prev = prev;
+	l->first = prev >= 0 ? f->log[prev].first : l->start;
+	l->taken = 0;
+	if (k->variant == CK_RELAUNCH)
+		l->end = l->start + relaunch_grid(f, l, prev >= 0 ? f->log[prev].taken : 0);
+	else
+		l->end = l->start + (f->duration ? f->duration(f->ctx, k) : default_duration(f, k));
 	f->busy[stream] = l->end;
 	place(f, l);
 	f->slot_launch[slot] = f->n_log++;
@@ -121,10 +154,11 @@ static void fk_take(void *self, const int *slots, int n, struct ck_timing *t)
 		const struct fake_launch *l = &f->log[f->slot_launch[s]];
 		if (f->now < l->end)
 			fake_abort("read a launch that has not finished", s);
+		bool rl = l->k.variant == CK_RELAUNCH;
 		t[i] = (struct ck_timing){
-			.first_ns = (unsigned long long)(l->start + f->gpu_offset),
+			.first_ns = (unsigned long long)((rl ? l->first : l->start) + f->gpu_offset),
 			.last_ns = (unsigned long long)(l->end + f->gpu_offset),
-			.tasks_taken = (uint32_t)l->k.tasks,
+			.tasks_taken = (uint32_t)(rl ? l->taken : l->k.tasks),
 			.left = (uint32_t)l->left,
 			.exited = (uint32_t)(l->exited + l->pending),
 		};
@@ -161,6 +195,17 @@ static void fk_peek(void *self, const int *slots, int n, struct ck_timing *t)
 			fake_abort("peeked at a slot with no launch", s);
 		const struct fake_launch *l = &f->log[f->slot_launch[s]];
 		t[i] = (struct ck_timing){ .first_ns = ~0ULL };
+		if (l->k.variant == CK_RELAUNCH) {
+			/* its counter and last exit as its grids left them (the one running: at its start) */
+			const struct fake_launch *done = f->now >= l->end ? l : l->prev >= 0 ? &f->log[l->prev] : NULL;
+			if (f->now >= l->first)
+				t[i].first_ns = (unsigned long long)(l->first + f->gpu_offset);
+			if (done) {
+				t[i].last_ns = (unsigned long long)(done->end + f->gpu_offset);
+				t[i].tasks_taken = (uint32_t)done->taken;
+			}
+			continue;
+		}
 		if (f->now < l->start || l->k.variant == CK_ORIGINAL)
 			continue;
 		long long done = l->k.tasks;

@@ -13,7 +13,11 @@
  * the caps' room wait, as on a GPU whose slots the kernel fills, until a cap write lowers a cap
  * (a worker leaving frees a slot), then land and exit; until then they hold no ticket.  A peek
  * reports the tasks the launch's workers finished (its work done, in worker-ns, over its whole)
- * plus one ticket per worker, its workers (live) and the blocks that exited on landing. */
+ * plus one ticket per worker, its workers (live) and the blocks that exited on landing.  A
+ * re-launched kernel (CK_RELAUNCH) may be launched again into its slot once its grid is done:
+ * each grid runs the share of its blocks that land in its set (tasks x set SMs / SMs, at least
+ * 1, at most the tasks left, or the set's quota), at the set's speed (work x those tasks / tasks
+ * x SMs / set SMs), and its counter goes on from the grid before's. */
 #ifndef COMBOSIM_CUDA_FAKEGPU_H
 #define COMBOSIM_CUDA_FAKEGPU_H
 
@@ -33,6 +37,11 @@ struct fake_launch {
 	long long total, wdone, wat;       /* worker-ns: its whole work, done by `wat` */
 	int pending;                       /* top-up blocks waiting for room */
 	int exited;                        /* blocks that exited on landing */
+	/* re-launched: the log entry of its grid before (-1: its first), its first grid's start,
+	 * its task counter at this grid's end */
+	long prev;
+	long long first;
+	long taken;
 };
 
 /* One cap write (ck_slot_reshape) or top-up (ck_topup_async), as the loop asked. */

@@ -68,6 +68,8 @@ static void take(struct hl_run *r, int n)
 		struct hl_kernel *k = &r->kernels[r->take_ix[i]];
 		k->t = r->take_t[i];
 		k->done = true;
+		if (k->relaunch)          /* at the end: its last grid may have left tasks */
+			k->complete = k->t.tasks_taken >= (uint32_t)k->tasks;
 		r->free_slots[r->n_free++] = k->slot;
 		k->slot = -1;
 	}
@@ -89,7 +91,8 @@ static int poll_done(struct hl_run *r)
 		const struct hl_kernel *k = &r->kernels[r->in_flight[i]];
 		if (r->blocked[k->stream])
 			continue;
-		if (hl_reshape_parked(k) || !r->dev->ops->done(r->dev->self, k->slot)) {
+		if (hl_reshape_parked(k) || k->held || (k->relaunch && !k->complete) ||
+		    !r->dev->ops->done(r->dev->self, k->slot)) {
 			r->blocked[k->stream] = 1;
 			continue;
 		}
@@ -294,8 +297,10 @@ static void poll_once(struct hl_run *r, long long now, bool last)
 	int n = 0;
 	r->polls++;
 	r->n_taken = 0;
-	if (!last)
+	if (!last) {
+		hl_relaunch_poll(r, now);    /* grids ended: launched again, or their kernel complete */
 		collect_done(r, &n);
+	}
 	collect_due(r, now, &n);
 	qsort(r->ev, (size_t)n, sizeof(*r->ev), ev_cmp);
 	r->ev_n = n;
@@ -331,7 +336,9 @@ int hl_run_exec(struct hl_run *r)
 	long long now = hl_now(r);
 	r->stop = now < end ? now : end;
 	r->running = false;
-	/* what is still in flight runs to its end; read, not delivered */
+	/* what is still in flight runs to its end; read, not delivered (no grid re-launched, no
+	 * held launch made: hostrelaunch.c) */
+	hl_relaunch_stop(r);
 	d->ops->wait(d->self);
 	for (int i = 0; i < r->n_in_flight; i++)
 		r->take_ix[i] = r->in_flight[i];

@@ -99,6 +99,16 @@ struct hl_kernel {                         /* one launch; its index is its id */
 	struct ck_kernel ck;               /* what was launched (a top-up launches it again) */
 	int occ;                           /* its blocks per SM alone on this device */
 	struct hl_shape *shape;            /* its caps once resized or yielded (hostreshape.c), or NULL */
+	/* re-launched (launch_opts.relaunch, cuda/hostrelaunch.c): the host's gap it asked for, its
+	 * grids so far (`blocks` counts theirs), the end of its last grid and the host time of its
+	 * next launch (-1: none due), whether every task ran (its last grid ended); an incomplete
+	 * one after the run did not finish in it, and the outputs leave it out */
+	bool relaunch, complete;
+	int grids;
+	long long relaunch_ns, grid_end, relaunch_at;
+	/* launched by the policy behind a re-launched kernel on its stream: kept by the host, its
+	 * slot reserved, until every kernel before it there is complete (hostrelaunch.c) */
+	bool held;
 };
 
 struct hl_frame {
@@ -209,6 +219,11 @@ struct hl_run {
 
 	/* resizes and yields (cuda/hostreshape.c): calls, cap writes, top-up grids and their blocks */
 	long resizes, yields, cap_writes, topups, topup_workers, topup_blocks;
+	/* re-launching (cuda/hostrelaunch.c): kernels, re-launches (grids after the first), launches
+	 * held behind a re-launched kernel; the host's gaps from a grid's end to the next launch */
+	long rl_kernels, rl_relaunches, rl_held;
+	double rl_gap_sum;
+	long long rl_gap_max;
 
 	bool failed;
 	char err[512];
@@ -271,6 +286,20 @@ void hl_reshape_flush(struct hl_run *r);
  * sim/reshape.c). */
 bool hl_reshape_parked(const struct hl_kernel *k);
 void hl_reshape_free(struct hl_run *r);
+
+/* ---- re-launched kernels (cuda/hostrelaunch.c) ---- */
+/* Whether a launch on backend stream `stream` must be held: a kernel before it there is held
+ * or re-launched and not complete (its next grid would queue behind the new kernel). */
+bool hl_relaunch_holds(const struct hl_run *r, int stream);
+/* One turn's re-launching at host time `now` (ns since the run start): each re-launched kernel
+ * whose grid ended is complete once its task counter reached its tasks, else launched again
+ * into its slot at the grid's end + its gap (or now, when that has passed); then each held
+ * launch with nothing before it on its stream still held or incomplete goes to the device. */
+void hl_relaunch_poll(struct hl_run *r, long long now);
+/* After the duration: no grid is launched again, and each held launch is taken out of the
+ * kernels in flight unlaunched (slot freed, `done` with blank times); a re-launched kernel
+ * whose last grid ended with tasks left is read as incomplete (hostloop.c take). */
+void hl_relaunch_stop(struct hl_run *r);
 
 /* ---- epochs and progress (cuda/hostprogress.c) ---- */
 void hl_epoch_every(struct hl_run *r, long long period);

@@ -73,7 +73,7 @@ static void peek_live(struct hl_run *r, int game, int app)
 	int m = 0;
 	for (int i = 0; i < r->n_in_flight; i++) {
 		const struct hl_kernel *k = &r->kernels[r->in_flight[i]];
-		if (owned(k, game, app) && k->peeked != r->polls)
+		if (owned(k, game, app) && k->peeked != r->polls && !k->held)   /* held: not on the GPU */
 			r->take_slot[m++] = k->slot;
 	}
 	if (m == 0)
@@ -82,7 +82,7 @@ static void peek_live(struct hl_run *r, int game, int app)
 	m = 0;
 	for (int i = 0; i < r->n_in_flight; i++) {
 		struct hl_kernel *k = &r->kernels[r->in_flight[i]];
-		if (owned(k, game, app) && k->peeked != r->polls) {
+		if (owned(k, game, app) && k->peeked != r->polls && !k->held) {
 			k->live = r->take_t[m++];
 			k->peeked = r->polls;
 		}

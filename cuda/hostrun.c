@@ -263,11 +263,11 @@ static int mask_count(const struct ck_kernel *k)
 	return n;
 }
 
-/* The SMs a launch may run on, as far as the host knows: an SM-bound kernel's set (its
- * workers that land outside exit, but for the fallback, cuda/kernels.cu), else every SM. */
+/* The SMs a launch may run on, as far as the host knows: an SM-bound or re-launched kernel's
+ * set (its blocks that land outside exit, but for the fallback, cuda/kernels.cu), else every SM. */
 static struct smset launched_on(const struct ck_kernel *k, int sm_count)
 {
-	if (k->variant != CK_SMBOUND)
+	if (k->variant != CK_SMBOUND && k->variant != CK_RELAUNCH)
 		return smset_range(0, sm_count);
 	if (k->sm_hi > 0)
 		return smset_range(k->sm_lo, k->sm_hi - k->sm_lo);
@@ -320,11 +320,16 @@ long hl_launch(struct hl_run *r, const struct kernel_spec *s, const struct launc
 		.set_sms = k.variant == CK_SMBOUND ? mask_count(&k) : 0, .launched = hl_now(r), .delivered = -1,
 		.sms = launched_on(&k, r->dev->sm_count), .peeked = -1, .ck = k,
 		.occ = base->workers / r->dev->sm_count > 0 ? base->workers / r->dev->sm_count : 1,
+		.relaunch = k.variant == CK_RELAUNCH, .grids = 1, .relaunch_ns = o->relaunch_ns, .relaunch_at = -1,
+		.held = hl_relaunch_holds(r, stream),
 	};
+	r->rl_kernels += k.variant == CK_RELAUNCH;
+	r->rl_held += r->kernels[id].held;
 	r->in_flight[r->n_in_flight++] = id;
 	r->undelivered++;
 	app_hold(r, app, stream, 1);
-	r->dev->ops->launch(r->dev->self, &k, r->streams[stream].dev, slot);
+	if (!r->kernels[id].held)   /* else cuda/hostrelaunch.c launches it */
+		r->dev->ops->launch(r->dev->self, &k, r->streams[stream].dev, slot);
 	return id;
 }
 

@@ -1,7 +1,7 @@
 /* kernels — the device layer of combosim-cuda: the synthetic kernels (CD: FP32 FMA chains in
  * registers; TC: WMMA fp16 x fp16 -> fp32 on Tensor cores; MEM: streaming reads over a buffer
  * of at least 4x L2; RT: software BVH traversal on CUDA cores, since the H100 has no RT cores),
- * each as one template with the original, PTB and SM-bound variants, and the host functions
+ * each as one template with the original, PTB, SM-bound and re-launched variants, and the host functions
  * of cuda/ck.h that open the device, report its properties and run groups of launches.
  * This is the only file that calls the CUDA runtime; every call is checked (cuda/check.h).
  */
@@ -28,8 +28,9 @@ struct ck_slot {                       /* per launch, in device memory */
 
 struct ck_args {
 	int variant, tasks, work, bvh_first_leaf;
-	int sm_lo, sm_hi;              /* SM-bound set [sm_lo, sm_hi) when sm_hi > 0, else slot->mask */
-	int sm_quota;                  /* SM-bound: workers kept per SM of the set, 0: no quota */
+	int sm_lo, sm_hi;              /* SM-bound / re-launched set [sm_lo, sm_hi) when sm_hi > 0, else slot->mask */
+	int sm_quota;                  /* SM-bound: workers kept per SM of the set; re-launched:
+					* blocks running a task per SM at once; 0: no quota */
 	unsigned int *sm_ctr;          /* ... this launch's per-SM counters (CK_MAX_SMS, zeroed); with
 					* `cap`: its workers on each SM now (live) */
 	const unsigned int *cap;       /* asynchronous persistent launches: the slot's per-SM cap
@@ -281,13 +282,38 @@ __device__ __forceinline__ bool ck_leave(const ck_args &a, unsigned int sm)
 	return false;
 }
 
+/* Whether SM sm is in the launch's SM set (SM-bound and re-launched; the others: every SM). */
+__device__ __forceinline__ bool ck_in_set(const ck_args &a, unsigned int sm)
+{
+	if (a.variant != CK_SMBOUND && a.variant != CK_RELAUNCH)
+		return true;
+	return a.sm_hi > 0 ? sm >= (unsigned int)a.sm_lo && sm < (unsigned int)a.sm_hi
+			   : sm < CK_MAX_SMS && ((a.slot->mask[sm / 32] >> (sm % 32)) & 1u);
+}
+
+/* A re-launched block landing on SM sm (thread 0): the task it runs, or -1 when it exits at
+ * once (outside the set, its SM at the quota, or no task left).  A block that was admitted
+ * under the quota and found no task gives its place back at once. */
+__device__ __forceinline__ int ck_relaunch_take(const ck_args &a, unsigned int sm)
+{
+	if (!ck_in_set(a, sm))
+		return -1;
+	bool quota = a.sm_quota > 0;
+	if (quota && !ck_admit(a.sm_ctr, sm, (unsigned int)a.sm_quota))
+		return -1;
+	unsigned int t = atomicAdd(&a.slot->counter, 1u);
+	if (t < (unsigned int)a.tasks)
+		return (int)t;
+	if (quota)
+		atomicSub(&a.sm_ctr[sm], 1u);
+	return -1;
+}
+
 /* Whether a worker landing on SM sm stays, and in *by_cap whether a cap decided it.  Before any
  * reshape (cap CK_CAP_LAUNCH) the launch's rules: an SM-bound set, then its per-SM quota. */
 __device__ __forceinline__ bool ck_lands(const ck_args &a, unsigned int sm, bool *by_cap)
 {
-	bool in_set = a.variant != CK_SMBOUND ||
-		      (a.sm_hi > 0 ? sm >= (unsigned int)a.sm_lo && sm < (unsigned int)a.sm_hi
-				   : ((a.slot->mask[sm / 32] >> (sm % 32)) & 1u));
+	bool in_set = ck_in_set(a, sm);
 	*by_cap = false;
 	if (!a.cap) {                  /* ck_run_group: the quota counts every arrival */
 		if (!in_set || a.sm_quota <= 0)
@@ -304,10 +330,11 @@ __device__ __forceinline__ bool ck_lands(const ck_args &a, unsigned int sm, bool
 	return in_set && ck_admit(a.sm_ctr, sm, a.sm_quota > 0 ? (unsigned int)a.sm_quota : CK_CAP_LAUNCH);
 }
 
-/* One kernel, three variants.  __launch_bounds__(1024, 2) caps registers at 32 per thread,
+/* One kernel, four variants.  __launch_bounds__(1024, 2) caps registers at 32 per thread,
  * so two kernels of half an SM each (1024 threads) fit beside each other.  An SM-bound worker
  * on an SM of its set that already holds the launch's quota of workers exits as one outside
- * the set does (the simulator's sm_quota: SM-centric PTB code binds N workers per SM). */
+ * the set does (the simulator's sm_quota: SM-centric PTB code binds N workers per SM).  A
+ * re-launched block runs at most one task (sim/dispatch.c's relaunch rule). */
 template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck_args a)
 {
 	__shared__ int s_task, s_stay, s_admitted;
@@ -317,6 +344,36 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 
 	if (threadIdx.x == 0)
 		atomicMin(&a.slot->first, t0);
+	if (a.variant == CK_RELAUNCH) {
+		/* one task or none, never a fallback: the host re-launches the grid for the rest */
+		if (threadIdx.x == 0)
+			s_task = ck_relaunch_take(a, sm);
+		__syncthreads();
+		int t = s_task;
+		if (t < 0) {
+			if (threadIdx.x == 0) {
+				atomicAdd(&a.slot->exited, 1u);
+				atomicMax(&a.slot->last, t0);
+			}
+			return;
+		}
+		unsigned long long ts = a.trec ? t0 : 0;
+		float r = ck_body<CLS>(a, t);
+		if (r == 1234.5678f)
+			a.sink[threadIdx.x] = r;
+		__syncthreads();
+		if (threadIdx.x == 0) {
+			unsigned long long t1 = ck_now();
+			if (a.sm_quota > 0)
+				atomicSub(&a.sm_ctr[sm], 1u);
+			atomicMax(&a.slot->last, t1);
+			if (a.trec) {
+				struct ck_task_rec rr = { sm, blockIdx.x, ts, t1 };
+				a.trec[t] = rr;
+			}
+		}
+		return;
+	}
 	bool inside = true;
 	if (a.variant == CK_SMBOUND || a.cap) {
 		if (threadIdx.x == 0) {
@@ -719,8 +776,8 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 		a.bvh_first_leaf = (1 << CK_BVH_LEVELS) - 1;
 		a.buf_mask = d->buf_elems - 1;
 		a.slot = d->slots + i;
-		if (ki->variant == CK_SMBOUND && ki->sm_quota > 0) {
-			a.sm_quota = ki->sm_quota;
+		if ((ki->variant == CK_SMBOUND || ki->variant == CK_RELAUNCH) && ki->sm_quota > 0) {
+			a.sm_quota = ki->sm_quota;   /* a re-launched kernel here: one grid, no re-launch */
 			a.sm_ctr = d->gctr + (size_t)i * CK_MAX_SMS;
 		}
 		a.rec = recs && recs[i] ? d->drec + off[i] : NULL;
@@ -760,13 +817,16 @@ static void ck_fill_args(struct ck_dev *d, const struct ck_kernel *ki, int slot,
 	a->bvh_first_leaf = (1 << CK_BVH_LEVELS) - 1;
 	a->buf_mask = d->buf_elems - 1;
 	a->slot = d->aslots + slot;
-	if (ki->variant == CK_SMBOUND && ki->sm_hi > 0) {
+	bool bound = ki->variant == CK_SMBOUND || ki->variant == CK_RELAUNCH;
+	if (bound && ki->sm_hi > 0) {
 		a->sm_lo = ki->sm_lo;
 		a->sm_hi = ki->sm_hi;
 	}
-	if (ki->variant == CK_SMBOUND && ki->sm_quota > 0)
+	if (bound && ki->sm_quota > 0)
 		a->sm_quota = ki->sm_quota;
-	if (ki->variant != CK_ORIGINAL) {
+	if (ki->variant == CK_RELAUNCH) {
+		a->sm_ctr = d->actr + (size_t)slot * CK_MAX_SMS;   /* its quota's running blocks */
+	} else if (ki->variant != CK_ORIGINAL) {
 		/* every persistent launch counts its workers per SM and reads its caps: any may be
 		 * resized or yielded while it runs */
 		a->sm_ctr = d->actr + (size_t)slot * CK_MAX_SMS;
@@ -888,7 +948,7 @@ void ck_launch_async(struct ck_dev *d, const struct ck_kernel *ki, int s, int sl
 	if (d->rblank)
 		CUDA_CHECK(cudaStreamWaitEvent(d->streams[s], d->rblank, 0));
 	d->aquota[slot] = ki->variant != CK_ORIGINAL;   /* live counts and caps to blank */
-	if (ki->variant == CK_SMBOUND && ki->sm_hi <= 0) {
+	if ((ki->variant == CK_SMBOUND || ki->variant == CK_RELAUNCH) && ki->sm_hi <= 0) {
 		/* a set that is no range: the kernel reads it from the slot, written on the
 		 * launch's own stream so that it lands before the kernel starts */
 		memcpy(d->amask[slot], ki->mask, sizeof(d->amask[slot]));

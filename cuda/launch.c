@@ -29,10 +29,19 @@ const char *cl_kernel(const struct ck_kernel *base, const struct kernel_spec *s,
 	if (o->masked)
 		return "a launch under a hardware SM mask (launch_opts.masked): the CUDA runtime has none here; "
 		       "SM-bound kernels (launch_smbound) confine a kernel to an SM set";
+	if (o->relaunch && o->variant != VAR_ORIGINAL)
+		return "a re-launched kernel of a persistent variant (only original grids are re-launched, as the simulator's)";
 	int workers = o->workers > 0 ? o->workers : s->ptb_workers > 0 ? s->ptb_workers : base->workers;
 	switch (o->variant) {
 	case VAR_ORIGINAL:
 		k->variant = CK_ORIGINAL;
+		if (!o->relaunch)
+			return NULL;
+		k->variant = CK_RELAUNCH;   /* grid = tasks, re-launched by the host (hostrelaunch.c) */
+		if (cl_smset(&o->sms, sm_count, k) == 0)
+			return smset_count(&o->sms) ? "a re-launched kernel whose SM set has no SM of this GPU"
+						    : "a re-launched kernel with an empty SM set";
+		k->sm_quota = o->sm_quota > 0 ? o->sm_quota : 0;
 		return NULL;
 	case VAR_PTB:
 		k->variant = CK_PTB;

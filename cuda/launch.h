@@ -12,7 +12,9 @@
  * kinst_new): PTB and SM-bound grids are o->workers, else the kernel's ptb_workers, else
  * occupancy x SMs; a PTB grid is capped at the tasks (a worker beyond them would find none);
  * an SM-bound set becomes the range [sm_lo, sm_hi) when it is one, else the mask; the quota
- * applies to SM-bound kernels only.  Returns NULL, or why the GPU cannot realise it (a hardware
+ * applies to SM-bound kernels only.  An original launch with `relaunch` is a re-launched
+ * kernel (CK_RELAUNCH: grid = tasks, its SM set and quota as an SM-bound one's; the host loop
+ * re-launches it, cuda/hostrelaunch.c).  Returns NULL, or why the GPU cannot realise it (a hardware
  * SM mask, an empty SM set, a set without an SM of this GPU). */
 const char *cl_kernel(const struct ck_kernel *base, const struct kernel_spec *s, const struct launch_opts *o,
 		      int sm_count, struct ck_kernel *k);

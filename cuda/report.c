@@ -57,6 +57,10 @@ static struct row *rows_of(const struct hl_run *r, const struct clockmap *c, lon
 	*n = 0;
 	for (long i = 0; i < r->n_kernels; i++) {
 		const struct hl_kernel *k = &r->kernels[i];
+		if (k->held || (k->relaunch && !k->complete)) {
+			rep->late++;     /* re-launching stopped at the duration: not finished in it */
+			continue;
+		}
 		struct row w = { i, map_host(c, k->launched), map_gpu(c, k->t.first_ns), map_gpu(c, k->t.last_ns) };
 		if (k->t.first_ns > k->t.last_ns)
 			w.start = w.end;
@@ -280,6 +284,17 @@ static void loop_stats(const struct hl_run *r, cJSON *out)
 		cJSON_AddNumberToObject(x, "topup_workers", (double)r->topup_workers);
 		cJSON_AddNumberToObject(x, "topup_blocks", (double)r->topup_blocks);
 		cJSON_AddNumberToObject(x, "workers_left", (double)left);
+	}
+	if (r->rl_kernels > 0) {                /* only in runs that re-launched (hostrelaunch.c) */
+		cJSON *x = cJSON_AddObjectToObject(out, "relaunch");
+		cJSON_AddNumberToObject(x, "kernels", (double)r->rl_kernels);
+		cJSON_AddNumberToObject(x, "relaunches", (double)r->rl_relaunches);
+		cJSON_AddNumberToObject(x, "grids_per_kernel_mean",
+					(double)(r->rl_kernels + r->rl_relaunches) / (double)r->rl_kernels);
+		/* the host's gap from a grid's end on the GPU to its next launch (policy's + reaction) */
+		cJSON_AddNumberToObject(x, "gap_mean_us", r->rl_relaunches ? r->rl_gap_sum / (double)r->rl_relaunches / 1e3 : 0);
+		cJSON_AddNumberToObject(x, "gap_max_us", (double)r->rl_gap_max / 1e3);
+		cJSON_AddNumberToObject(x, "launches_held", (double)r->rl_held);
 	}
 	cJSON *d = cJSON_AddArrayToObject(out, "app_max_in_flight");
 	for (int a = 0; a < r->e->n_apps; a++)

@@ -15,6 +15,7 @@
 void hostloop_tests(CU_pSuite s);   /* cuda/test_hostloop.c */
 void hosthooks_tests(CU_pSuite s);  /* cuda/test_hosthooks.c */
 void hostreshape_tests(CU_pSuite s); /* cuda/test_hostreshape.c */
+void hostrelaunch_tests(CU_pSuite s); /* cuda/test_hostrelaunch.c */
 
 static void test_names(void)
 {
@@ -312,6 +313,7 @@ int main(void)
 	hostloop_tests(s);
 	hosthooks_tests(s);
 	hostreshape_tests(s);
+	hostrelaunch_tests(s);
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

@@ -1,18 +1,22 @@
 #!/bin/sh
 # Runs on the device machine (through the workplace's device tool), from the repository root,
-# with build/devcarry carried (cuda/scripts/carry.sh): replays experiments/smqos/h100_rh.json
-# (RH-SMQoS at QoS policy 80-95 % and the shared baseline) for each of the 16 pairs of SMQoS §6
-# with `combosim-cuda run`, each into $OUT/r/<ls>+<batch>, one calibration cache for all, and
-# packs $OUT/run.tgz.  Usage: sh cuda/scripts/device_smqos.sh [LS_TASKS [BATCH_TASKS]];
-# EXP=h100_dyn.json replays SMQoS itself (its apps one kernel at a time) instead.
-# h100_rh.json's last policies, Volta-MPS and SlateQoS (experiments/smqos/generate.sh writes them
-# last), are left out: the GPU backend cannot limit a kernel to a count of SMs the hardware picks
-# nor re-launch grids on an SM range (BK_CAP_SM_LIMIT, BK_CAP_RELAUNCH), and refuses them.
+# with a carry directory $C (default build/devcarry, cuda/scripts/carry.sh) holding
+# combosim-cuda and its lib/, and optionally exp/ (a copy of experiments/smqos/'s
+# experiment files and workloads-h100/, used instead of the checkout's) and calib.json (a
+# calibration cache to start from): replays experiments/smqos/h100_rh.json for each of the 16
+# pairs of SMQoS §6 with `combosim-cuda run`, each into $OUT/r/<ls>+<batch>, one calibration
+# cache for all, and packs $OUT/run.tgz.  Usage: sh cuda/scripts/device_smqos.sh [LS_TASKS
+# [BATCH_TASKS]]; EXP=h100_dyn.json replays SMQoS itself (its apps one kernel at a time)
+# instead; KEEP=REGEX runs only the policies whose name matches it (default: all but
+# volta-mps, which the GPU backend refuses: it cannot limit a kernel to a count of SMs the
+# hardware picks, BK_CAP_SM_LIMIT; cuda/scripts/device_mps.sh runs it under real MPS).
 set -u
-export LD_LIBRARY_PATH="$PWD/build/devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-B="$PWD/build/devcarry/combosim-cuda"
+C=${C:-build/devcarry}
+export LD_LIBRARY_PATH="$PWD/$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+B="$PWD/$C/combosim-cuda"
 R="$OUT/r"
 mkdir -p "$R"
+[ ! -f "$C/calib.json" ] || cp "$C/calib.json" "$R/calib.json"
 {
   date -u; uname -a; nvidia-smi; nvidia-smi -q -d CLOCK,PERFORMANCE,POWER
 } > "$R/nvidia-smi.txt" 2>&1
@@ -20,18 +24,16 @@ EXP=${EXP:-h100_rh.json}
 # the apps as experiments/smqos/generate.sh writes them for that experiment
 if [ "$EXP" = h100_rh.json ]; then DEPTH=', "depth": 2, "streams": 1'; else DEPTH=''; fi
 app() { printf '{"name": "%s", "queue": "workloads-h100/%s.json"%s}' "$1" "$1" "$DEPTH"; }
-# --unset of each policy the GPU backend refuses, last first
-E="experiments/smqos/$EXP"
-total=$(grep -c '^    {"name": ' "$E")
-refused=$(grep -c '^    {"name": "\(volta-mps\|slateqos\)"' "$E")
-UNSET=""
-i=$((total - 1))
-while [ $i -ge $((total - refused)) ]; do UNSET="$UNSET --unset policies[$i]"; i=$((i - 1)); done
+if [ -d "$C/exp" ]; then E="$C/exp/$EXP"; else E="experiments/smqos/$EXP"; fi
+# the policies kept, as one --set (one policy a line in the file)
+KEEP=${KEEP:-}
+POLS=$(grep '^    {"name": ' "$E" | awk -v keep="$KEEP" '
+	{ n = $0; sub(/^    \{"name": "/, "", n); sub(/".*/, "", n)
+	  if (keep != "" ? n ~ ("^(" keep ")$") : n != "volta-mps") { l = $0; sub(/^ +/, "", l); sub(/,$/, "", l); printf "%s%s", k++ ? ", " : "", l } }')
 for ls in ${1:-hs merge lib lbm}; do
   for bt in ${2:-pf bino gesummv atax}; do
     start=$(date +%s)
-    # shellcheck disable=SC2086
-    "$B" run "$E" --set "apps=[$(app $ls), $(app $bt)]" $UNSET \
+    "$B" run "$E" --set "apps=[$(app $ls), $(app $bt)]" --set "policies=[$POLS]" \
       --out "$R/$ls+$bt" --calib "$R/calib.json" > "$R/$ls+$bt.log" 2>&1
     echo "== $ls+$bt rc=$? in $(( $(date +%s) - start )) s"
     tail -3 "$R/$ls+$bt.log"

@@ -126,7 +126,7 @@ END {
 	reach["slateqos"] = 84.4; reach["volta-mps"] = 76.6; r95p["slateqos"] = 75; r95p["volta-mps"] = 68.8
 	tp["rh-smqos"] = 41.2; tp["slateqos"] = 37.3; tp["volta-mps"] = 23.9
 	name["rh-smqos"] = "RH-SMQoS"; name["slateqos"] = "SlateQoS"; name["volta-mps"] = "Volta-MPS"
-	gpu["volta-mps"] = "; the H100 with real MPS: cuda/VALIDATION.md"; gpu["slateqos"] = "; not on the GPU (its backend cannot re-launch)"
+	gpu["volta-mps"] = "; the H100 with real MPS: cuda/VALIDATION.md"; gpu["slateqos"] = "; the H100 with re-launched grids: cuda/VALIDATION.md"
 	for (i = 1; i <= 2; i++) {
 		p = bl[i]; m = p; gsub(/-/, "_", m)
 		if (!n[p]) continue

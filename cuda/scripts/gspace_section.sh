@@ -68,3 +68,14 @@ What the misses say:
   the BE kernel's resident warps; why (e.g. issue priority by warp age) is not checked.  The
   model has no such effect, so it misses every k < K configuration on the GPU.
 HDR
+R2=cuda/runs/h100-gspace-search2
+cat <<HDR2
+
+### The rerun with the fixed backend ($R2, test set)
+
+The same experiments once more, with the two faults above fixed in the binary (the throughput
+reading, the take-back surplus), everything else as call 3 ($R2/RUN.md).  The BE throughput the
+policy reads is now at most 1, and the searches chose on it:
+
+$(python3 cuda/scripts/compare_gspace.py $R2)
+HDR2

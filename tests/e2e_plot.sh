@@ -3,23 +3,8 @@
 # occupancy adds up to summary.json's, the figures' data agree with summary.json, every figure
 # is drawn, and bad input or a missing gnuplot gets its exit code and message.  $COMBOSIM is
 # the binary.
-set -u
-C=${COMBOSIM:-bin/combosim}
-T=$(mktemp -d /tmp/combosim-e2e-plot.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0; n=0
-ok()   { n=$((n+1)); echo "ok   $n $1"; }
-bad()  { n=$((n+1)); fails=$((fails+1)); echo "FAIL $n $1"; }
-check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
-
-# expect_error NAME EXPECTED-EXIT EXPECTED-STDERR-SUBSTRING -- ARGS...
-expect_error() {
-	name=$1 code=$2 want=$3; shift 4
-	"$C" "$@" >"$T/out" 2>"$T/err"; rc=$?
-	if [ $rc -ne "$code" ]; then bad "$name: exit $rc, expected $code ($(head -c 300 "$T/err"))"; return; fi
-	if ! grep -qF -- "$want" "$T/err"; then bad "$name: stderr lacks '$want': $(head -c 300 "$T/err")"; return; fi
-	ok "$name"
-}
+NAME=e2e-plot
+. tests/e2e_lib.sh
 
 # summary.json's number KEY (the first after "policy": "P"), by awk over its pretty JSON
 summary_num() {

@@ -4,21 +4,8 @@
 # times from where their name ran alone, a solo capture, or their own duration, each counted;
 # neighbours are named; the outputs are deterministic and feed the kernels.csv validator; bad
 # input exits 2.  $COMBOSIM is the binary.
-set -u
-C=${COMBOSIM:-bin/combosim}
-T=$(mktemp -d /tmp/combosim-e2e-validate.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-fails=0; n=0
-ok()   { n=$((n+1)); echo "ok   $n $1"; }
-bad()  { n=$((n+1)); fails=$((fails+1)); echo "FAIL $n $1"; }
-check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
-expect_error() {
-	name=$1 code=$2 want=$3; shift 4
-	"$C" "$@" >"$T/out" 2>"$T/err"; rc=$?
-	if [ $rc -ne "$code" ]; then bad "$name: exit $rc, expected $code ($(head -c 300 "$T/err"))"; return; fi
-	if ! grep -qF -- "$want" "$T/err"; then bad "$name: stderr lacks '$want': $(head -c 300 "$T/err")"; return; fi
-	ok "$name"
-}
+NAME=e2e-validate
+. tests/e2e_lib.sh
 
 H='Start (ns),Duration (ns),GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),Strm,Name'
 # Two streams that never overlap; stream 7 idles 800 us before kc (the host held it back).

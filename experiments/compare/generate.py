@@ -22,24 +22,13 @@ import os
 import subprocess
 import sys
 
+from common import die, load
+
 HERE = "experiments/compare"
 SPEC = os.environ.get("COMPARE_SPEC", HERE + "/spec")   # another registry folder (tests/compare.sh)
 # the tiny version (tests/compare.sh): first workload, short runs, coarser oracle grid
 TINY_MS = {"combo": 400, "vgasa": 2000, "smqos": 20, "gspace": 20}
 TINY_STEP = 3  # x the family's step
-
-
-def die(msg):
-    sys.stderr.write("generate.py: " + msg + "\n")
-    sys.exit(2)
-
-
-def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        die("%s: %s" % (path, e))
 
 
 def sm_count(gpu):

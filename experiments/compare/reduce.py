@@ -33,20 +33,9 @@ import math
 import os
 import sys
 
+from common import die, load
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def die(msg):
-    sys.stderr.write("reduce.py: " + msg + "\n")
-    sys.exit(2)
-
-
-def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        die("%s: %s" % (path, e))
 
 
 def p99(xs):

@@ -46,6 +46,17 @@ if [ "$RUNS" = cuda/runs ]; then
 		fails=$((fails + 1))
 	fi
 fi
+# a run's kernels.csv / frames.csv is ignored by git (the stored copy is the .gz beside it,
+# cuda/scripts/unpack_runs.sh): one without its .gz would silently not be committed
+if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+	for f in "$RUNS"/*/kernels.csv "$RUNS"/*/frames.csv; do
+		[ -e "$f" ] || continue
+		if ! git ls-files --error-unmatch "$f" > /dev/null 2>&1 && [ ! -e "$f.gz" ]; then
+			echo "FAIL $f is ignored by git and has no $f.gz: store it as gzip -9n $f"
+			fails=$((fails + 1))
+		fi
+	done
+fi
 n=$(wc -l < "$T/dirs.txt")
 if [ $fails -eq 0 ]; then
 	echo "ok   validation runs table: $n run directories, each with a row"

@@ -4,6 +4,7 @@
 # and writes the report.  Usage: sh cuda/scripts/validation.sh [COMBOSIM]   (make cuda-validation)
 set -eu
 cd "$(dirname "$0")/../.."
+sh cuda/scripts/unpack_runs.sh
 C=${1:-bin/combosim}
 RUN=cuda/runs/h100-bench-2/bench-corun
 tmp=$(mktemp -d /tmp/combosim-validation.XXXXXX)

@@ -82,6 +82,45 @@ def ls_kernels(rundir, ls, dur_ns):
     return out, be
 
 
+def frames_csv(rundir, dur_ns, fps):
+    """Per policy label, from frames.csv (both backends write it alike): per game the frames
+    whose deadline fell within the run (units), those that missed it (dropped, unfinished by
+    then, or finished late) and the finished frames' latencies."""
+    out = {}
+    with open(os.path.join(rundir, "frames.csv")) as f:
+        for row in csv.DictReader(f):
+            rel = int(row["release_ns"])
+            # deadline_ns is absolute (release + the frame period)
+            dl = int(row["deadline_ns"]) - rel if row["deadline_ns"] not in ("", "-1") else int(1e9 / fps)
+            if rel + dl > dur_ns:
+                continue
+            g = out.setdefault(row["policy"], {}).setdefault(row["game"], {"units": 0, "bad": 0, "lat": []})
+            g["units"] += 1
+            fin = int(row["finish_ns"]) if row["finish_ns"] not in ("", "-1") else None
+            if row["dropped"] == "1" or fin is None or fin - rel > dl:
+                g["bad"] += 1
+            if fin is not None and row["dropped"] != "1":
+                g["lat"].append((fin - rel) / 1e6)
+    return out
+
+
+def be_solo(rundir, dur_ns):
+    """Per policy label, the solo ns of BE kernels (no frame) that ended within the run: from
+    be_solo.csv (check_runs.sh's sum of a frame family's kernels.csv) or kernels.csv."""
+    out = {}
+    p = os.path.join(rundir, "be_solo.csv")
+    if os.path.exists(p):
+        with open(p) as f:
+            for row in csv.DictReader(f):
+                out[row["policy"]] = out.get(row["policy"], 0) + int(row["solo_ns"])
+        return out
+    with open(os.path.join(rundir, "kernels.csv")) as f:
+        for row in csv.DictReader(f):
+            if row["frame"] == "-1" and int(row["end_ns"]) <= dur_ns:
+                out[row["policy"]] = out.get(row["policy"], 0) + int(row["solo_ns"])
+    return out
+
+
 def run_metrics(fam, gpu, summ, rundir, max_v):
     """Every policy run of one workload: label -> metrics."""
     q = fam["qos"]
@@ -93,16 +132,38 @@ def run_metrics(fam, gpu, summ, rundir, max_v):
     if q["kind"] != "frame":
         lsk, bek = ls_kernels(rundir, cfg["apps"][0]["name"], dur_ns)
         ratio = q.get("deadline_ratio") or 1 / q["qos"]
-    elif "config" not in summ:
-        die("%s: a frame family's GPU run: reduce.py reads only the simulator's summary.json for games" % rundir)
-        ratio = q.get("deadline_ratio") or 1 / q["qos"]
+    fcsv = None
+    if q["kind"] == "frame" and os.path.exists(os.path.join(rundir, "frames.csv")):
+        # the GPU check (frames.csv on both backends; combosim-cuda's summary.json has no game
+        # metrics nor Eq. 6): every game owes its fps x duration frames as below
+        fcsv = frames_csv(rundir, dur_ns, q["fps"])
+        besolo = be_solo(rundir, dur_ns)
+    elif q["kind"] == "frame" and "config" not in summ:
+        die("%s: a frame family's GPU run needs frames.csv (outputs.frames_csv)" % rundir)
     for r in summ["runs"]:
         m = {"be": r["be_throughput"]["total"] if "be_throughput" in r else float("nan"),
              "sm_busy": r["utilisation"]["sm_busy"] if "utilisation" in r else float("nan")}
         pw = r.get("power") or {}
         m["energy_j"] = pw.get("energy_j")
         m["gated_sm_ms"] = pw.get("gated_sm_ms", 0)
-        if q["kind"] == "frame":
+        if fcsv is not None:
+            games = fcsv.get(r["policy"], {})
+            names = [g["name"] for g in cfg["games"]]
+            owed = int(q["fps"] * dur_ns / 1e9) - 1
+            units = viol = 0
+            lat = []
+            for n in names:
+                g = games.get(n, {"units": 0, "bad": 0, "lat": []})
+                deficit = max(0, owed - g["units"])
+                units += g["units"] + deficit
+                viol += g["bad"] + deficit
+                lat.append(p99(g["lat"]) if g["lat"] else float("inf"))
+            m["units"] = units
+            m["viol"] = viol / units if units else 1.0
+            m["p99_ms"] = max(lat) if lat else float("nan")
+            m["p99_norm"] = m["p99_ms"] / (1000.0 / q["fps"])
+            m["be"] = (besolo.get(r["policy"], 0) - r.get("solo_ms_of_work_not_done", 0) * 1e6) / dur_ns
+        elif q["kind"] == "frame":
             # a game owes fps x duration frames (less the one in flight at the end): frames it
             # never delivered (a closed loop slowed down, or starved) count as violations
             units = viol = 0
@@ -190,10 +251,16 @@ def oracle(res, max_v):
 
 
 def read_applicability(specdir):
+    """applicability.csv (generate.py), or a GPU check's check.csv (generate.py --gpu-check:
+    the policies that run there and why the others do not; its oracle row is the oracle's)."""
     rows = {}
-    with open(os.path.join(specdir, "applicability.csv")) as f:
+    p = os.path.join(specdir, "applicability.csv")
+    if not os.path.exists(p):
+        p = os.path.join(specdir, "check.csv")
+    with open(p) as f:
         for r in csv.DictReader(f):
-            rows.setdefault(r["family"], []).append(r)
+            if r["label"] != "oracle":
+                rows.setdefault(r["family"], []).append(r)
     return rows
 
 
@@ -226,7 +293,8 @@ def main(argv):
             keys = [k for k in fam["grid"]]
             per_run = {}
             for row in sw:
-                per_run.setdefault(row["run"], "/".join(row[k] for k in keys))
+                per_run.setdefault(row["run"], "/".join(row[k] for k in keys) if all(k in row for k in keys)
+                                   else row["workload"])     # check_runs.sh's layout
             per = {}   # workload -> label -> metrics
             for run, wl in sorted(per_run.items()):
                 rd = os.path.join(d, "runs", run)

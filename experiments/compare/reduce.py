@@ -218,6 +218,18 @@ def run_metrics(fam, gpu, summ, rundir, max_v):
     return res
 
 
+def oracle_key(label):
+    """oracle:<knob>-<n>[-<mechanism>] (generate.py) as (knob, n, mechanism suffix or "")."""
+    body = label.split(":", 1)[1]
+    knob, rest = body.split("-", 1)
+    num, _, mech = rest.partition("-")
+    return knob, int(num), mech
+
+
+def oracle_label(knob, n, mech):
+    return "oracle:%s-%d%s" % (knob, n, "-" + mech if mech else "")
+
+
 def oracle(res, max_v):
     """The best oracle:* candidate meeting QoS (else the least violating), and its tolerance."""
     cand = {k: v for k, v in res.items() if k.startswith("oracle:")}
@@ -229,13 +241,8 @@ def oracle(res, max_v):
     else:
         best = min(cand, key=lambda k: (cand[k]["viol"], -cand[k]["be"], k))
     # grid neighbours: same mechanism suffix, the nearest knob values either side
-    def split(k):
-        body = k.split(":", 1)[1]
-        knob, rest = body.split("-", 1)
-        num, _, mech = rest.partition("-")
-        return knob, int(num), mech
-    kb, nb, mb = split(best)
-    same = sorted((split(k)[1], k) for k in cand if split(k)[0] == kb and split(k)[2] == mb)
+    kb, nb, mb = oracle_key(best)
+    same = sorted((oracle_key(k)[1], k) for k in cand if oracle_key(k)[0] == kb and oracle_key(k)[2] == mb)
     idx = [n for n, _ in same].index(nb)
     tol = 0.0
     for j in (idx - 1, idx + 1):
@@ -248,6 +255,17 @@ def oracle(res, max_v):
     o["feasible"] = bool(ok)
     o["tol"] = tol
     return o
+
+
+def power_model(gpu):
+    """The GPU description's power model name (models/<gpu>.json power.model; "none" without)."""
+    return (load(os.path.join(HERE, "..", "..", "models", gpu + ".json")).get("power") or {}).get("model", "none")
+
+
+def energy_cell(x, gpu):
+    if x is not None:
+        return fmt(x, 3)
+    return "no power model" if power_model(gpu) == "none" else "n/a"
 
 
 def read_applicability(specdir):
@@ -303,6 +321,13 @@ def main(argv):
                     fails.append("%s on the %s, workload %s: no summary.json (the run failed)" % (name, gpu, wl))
                     continue
                 per[wl] = run_metrics(fam, gpu, load(sp), rd, max_v)
+                # the oracle's grid refined at the QoS cliff (refine.py): more oracle:* candidates
+                rf = os.path.join(d, "refine", run)
+                if os.path.exists(os.path.join(rf, "summary.json")):
+                    per[wl].update(run_metrics(fam, gpu, load(os.path.join(rf, "summary.json")), rf, max_v))
+                elif os.path.exists(rf + ".json"):
+                    fails.append("%s on the %s, workload %s: the refined oracle run %s has no summary.json"
+                                 % (name, gpu, wl, rf))
             wls = sorted(per)
             orc = {wl: oracle(per[wl], max_v) for wl in wls}
             # per-workload winner among online policies meeting QoS
@@ -373,6 +398,7 @@ def main(argv):
             on = [r for r in table if r["gpu"] == gpu and r["role"] == "online" and r["runs"] == "yes"]
             full = [r for r in on if r["met"].split("/")[0] == r["met"].split("/")[1]]
             best = max(full, key=lambda r: r["be"]) if full else None
+            values.setdefault("power_models", {})[gpu] = power_model(gpu)
             values["%s/%s" % (name, gpu)] = {
                 r["label"]: {k: r.get(k) for k in ("be", "viol", "met", "p99_ms", "p99_norm", "vs_oracle", "wins", "ls_rate", "energy_j")}
                 for r in table if r["gpu"] == gpu and r["runs"] == "yes"}
@@ -421,7 +447,7 @@ def main(argv):
                         r["label"], " (reference)" if r["role"] == "reference" else "", fmt(r["be"], 4),
                         fmt(r["vs_oracle"], 2), fmt(100 * r["viol"], 1), r["met"], fmt(r["p99_ms"], 2),
                         fmt(r["p99_norm"], 2), fmt(r.get("ls_rate"), 2) or "-", fmt(r["sm_busy"], 2),
-                        fmt(r["energy_j"], 3) if r["energy_j"] is not None else "n/a", r["wins"], r["note"]))
+                        energy_cell(r["energy_j"], gpu), r["wins"], r["note"]))
                 f.write("\n")
     with open(os.path.join(outdir, "families.txt"), "w") as f:
         for fam in fams["families"]:

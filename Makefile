@@ -280,7 +280,7 @@ results:
 # and the oracle (best static split meeting QoS); one table and one figure per family under
 # build/compare/report and plots/out/compare_*.png, experiments/compare/README.md regenerated.
 # The experiment files are tracked (experiments/compare/generate.py writes them from spec/).
-# About 2.5 minutes on two cores.
+# About 4 minutes on two idle cores (refine.py adds the oracle's runs at the QoS cliffs).
 CMP := build/compare
 .PHONY: compare
 compare: all

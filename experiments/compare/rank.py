@@ -106,6 +106,7 @@ def main(argv):
         for l, a, b, c, d in zip(labels, be_s, be_g, v_s, v_g):
             lines.append("| %s | %.4f | %.4f | %.1f %% | %.1f %% |" % (l, a, b, 100 * c, 100 * d))
         res = resolution(fam)
+        cited = set()
         dis = []
         for i in range(len(labels)):
             for j in range(i + 1, len(labels)):
@@ -114,14 +115,19 @@ def main(argv):
                         why = "within the resolution (%.3f)" % res
                     else:
                         d = [l for l in (labels[i], labels[j]) if pols.get(l, {}).get("gpu_difference")]
-                        why = "; ".join("%s %s" % (l, pols[l]["gpu_difference"]) for l in d) or "not explained"
+                        cited.update(d)
+                        why = ", ".join(d) + " on the GPU (below)" if d else "not explained"
                     dis.append((labels[i], labels[j], be_s[i], be_s[j], be_g[i], be_g[j], why))
-        lines.append("Pairs ordered differently by BE throughput: %d of %d%s\n"
+        lines.append("\nPairs ordered differently by BE throughput: %d of %d%s\n"
                      % (len(dis), len(labels) * (len(labels) - 1) // 2, ":" if dis else "."))
         if dis:
             lines.append("| pair | BE sim | BE GPU | why |\n|---|---|---|---|")
             for a, b, s1, s2, g1, g2, why in dis:
                 lines.append("| %s / %s | %.3f / %.3f | %.3f / %.3f | %s |" % (a, b, s1, s2, g1, g2, why))
+            lines.append("")
+            for l in labels:
+                if l in cited:
+                    lines.append("- %s on the GPU: %s" % (l, pols[l]["gpu_difference"]))
             lines.append("")
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")

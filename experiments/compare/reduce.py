@@ -301,6 +301,9 @@ def main(argv):
         runs_rows = []
         table = []
         gpus = [g for g in fam["gpus"] if os.path.isdir(os.path.join(build, "%s_%s" % (name, g)))]
+        for g in fam["gpus"]:
+            if g not in gpus:
+                fails.append("%s on the %s: no sweep output under %s" % (name, g, build))
         if not gpus:
             fails.append("%s: no sweep output under %s" % (name, build))
             continue

@@ -75,9 +75,9 @@ def main(argv):
             pm = values.get("power_models", {})
             has = ["%s (%s)" % (g, m) for g, m in sorted(pm.items()) if m != "none"]
             none = [g for g, m in sorted(pm.items()) if m == "none"]
-            return ("energy from the GPU description's power model on %s; %s: no power model in its description "
-                    "(the tables say so; they fill in once one lands)" % (", ".join(has) or "no GPU",
-                                                                          " and ".join(none) or "none"))
+            return ("from the GPU description's power model, on %s; %s: no power model in the description "
+                    "(the tables say so, and fill in once one lands)" % (", ".join(has) or "no GPU",
+                                                                         " and ".join(none) or "none"))
         if k.startswith("v:"):
             parts = k[2:].split(":")
             fam, label, key = parts[0], parts[1], parts[2]

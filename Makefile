@@ -280,7 +280,7 @@ results:
 # and the oracle (best static split meeting QoS); one table and one figure per family under
 # build/compare/report and plots/out/compare_*.png, experiments/compare/README.md regenerated.
 # The experiment files are tracked (experiments/compare/generate.py writes them from spec/).
-# About 2.5 minutes on two cores.
+# About 4 minutes on two idle cores (refine.py adds the oracle's runs at the QoS cliffs).
 CMP := build/compare
 .PHONY: compare
 compare: all
@@ -288,16 +288,18 @@ compare: all
 	rm -rf $(CMP)
 	for f in experiments/compare/*_sweep.json; do \
 		$(BIN)/combosim sweep $$f -j $(or $(JOBS),2) --out $(CMP)/$$(basename $$f _sweep.json) >/dev/null || exit 1; done
+	python3 experiments/compare/refine.py experiments/compare $(CMP) >$(CMP)/refine.txt
+	xargs -P $(or $(JOBS),2) -I{} sh -c 'f={}; $(BIN)/combosim run "$$f" -q --out "$${f%.json}" >/dev/null' <$(CMP)/refine.txt
 	python3 experiments/compare/reduce.py experiments/compare $(CMP) $(CMP)/report --check
 	@mkdir -p plots/out
 	while IFS='	' read -r f t g; do \
 		gnuplot -e "dir='$(CMP)/report'; fam='$$f'; title='$$t'; gpus='$$g'; out='plots/out/compare_$$f.png'" plots/compare.gp || exit 1; \
 	done <$(CMP)/report/families.txt
 	sh experiments/compare/check_runs.sh $(BIN)/combosim $(CMP)/h100check-sim >/dev/null
-	python3 experiments/compare/reduce.py experiments/compare $(CMP)/h100check-sim $(CMP)/h100check-sim/report
-	mkdir -p $(CMP)/h100check-gpu && tar xzf cuda/runs/h100-compare/check.tgz -C $(CMP)/h100check-gpu
-	python3 experiments/compare/reduce.py experiments/compare $(CMP)/h100check-gpu/r $(CMP)/h100check-gpu/report
-	python3 experiments/compare/rank.py $(CMP)/h100check-sim/report $(CMP)/h100check-gpu/report $(CMP)/report/h100check.md
+	python3 experiments/compare/reduce.py experiments/compare/h100check $(CMP)/h100check-sim $(CMP)/h100check-sim/report
+	mkdir -p $(CMP)/h100check-gpu && tar xzf cuda/runs/h100-compare2/run.tgz -C $(CMP)/h100check-gpu
+	python3 experiments/compare/reduce.py experiments/compare/h100check $(CMP)/h100check-gpu/r $(CMP)/h100check-gpu/r/report
+	python3 experiments/compare/rank.py $(CMP)/h100check-sim/report $(CMP)/h100check-gpu/r/report $(CMP)/report/h100check.md
 	python3 experiments/compare/results.py $(CMP)/report experiments/compare/README.in.md experiments/compare/README.md
 
 # Programs, man page, docs, and under DATADIR what the installed program looks up

@@ -29,6 +29,33 @@ if python3 experiments/compare/reduce.py "$T/exp" "$T/out" "$T/report" --check >
 else
 	bad "tiny families: $(grep FAIL "$T/check" | head -5 | tr '\n' ' ')"
 fi
+# the oracle's grid refined at the QoS cliff: every candidate written lies strictly between the
+# best split meeting QoS and a grid neighbour; once run, the reduction reads them as candidates
+python3 experiments/compare/refine.py "$T/exp" "$T/out" >"$T/refine.txt" 2>"$T/refine.err" \
+	|| bad "refine.py: $(head -c 300 "$T/refine.err")"
+if [ -s "$T/refine.txt" ]; then
+	while read -r f; do "$C" run "$f" -q --out "${f%.json}" >/dev/null 2>&1 || bad "refine run $f"; done <"$T/refine.txt"
+	python3 - "$T/refine.txt" <<'PY' && ok "refine: $(wc -l <"$T/refine.txt") workloads get oracle candidates between grid points" || bad "refine: a candidate on the grid"
+import json, sys
+for f in open(sys.argv[1]).read().split():
+    e = json.load(open(f))
+    step = {"rtx3090": 4, "h100": 6, "gpgpusim-sm24": 2}[e["gpu"]] * 3      # the tiny grid
+    for p in e["policies"]:
+        k = p.get("game_sms", p.get("ls_sms"))
+        assert p["label"].startswith("oracle:") and k % step, (f, p["label"])
+PY
+	python3 experiments/compare/reduce.py "$T/exp" "$T/out" "$T/report" --check >"$T/check" 2>&1 \
+		&& ok "tiny families with the refined oracle: $(tail -1 "$T/check")" || bad "refined: $(grep FAIL "$T/check" | head -3 | tr '\n' ' ')"
+	# fault: a refined run that did not run is not dropped in silence
+	cp -r "$T/out" "$T/f0"
+	first=$(head -1 "$T/refine.txt"); rel=${first#"$T/out/"}
+	rm -rf "$T/f0/${rel%.json}"
+	python3 experiments/compare/reduce.py "$T/exp" "$T/f0" "$T/r0" --check >"$T/c0" 2>&1
+	[ $? -eq 1 ] && grep -q "refined oracle run" "$T/c0" && ok "a refined oracle run missing fails the check" \
+		|| bad "a missing refined run passed: $(head -c 300 "$T/c0")"
+else
+	bad "refine.py wrote no experiment on the tiny families (their grid is 3 x coarser: a cliff is expected)"
+fi
 for f in combo vgasa smqos gspace; do
 	[ -s "$T/report/$f.md" ] && [ -s "$T/report/$f.csv" ] && ok "table of the $f family written" || bad "no table for $f"
 done

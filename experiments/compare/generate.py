@@ -91,11 +91,23 @@ def relpath(p, outdir):
     return os.path.relpath(p, outdir)
 
 
+def folders(fam, gpu):
+    """The family's per-GPU folders: {Q} its queue folder (`queues`), {D} the DNN training
+    queues captured or scaled for that GPU (`dnn_queues`, spec/families.json)."""
+    return {"{Q}": fam.get("queues", {}).get(gpu, ""), "{D}": fam.get("dnn_queues", {}).get(gpu, "")}
+
+
+def put_folders(p, qdir):
+    for k, y in (qdir or {}).items():
+        p = p.replace(k, y)
+    return p
+
+
 def fix_paths(x, outdir, qdir):
-    """Workload paths are from the project root ({Q}: the GPU's queue folder); an experiment's
-    are relative to its own file."""
+    """Workload paths are from the project root ({Q}, {D}: the GPU's folders, folders());
+    an experiment's are relative to its own file."""
     if isinstance(x, dict):
-        return {k: (relpath(y.replace("{Q}", qdir or ""), outdir) if k in ("queue", "trace") else fix_paths(y, outdir, qdir))
+        return {k: (relpath(put_folders(y, qdir), outdir) if k in ("queue", "trace") else fix_paths(y, outdir, qdir))
                 for k, y in x.items()}
     if isinstance(x, list):
         return [fix_paths(y, outdir, qdir) for y in x]
@@ -154,48 +166,123 @@ def gspace_queues():
                 f.write("\n")
 
 
+def lengthen(src, dst, min_us, name):
+    """A queue whose kernels shorter than min_us are R consecutive launches of themselves fused
+    into one grid (R = ceil(min_us / solo)), as the persistent form above: the GPU check's long
+    LS/LC kernels, on which the host's launch round trip is a small part of a kernel's latency."""
+    q = load(src)
+    for k in q["kernels"]:
+        if k["solo_us"] < min_us:
+            r = math.ceil(min_us / k["solo_us"])
+            k["note"] = "%d launches of the original kernel fused into one grid (experiments/compare/generate.py --gpu-check)" % r
+            k["grid"] *= r
+            k["solo_us"] = round(k["solo_us"] * r, 3)
+    q["name"] = name
+    q["description"] = q.get("description", "") + "; kernels under %g us fused to at least that (the GPU check)" % min_us
+    with open(dst, "w") as f:
+        json.dump(q, f, indent=2)
+        f.write("\n")
+
+
+def check_workloads(fam, chk):
+    """The check's workloads of one family: (label, {grid key: value}) for each chosen one
+    (`workloads`: one label per grid key, joined by "/"), else every one of a one-key grid."""
+    grid = fam["grid"]
+    keys = list(grid)
+    if "workloads" in chk:
+        out = []
+        for w in chk["workloads"]:
+            parts = w.split("/")
+            if len(parts) != len(keys) or any(p not in grid[k] for p, k in zip(parts, keys)):
+                die("%s/families.json: $.gpu_check.families.%s.workloads: %r: expected one label per grid key (%s)"
+                    % (SPEC, fam["name"], w, " / ".join(keys)))
+            out.append((w, {k: grid[k][p] for p, k in zip(parts, keys)}))
+        return out
+    if len(keys) != 1:
+        die("%s/families.json: $.gpu_check.families.%s: a grid of several keys needs `workloads`" % (SPEC, fam["name"]))
+    return [(l, {keys[0]: grid[keys[0]][l]}) for l in grid[keys[0]]]
+
+
 def gpu_check(fams, pols, needs_text, outdir):
     """One experiment per workload of the checked families on the check's GPU: every policy
-    that applies (with the check's added parameters) and the oracle on a coarser grid."""
+    that applies and runs on the CUDA backend (with the check's added parameters), those it
+    refuses listed with the reason (check.csv), and the oracle on a coarser grid; LS/LC
+    kernels lengthened and apps queued as the family's check entry says."""
     gc = fams["gpu_check"]
     gpu = gc["gpu"]
     os.makedirs(outdir, exist_ok=True)
+    for f in os.listdir(outdir):
+        if f.endswith((".json", ".label")):
+            os.remove(os.path.join(outdir, f))
+    wdir = outdir + "/workloads"
+    os.makedirs(wdir, exist_ok=True)
+    for f in os.listdir(wdir):
+        os.remove(os.path.join(wdir, f))
+    refused = gc.get("refused", {})
+    rows = []
     for fam in fams["families"]:
-        if fam["name"] not in gc["families"]:
+        chk = gc["families"].get(fam["name"])
+        if chk is None:
             continue
         v = mapping(fam)
-        qdir = fam.get("queues", {}).get(gpu)
+        qdir = folders(fam, gpu)
         policies = []
         for p in pols["policies"]:
             if "pending" in p or applies(p, fam, needs_text):
+                continue
+            if p["label"] in refused:
+                rows.append([fam["name"], p["label"], p["policy"], "no", "not on the CUDA backend: " + refused[p["label"]]])
                 continue
             e = {"name": p["policy"], "label": p["label"]}
             e.update(subst(p["params"], v, "$.policies[%s].params" % p["label"]))
             e.update(gc["params"].get(p["policy"], {}))
             policies.append(e)
+            rows.append([fam["name"], p["label"], p["policy"], "yes", ""])
         f2 = dict(fam)
-        f2["oracle"] = dict(fam["oracle"], step={gpu: gc["oracle_step"]})
+        mechs = [m for m in fam["oracle"].get("mechanisms", [None]) if m not in refused.get("oracle_mechanisms", [])]
+        f2["oracle"] = dict(fam["oracle"], step={gpu: chk.get("oracle_step", gc["oracle_step"])}, mechanisms=mechs)
         for p in oracle_policies(f2, gpu, v, False):
             p.update(gc["params"].get(p["name"], {}))
             policies.append(p)
-        (key, wls), = fam["grid"].items()
-        for i, wl in enumerate(wls):
+        rows.append([fam["name"], "oracle", fam["oracle"]["policy"], "yes",
+                     "mechanism %s only: %s" % (", ".join(mechs), refused.get("oracle_why", "")) if mechs != fam["oracle"].get("mechanisms", [None]) else ""])
+        for i, (wl, sel) in enumerate(check_workloads(fam, chk)):
+            sel = json.loads(put_folders(json.dumps(sel), qdir))
+            for key, items in sel.items():
+                for j, it in enumerate(items):
+                    if "queue" in it and "min_kernel_us" in chk and (j == 0 or not chk.get("lc_only")):
+                        b = os.path.splitext(os.path.basename(it["queue"]))[0]
+                        name = "%s-long%d" % (b, chk["min_kernel_us"])
+                        lengthen(it["queue"], "%s/%s.json" % (wdir, name), chk["min_kernel_us"], name)
+                        it["queue"] = "%s/%s.json" % (wdir, name)
+                    if key == "apps":
+                        it.update(chk.get("apps", {}))
             exp = {
                 "name": "compare-check-%s-%s-%s" % (fam["name"], gpu, wl),
-                "description": "The GPU check of the cross-policy comparison (experiments/compare/README.md): the %s family's workload %s on the %s under every policy that applies and the oracle's candidates, the same on the simulator (make compare) and through combosim-cuda (cuda/scripts/device_compare.sh). Written by experiments/compare/generate.py --gpu-check." % (fam["name"], wl, gpu),
+                "description": "The GPU check of the cross-policy comparison (experiments/compare/README.md): the %s family's workload %s on the %s under every policy that applies and runs on the CUDA backend, and the oracle's candidates, the same on the simulator (make compare) and through combosim-cuda (cuda/scripts/device_compare.sh). Written by experiments/compare/generate.py --gpu-check." % (fam["name"], wl, gpu),
                 "inputs": fam["from"],
-                "assumptions": fam["assumptions"] + " " + gc["description"],
-                "gpu": gpu, "seed": 1, "duration_ms": per_gpu(fam["duration_ms"], gpu), "kernels": [], "games": [],
-                key: fix_paths(wls[wl], outdir, qdir),
+                "assumptions": fam["assumptions"] + " " + gc["description"] + " " + chk.get("text", ""),
+                "gpu": gpu, "seed": 1, "duration_ms": chk.get("duration_ms", per_gpu(fam["duration_ms"], gpu)),
+                "kernels": [], "games": [], "apps": [],
                 "baseline": None,
-                "outputs": {"frames_csv": False},
+                "outputs": {"frames_csv": fam["qos"]["kind"] == "frame", "kernels_csv": True},
                 "policies": policies,
             }
+            if "base" in fam:
+                src = load(fam["base"]["from"])
+                for k in fam["base"]["keys"]:
+                    exp[k] = fix_paths(rebase(src[k], os.path.dirname(fam["base"]["from"])), outdir, qdir)
+            for key, items in sel.items():
+                exp[key] = fix_paths(items, outdir, qdir)
             with open("%s/%s_%s_w%d.json" % (outdir, fam["name"], gpu, i), "w") as f:
                 json.dump(exp, f, indent=1)
                 f.write("\n")
             with open("%s/%s_%s_w%d.label" % (outdir, fam["name"], gpu, i), "w") as f:
                 f.write(wl + "\n")
+    with open(outdir + "/check.csv", "w") as f:
+        f.write("family,label,policy,runs,why_not\n")
+        for r in rows:
+            f.write(",".join('"%s"' % c.replace('"', "'") if ("," in c or '"' in c) else c for c in map(str, r)) + "\n")
 
 
 def main(argv):
@@ -250,7 +337,7 @@ def main(argv):
                 for k in fam["base"]["keys"]:
                     # its workload paths are relative to its own file: from the project root here
                     base[k] = rebase(src[k], os.path.dirname(fam["base"]["from"]))
-            qdir = fam.get("queues", {}).get(gpu)
+            qdir = folders(fam, gpu)
             grid = fam["grid"]
             keys = list(grid)
             labels = {k: list(grid[k]) for k in keys}

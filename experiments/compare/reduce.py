@@ -82,6 +82,45 @@ def ls_kernels(rundir, ls, dur_ns):
     return out, be
 
 
+def frames_csv(rundir, dur_ns, fps):
+    """Per policy label, from frames.csv (both backends write it alike): per game the frames
+    whose deadline fell within the run (units), those that missed it (dropped, unfinished by
+    then, or finished late) and the finished frames' latencies."""
+    out = {}
+    with open(os.path.join(rundir, "frames.csv")) as f:
+        for row in csv.DictReader(f):
+            rel = int(row["release_ns"])
+            # deadline_ns is absolute (release + the frame period)
+            dl = int(row["deadline_ns"]) - rel if row["deadline_ns"] not in ("", "-1") else int(1e9 / fps)
+            if rel + dl > dur_ns:
+                continue
+            g = out.setdefault(row["policy"], {}).setdefault(row["game"], {"units": 0, "bad": 0, "lat": []})
+            g["units"] += 1
+            fin = int(row["finish_ns"]) if row["finish_ns"] not in ("", "-1") else None
+            if row["dropped"] == "1" or fin is None or fin - rel > dl:
+                g["bad"] += 1
+            if fin is not None and row["dropped"] != "1":
+                g["lat"].append((fin - rel) / 1e6)
+    return out
+
+
+def be_solo(rundir, dur_ns):
+    """Per policy label, the solo ns of BE kernels (no frame) that ended within the run: from
+    be_solo.csv (check_runs.sh's sum of a frame family's kernels.csv) or kernels.csv."""
+    out = {}
+    p = os.path.join(rundir, "be_solo.csv")
+    if os.path.exists(p):
+        with open(p) as f:
+            for row in csv.DictReader(f):
+                out[row["policy"]] = out.get(row["policy"], 0) + int(row["solo_ns"])
+        return out
+    with open(os.path.join(rundir, "kernels.csv")) as f:
+        for row in csv.DictReader(f):
+            if row["frame"] == "-1" and int(row["end_ns"]) <= dur_ns:
+                out[row["policy"]] = out.get(row["policy"], 0) + int(row["solo_ns"])
+    return out
+
+
 def run_metrics(fam, gpu, summ, rundir, max_v):
     """Every policy run of one workload: label -> metrics."""
     q = fam["qos"]
@@ -93,16 +132,38 @@ def run_metrics(fam, gpu, summ, rundir, max_v):
     if q["kind"] != "frame":
         lsk, bek = ls_kernels(rundir, cfg["apps"][0]["name"], dur_ns)
         ratio = q.get("deadline_ratio") or 1 / q["qos"]
-    elif "config" not in summ:
-        die("%s: a frame family's GPU run: reduce.py reads only the simulator's summary.json for games" % rundir)
-        ratio = q.get("deadline_ratio") or 1 / q["qos"]
+    fcsv = None
+    if q["kind"] == "frame" and os.path.exists(os.path.join(rundir, "frames.csv")):
+        # the GPU check (frames.csv on both backends; combosim-cuda's summary.json has no game
+        # metrics nor Eq. 6): every game owes its fps x duration frames as below
+        fcsv = frames_csv(rundir, dur_ns, q["fps"])
+        besolo = be_solo(rundir, dur_ns)
+    elif q["kind"] == "frame" and "config" not in summ:
+        die("%s: a frame family's GPU run needs frames.csv (outputs.frames_csv)" % rundir)
     for r in summ["runs"]:
         m = {"be": r["be_throughput"]["total"] if "be_throughput" in r else float("nan"),
              "sm_busy": r["utilisation"]["sm_busy"] if "utilisation" in r else float("nan")}
         pw = r.get("power") or {}
         m["energy_j"] = pw.get("energy_j")
         m["gated_sm_ms"] = pw.get("gated_sm_ms", 0)
-        if q["kind"] == "frame":
+        if fcsv is not None:
+            games = fcsv.get(r["policy"], {})
+            names = [g["name"] for g in cfg["games"]]
+            owed = int(q["fps"] * dur_ns / 1e9) - 1
+            units = viol = 0
+            lat = []
+            for n in names:
+                g = games.get(n, {"units": 0, "bad": 0, "lat": []})
+                deficit = max(0, owed - g["units"])
+                units += g["units"] + deficit
+                viol += g["bad"] + deficit
+                lat.append(p99(g["lat"]) if g["lat"] else float("inf"))
+            m["units"] = units
+            m["viol"] = viol / units if units else 1.0
+            m["p99_ms"] = max(lat) if lat else float("nan")
+            m["p99_norm"] = m["p99_ms"] / (1000.0 / q["fps"])
+            m["be"] = (besolo.get(r["policy"], 0) - r.get("solo_ms_of_work_not_done", 0) * 1e6) / dur_ns
+        elif q["kind"] == "frame":
             # a game owes fps x duration frames (less the one in flight at the end): frames it
             # never delivered (a closed loop slowed down, or starved) count as violations
             units = viol = 0
@@ -157,6 +218,18 @@ def run_metrics(fam, gpu, summ, rundir, max_v):
     return res
 
 
+def oracle_key(label):
+    """oracle:<knob>-<n>[-<mechanism>] (generate.py) as (knob, n, mechanism suffix or "")."""
+    body = label.split(":", 1)[1]
+    knob, rest = body.split("-", 1)
+    num, _, mech = rest.partition("-")
+    return knob, int(num), mech
+
+
+def oracle_label(knob, n, mech):
+    return "oracle:%s-%d%s" % (knob, n, "-" + mech if mech else "")
+
+
 def oracle(res, max_v):
     """The best oracle:* candidate meeting QoS (else the least violating), and its tolerance."""
     cand = {k: v for k, v in res.items() if k.startswith("oracle:")}
@@ -168,13 +241,8 @@ def oracle(res, max_v):
     else:
         best = min(cand, key=lambda k: (cand[k]["viol"], -cand[k]["be"], k))
     # grid neighbours: same mechanism suffix, the nearest knob values either side
-    def split(k):
-        body = k.split(":", 1)[1]
-        knob, rest = body.split("-", 1)
-        num, _, mech = rest.partition("-")
-        return knob, int(num), mech
-    kb, nb, mb = split(best)
-    same = sorted((split(k)[1], k) for k in cand if split(k)[0] == kb and split(k)[2] == mb)
+    kb, nb, mb = oracle_key(best)
+    same = sorted((oracle_key(k)[1], k) for k in cand if oracle_key(k)[0] == kb and oracle_key(k)[2] == mb)
     idx = [n for n, _ in same].index(nb)
     tol = 0.0
     for j in (idx - 1, idx + 1):
@@ -189,11 +257,28 @@ def oracle(res, max_v):
     return o
 
 
+def power_model(gpu):
+    """The GPU description's power model name (models/<gpu>.json power.model; "none" without)."""
+    return (load(os.path.join(HERE, "..", "..", "models", gpu + ".json")).get("power") or {}).get("model", "none")
+
+
+def energy_cell(x, gpu):
+    if x is not None:
+        return fmt(x, 3)
+    return "no power model" if power_model(gpu) == "none" else "n/a"
+
+
 def read_applicability(specdir):
+    """applicability.csv (generate.py), or a GPU check's check.csv (generate.py --gpu-check:
+    the policies that run there and why the others do not; its oracle row is the oracle's)."""
     rows = {}
-    with open(os.path.join(specdir, "applicability.csv")) as f:
+    p = os.path.join(specdir, "applicability.csv")
+    if not os.path.exists(p):
+        p = os.path.join(specdir, "check.csv")
+    with open(p) as f:
         for r in csv.DictReader(f):
-            rows.setdefault(r["family"], []).append(r)
+            if r["label"] != "oracle":
+                rows.setdefault(r["family"], []).append(r)
     return rows
 
 
@@ -216,6 +301,9 @@ def main(argv):
         runs_rows = []
         table = []
         gpus = [g for g in fam["gpus"] if os.path.isdir(os.path.join(build, "%s_%s" % (name, g)))]
+        for g in fam["gpus"]:
+            if g not in gpus:
+                fails.append("%s on the %s: no sweep output under %s" % (name, g, build))
         if not gpus:
             fails.append("%s: no sweep output under %s" % (name, build))
             continue
@@ -226,7 +314,8 @@ def main(argv):
             keys = [k for k in fam["grid"]]
             per_run = {}
             for row in sw:
-                per_run.setdefault(row["run"], "/".join(row[k] for k in keys))
+                per_run.setdefault(row["run"], "/".join(row[k] for k in keys) if all(k in row for k in keys)
+                                   else row["workload"])     # check_runs.sh's layout
             per = {}   # workload -> label -> metrics
             for run, wl in sorted(per_run.items()):
                 rd = os.path.join(d, "runs", run)
@@ -235,6 +324,13 @@ def main(argv):
                     fails.append("%s on the %s, workload %s: no summary.json (the run failed)" % (name, gpu, wl))
                     continue
                 per[wl] = run_metrics(fam, gpu, load(sp), rd, max_v)
+                # the oracle's grid refined at the QoS cliff (refine.py): more oracle:* candidates
+                rf = os.path.join(d, "refine", run)
+                if os.path.exists(os.path.join(rf, "summary.json")):
+                    per[wl].update(run_metrics(fam, gpu, load(os.path.join(rf, "summary.json")), rf, max_v))
+                elif os.path.exists(rf + ".json"):
+                    fails.append("%s on the %s, workload %s: the refined oracle run %s has no summary.json"
+                                 % (name, gpu, wl, rf))
             wls = sorted(per)
             orc = {wl: oracle(per[wl], max_v) for wl in wls}
             # per-workload winner among online policies meeting QoS
@@ -305,6 +401,7 @@ def main(argv):
             on = [r for r in table if r["gpu"] == gpu and r["role"] == "online" and r["runs"] == "yes"]
             full = [r for r in on if r["met"].split("/")[0] == r["met"].split("/")[1]]
             best = max(full, key=lambda r: r["be"]) if full else None
+            values.setdefault("power_models", {})[gpu] = power_model(gpu)
             values["%s/%s" % (name, gpu)] = {
                 r["label"]: {k: r.get(k) for k in ("be", "viol", "met", "p99_ms", "p99_norm", "vs_oracle", "wins", "ls_rate", "energy_j")}
                 for r in table if r["gpu"] == gpu and r["runs"] == "yes"}
@@ -353,7 +450,7 @@ def main(argv):
                         r["label"], " (reference)" if r["role"] == "reference" else "", fmt(r["be"], 4),
                         fmt(r["vs_oracle"], 2), fmt(100 * r["viol"], 1), r["met"], fmt(r["p99_ms"], 2),
                         fmt(r["p99_norm"], 2), fmt(r.get("ls_rate"), 2) or "-", fmt(r["sm_busy"], 2),
-                        fmt(r["energy_j"], 3) if r["energy_j"] is not None else "n/a", r["wins"], r["note"]))
+                        energy_cell(r["energy_j"], gpu), r["wins"], r["note"]))
                 f.write("\n")
     with open(os.path.join(outdir, "families.txt"), "w") as f:
         for fam in fams["families"]:

@@ -4,7 +4,8 @@
 Usage: results.py REPORTDIR TEMPLATE OUT
 Placeholders in TEMPLATE: {{table:FAMILY}} (REPORTDIR/FAMILY.md), {{file:NAME}} (REPORTDIR/NAME),
 {{findings}}
-(REPORTDIR/findings.md), {{applicability}} (the policy x family matrix from
+(REPORTDIR/findings.md), {{power_models}} (which GPUs' descriptions have a power model, values.json),
+{{check_policies}} (the GPU check's policies per family, experiments/compare/h100check/check.csv), {{applicability}} (the policy x family matrix from
 experiments/compare/applicability.csv), {{v:FAMILY/GPU:LABEL:KEY[:FMT]}} (one number of
 REPORTDIR/values.json; FMT a printf format, default %.3f; KEY be, viol, met, p99_ms, p99_norm,
 vs_oracle, wins; a percentage with FMT pct).  An unknown placeholder is an error (exit 2).
@@ -57,6 +58,26 @@ def main(argv):
             return open(os.path.join(rep, "findings.md")).read().rstrip()
         if k == "applicability":
             return matrix().rstrip()
+        if k == "check_policies":
+            rows = list(csv.DictReader(open(os.path.join(HERE, "h100check", "check.csv"))))
+            fams = []
+            for r in rows:
+                if r["family"] not in fams:
+                    fams.append(r["family"])
+            t = "| family | run on the H100 | not run there, why |\n|---|---|---|\n"
+            for f in fams:
+                rs = [r for r in rows if r["family"] == f]
+                t += "| %s | %s | %s |\n" % (
+                    f, ", ".join(r["label"] + (" (%s)" % r["why_not"] if r["why_not"] else "") for r in rs if r["runs"] == "yes"),
+                    "; ".join("%s: %s" % (r["label"], r["why_not"]) for r in rs if r["runs"] != "yes") or "-")
+            return t.rstrip()
+        if k == "power_models":
+            pm = values.get("power_models", {})
+            has = ["%s (%s)" % (g, m) for g, m in sorted(pm.items()) if m != "none"]
+            none = [g for g, m in sorted(pm.items()) if m == "none"]
+            return ("from the GPU description's power model, on %s; %s: no power model in the description "
+                    "(the tables say so, and fill in once one lands)" % (", ".join(has) or "no GPU",
+                                                                         " and ".join(none) or "none"))
         if k.startswith("v:"):
             parts = k[2:].split(":")
             fam, label, key = parts[0], parts[1], parts[2]

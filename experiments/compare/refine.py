@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Refines the oracle's grid at the QoS cliff of each workload of the comparison.
+
+The oracle's candidates are a grid (every 4 SMs on the RTX 3090, 6 on the H100: spec/families.json
+`oracle.step`).  Where QoS falls off steeply between two grid points, the best split meeting QoS
+may lie between them.  Per workload of every sweep under BUILDDIR, for each oracle mechanism:
+the best candidate meeting QoS (reduce.py's oracle rule) and each grid neighbour of it that has
+more BE throughput but misses QoS (the cliff); every knob value strictly between the two is
+written as one experiment (the workload's resolved experiment with those candidates only, paths
+made absolute) under BUILDDIR/<family>_<gpu>/refine/NNNNNN.json; reduce.py reads the runs'
+outputs (refine/NNNNNN/) as more oracle candidates of that workload.  Prints the experiments
+written, one a line (run them with `combosim run FILE --out DIR`: refine/NNNNNN/).
+
+Usage: refine.py SPECDIR BUILDDIR
+"""
+import json
+import os
+import sys
+
+import reduce as rd
+from common import die, load
+
+
+def absolute(x, base):
+    if isinstance(x, dict):
+        return {k: (os.path.normpath(os.path.join(base, y)) if k in ("queue", "trace") and isinstance(y, str)
+                    and not os.path.isabs(y) and os.path.exists(os.path.join(base, y)) else absolute(y, base))
+                for k, y in x.items()}
+    if isinstance(x, list):
+        return [absolute(y, base) for y in x]
+    return x
+
+
+def cliffs(res, max_v):
+    """(mechanism suffix, knob, best knob value, [knob values to try]) per oracle mechanism."""
+    out = []
+    cand = {k: v for k, v in res.items() if k.startswith("oracle:")}
+    by = {}
+    for k in cand:
+        knob, n, mech = rd.oracle_key(k)
+        by.setdefault((knob, mech), []).append(n)
+    for (knob, mech), ns in sorted(by.items()):
+        ns.sort()
+        lab = {n: rd.oracle_label(knob, n, mech) for n in ns}
+        ok = [n for n in ns if cand[lab[n]]["meets"]]
+        if not ok:
+            continue
+        best = max(ok, key=lambda n: (cand[lab[n]]["be"], n))
+        i = ns.index(best)
+        tries = []
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(ns) and not cand[lab[ns[j]]]["meets"] and cand[lab[ns[j]]]["be"] > cand[lab[best]]["be"]:
+                lo, hi = sorted((best, ns[j]))
+                tries += [n for n in range(lo + 1, hi) if n not in ns]
+        if tries:
+            out.append((mech, knob, best, tries))
+    return out
+
+
+def main(argv):
+    if len(argv) != 3:
+        die("usage: refine.py SPECDIR BUILDDIR")
+    specdir, build = argv[1:]
+    fams = load(os.path.join(rd.HERE, "spec", "families.json"))
+    max_v = fams["max_violation"]
+    for fam in fams["families"]:
+        for gpu in fam["gpus"]:
+            d = os.path.join(build, "%s_%s" % (fam["name"], gpu))
+            if not os.path.isdir(os.path.join(d, "runs")):
+                continue
+            for run in sorted(os.listdir(os.path.join(d, "runs"))):
+                rdir = os.path.join(d, "runs", run)
+                sp = os.path.join(rdir, "summary.json")
+                if not os.path.exists(sp):
+                    continue
+                summ = load(sp)
+                res = rd.run_metrics(fam, gpu, summ, rdir, max_v)
+                todo = cliffs(res, max_v)
+                if not todo:
+                    continue
+                cfg = summ["config"]
+                tmpl = {p["label"]: p for p in cfg["policies"] if p.get("label", "").startswith("oracle:")}
+                pols = []
+                for mech, knob, best, tries in todo:
+                    base = dict(tmpl[rd.oracle_label(knob, best, mech)])
+                    for n in tries:
+                        p = dict(base)
+                        p[knob] = n
+                        p["label"] = rd.oracle_label(knob, n, mech)
+                        pols.append(p)
+                exp = absolute(dict(cfg), os.path.join(specdir))
+                exp["name"] = cfg["name"] + "-refine"
+                exp["description"] = ("The oracle's grid refined at the QoS cliff (experiments/compare/refine.py): "
+                                      "the knob values between the best split meeting QoS and its grid neighbour "
+                                      "that misses it. " + cfg.get("description", ""))
+                exp["policies"] = pols
+                os.makedirs(os.path.join(d, "refine"), exist_ok=True)
+                out = os.path.join(d, "refine", run + ".json")
+                with open(out, "w") as f:
+                    json.dump(exp, f, indent=1)
+                    f.write("\n")
+                print(out)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

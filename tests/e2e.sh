@@ -293,7 +293,7 @@ fi
 
 # ---- COMBO Fig. 2, 15-18 and §6.7 mechanisms, on workloads generated into $T (not build/figures)
 W=$T/w
-sh experiments/combo/fig13/workloads.sh "$C" "$W" && sh experiments/combo/fig15/workloads.sh "$C" "$W" 240 || bad "Fig. 15-18 workloads failed"
+sh experiments/combo/fig13/workloads.sh "$C" "$W" high 1 240 && sh experiments/combo/fig15/workloads.sh "$C" "$W" 240 || bad "Fig. 15-18 workloads failed"
 # value METRIC CSV: the sim column of a reproduction.csv row
 value() { awk -F, -v m="$1" '$1 == m { print $4 }' "$2"; }
 
@@ -328,7 +328,7 @@ fi
 
 # Fig. 18: on Severed Steel, 240 stable then 240 dynamic frames, COMBO takes the exact scheme in
 # the stable part and switches back and forth in the dynamic part; COMBO-NM never merges
-"$C" run experiments/combo/fig18.json -q --set "games[0].trace=$W/steel.csv" --set "apps[0].queue=$W/mri-q.json" \
+"$C" run experiments/combo/fig18.json -q --set duration_ms=4000 --set "games[0].trace=$W/steel.csv" --set "apps[0].queue=$W/mri-q.json" \
 	--set 'policies=[{"name":"combo"},{"name":"combo-nm"}]' --out "$T/f18" &&
 	sh experiments/combo/fig18/report.sh "$T/f18" "$W/steel.csv" 240 "$T/f18r" >/dev/null || bad "fig18 run failed"
 r=$T/f18r/reproduction.csv

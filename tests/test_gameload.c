@@ -24,7 +24,7 @@
 
 #define PERIOD_MS (1000.0 / 120)     /* COMBO Table 2: 120 fps */
 #define SMS 82                       /* COMBO Table 1 */
-#define MODE_FRAMES 240              /* experiments/combo/fig13/workloads.sh: 240 + 240 frames */
+#define MODE_FRAMES 480              /* experiments/combo/fig13/workloads.sh: 480 + 480 frames */
 
 static const struct {
 	const char *game;
@@ -74,7 +74,7 @@ static int read_need(FILE *f, double *need, double *share, int max)
 	return n;
 }
 
-/* Generates MODE_FRAMES stable frames (seed 2d-1) then MODE_FRAMES dynamic ones (seed 2d), as
+/* Generates `frames` stable frames (seed 2d-1) then `frames` dynamic ones (seed 2d), as
  * experiments/combo/fig13/workloads.sh does for draw d. */
 static int gen_trace(const struct game_profile *p, enum quality q, int draw, int frames, double *need, double *share)
 {
@@ -182,21 +182,21 @@ static void test_generated_inputs(void)
 	free(share);
 }
 
-/* Each draw of the length the figures run (240 + 240 frames) reproduces them within a draw's
+/* Each draw of the length the figures run (480 + 480 frames) reproduces them within a draw's
  * spread, and so do the shipped traces (make figures regenerates them with these generators):
- * 240 frames of the dynamic wander (sigma 0.08, tau 100 ms: about ten independent stretches)
- * put its mean within about 0.02 of the profile's, so a draw is held to 0.04 (two standard
- * errors); the Table-4 peak is held exactly in every draw. */
+ * 480 frames of the dynamic wander (sigma 0.08, tau 100 ms: about twenty independent
+ * stretches) put its mean within about 0.015 of the profile's, so a draw is held to 0.04; the
+ * Table-4 peak is held exactly (to the SM) in every draw. */
 static void test_shipped_inputs(void)
 {
 	static const struct { const char *dir; enum quality q; int frames; } sets[] = {
-		{ "experiments/combo/workloads", Q_HIGH, 480 },
-		{ "experiments/combo/workloads-d2", Q_HIGH, 480 },
-		{ "experiments/combo/workloads-d3", Q_HIGH, 480 },
-		{ "experiments/combo/workloads-medium", Q_MEDIUM, 480 },
-		{ "experiments/combo/workloads-x2", Q_HIGH, 960 },
+		{ "experiments/combo/workloads", Q_HIGH, 2 * MODE_FRAMES },
+		{ "experiments/combo/workloads-d2", Q_HIGH, 2 * MODE_FRAMES },
+		{ "experiments/combo/workloads-d3", Q_HIGH, 2 * MODE_FRAMES },
+		{ "experiments/combo/workloads-medium", Q_MEDIUM, 2 * MODE_FRAMES },
+		{ "experiments/combo/workloads-x2", Q_HIGH, 4 * MODE_FRAMES },
 	};
-	double need[960], share[960];
+	static double need[4 * MODE_FRAMES], share[4 * MODE_FRAMES];
 	for (size_t g = 0; g < N_GAMES; g++) {
 		struct game_profile *p = load(games[g].game);
 		for (int draw = 1; draw <= 3; draw++) {

@@ -179,10 +179,10 @@ figures: all
 	rm -rf $(FIG)/fig13_exit
 	$(BIN)/combosim sweep experiments/combo/fig13_exit_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_exit
 	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_exit $(FIG)/fig13_exit/report exithold "the RTX 3090 with the H100's measured exit time of SM-bound blocks"
-	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim experiments/combo/workloads-x2 high 1 480
+	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim experiments/combo/workloads-x2 high 1 960
 	rm -rf $(FIG)/fig13_x2
 	$(BIN)/combosim sweep experiments/combo/fig13_x2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_x2
-	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_x2 $(FIG)/fig13_x2/report x2 "run-length check: game traces twice as long, 8 s per run"
+	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_x2 $(FIG)/fig13_x2/report x2 "run-length check: game traces twice as long, 16 s per run"
 	$(BIN)/combosim sweep experiments/combo/fig2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig2
 	sh experiments/combo/fig2/report.sh $(FIG)/fig2 $(FIG)/fig2/report
 	$(BIN)/combosim sweep experiments/combo/fig16_17_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig16_17
@@ -190,14 +190,16 @@ figures: all
 	$(BIN)/combosim run experiments/combo/fig15.json -q --out $(FIG)/fig15
 	sh experiments/combo/fig15/report.sh $(FIG)/fig15 $(FIG)/fig15/report
 	$(BIN)/combosim run experiments/combo/fig18.json -q --out $(FIG)/fig18
-	sh experiments/combo/fig18/report.sh $(FIG)/fig18 experiments/combo/workloads/steel.csv 240 $(FIG)/fig18/report
+	sh experiments/combo/fig18/report.sh $(FIG)/fig18 experiments/combo/workloads/steel.csv 480 $(FIG)/fig18/report
 	$(BIN)/combosim run experiments/combo/overhead.json -q --out $(FIG)/overhead
 	sh experiments/combo/overhead/report.sh $(FIG)/overhead $(FIG)/overhead/report
 	@mkdir -p plots/out
-	gnuplot -e "in='$(FIG)/table3/reproduction.csv'; out='plots/out/table3.png'; name='COMBO Table 3'" plots/reproduction.gp
+	gnuplot -e "in='$(FIG)/table3/reproduction.csv'; out='plots/out/table3.png'; name='COMBO Table 3 (calibration inputs: a consistency check, not a reproduction)'" plots/reproduction.gp
 	gnuplot -e "in='$(FIG)/fig4_fig7/reproduction.csv'; out='plots/out/fig4_fig7.png'; name='COMBO Fig. 4 and 7'" plots/reproduction.gp
+	gnuplot -e "in='$(FIG)/fig4_fig7/corun.csv'; out='plots/out/fig4_fig7_pairs.png'" plots/fig4_fig7_pairs.gp
 	gnuplot -e "in='$(FIG)/table6/reproduction.csv'; out='plots/out/table6.png'; name='COMBO Table 6'" plots/reproduction.gp
 	gnuplot -e "in='$(FIG)/fig13/report/fig13.csv'; out='plots/out/fig13.png'" plots/fig13.gp
+	gnuplot -e "in='$(FIG)/fig13/report/reproduction.csv'; out='plots/out/fig13_games.png'" plots/fig13_games.gp
 	gnuplot -e "in='$(FIG)/fig13/report/fig14.csv'; out='plots/out/fig14.png'" plots/fig14.gp
 	gnuplot -e "in='$(FIG)/fig13_draws/report/fig13_draws.csv'; out='plots/out/fig13_draws.png'" plots/fig13_draws.gp
 	gnuplot -e "in='$(FIG)/fig2/report/fig2.csv'; out='plots/out/fig2.png'" plots/fig2.gp

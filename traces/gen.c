@@ -48,15 +48,20 @@ void gen_game(const struct game_profile *p, enum quality q, enum load_mode mode,
 
 	fprintf(out, "%s frame-level\n", GAME_TRACE_MAGIC);
 	fprintf(out, "# generated: %s\n", cmdline);
-	fprintf(out, "# profile %s, quality %s: SM ratio %.4f at %g fps (COMBO Table 4), peak render time %.4f ms at full GPU; %s mode\n",
-		p->name, quality_names[q], pq->sm_ratio, p->fps, peak, mode == MODE_STABLE ? "stable" : "dynamic");
+	fprintf(out, "# profile %s, quality %s: SM ratio %.4f at %g fps (COMBO Table 4), peak render time %.4f ms at full GPU; ",
+		p->name, quality_names[q], pq->sm_ratio, p->fps, peak);
+	if (mode == MODE_STABLE)
+		fprintf(out, "stable mode: %.4f of the peak +- %g %%\n", p->stable.level, 100 * p->stable.amplitude);
+	else
+		fprintf(out, "dynamic mode: %.4f-%.4f of the peak around %.4f, tau %g ms\n", p->dynamic.low,
+			p->dynamic.high, p->dynamic.mean, p->dynamic.tau_ms);
 	fprintf(out, "frame,render_ms,rt_share,width,height%s\n", features ? ",spp,triangles" : "");
 	for (long f = 0; f < frames; f++) {
 		double t;
 		if (mode == MODE_STABLE) {
 			double a = p->stable.amplitude;
 			double x = fmin(a, fmax(-a, gsl_ran_gaussian(r, p->stable.sigma)));
-			t = peak / (1 + a) * (1 + x);
+			t = peak * p->stable.level * (1 + x);
 		} else {
 			double d = phi * (y - p->dynamic.mean) + gsl_ran_gaussian(r, innov);
 			y = reflect(p->dynamic.mean + d, p->dynamic.low, p->dynamic.high);

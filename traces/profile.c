@@ -195,10 +195,15 @@ static void load_modes(struct game_profile *p, const struct cfg *c)
 		return;
 	cfg_only(&m, (const char *const[]){ "stable", "dynamic", "scenes", NULL });
 	if (cfg_obj(&m, "stable", false, &s)) {
-		cfg_only(&s, (const char *const[]){ "amplitude", "sigma", "source", "note", NULL });
+		cfg_only(&s, (const char *const[]){ "level", "level_source", "amplitude", "sigma", "source", "note", NULL });
 		p->stable.present = true;
 		cfg_num(&s, "amplitude", 0, 0.5, CFG_REQUIRED, &p->stable.amplitude);
 		cfg_num(&s, "sigma", 0, 0.5, CFG_REQUIRED, &p->stable.sigma);
+		double dflt = 1 / (1 + p->stable.amplitude);
+		if (cfg_num(&s, "level", 0.01, 1, &dflt, &p->stable.level) && !s.diag->failed &&
+		    p->stable.level * (1 + p->stable.amplitude) > 1 + 1e-9)
+			cfg_fail_key(&s, "level", "expected level x (1 + amplitude) <= 1 (no stable frame above the peak), got %g x %g",
+				     p->stable.level, 1 + p->stable.amplitude);
 	}
 	if (cfg_obj(&m, "dynamic", false, &d)) {
 		struct profile_dynamic *y = &p->dynamic;

@@ -50,7 +50,10 @@ struct profile_quality {
 
 struct profile_stable {
 	bool present;
-	double amplitude;        /* frames within mean * (1 +- amplitude); peak = mean * (1 + amplitude) */
+	double level;            /* the mode's mean need as a fraction of the peak render time:
+				  * frames within peak * level * (1 +- amplitude); without "level" in
+				  * the profile, 1 / (1 + amplitude): the heaviest frames at the peak */
+	double amplitude;        /* relative bound of the frame-to-frame noise */
 	double sigma;            /* frame-to-frame noise (standard deviation, before clipping) */
 };
 

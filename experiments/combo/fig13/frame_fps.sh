@@ -3,11 +3,11 @@
 # sweep: a frame's interval is the time from the previous frame's finish (its present) to its
 # own, in frame order; the 99th-percentile FPS is 1000 / (the 99th percentile of those
 # intervals, in ms, nearest rank), the frame rate 99 % of the frames reach.  With n frames the
-# percentile rests on the ceil(n / 100) longest intervals (5 for a 4 s run at 120 fps), so
+# percentile rests on the ceil(n / 100) longest intervals (10 for an 8 s run at 120 fps), so
 # the output states n.  Also the FPS of sliding 1 s windows: one window starting at each
 # frame's finish that ends inside the run, counting the frames finished in [t, t + 1 s); its
-# 99th percentile is the count 99 % of the windows reach (nearest rank from below; about 360
-# overlapping windows in a 4 s run).  Beside them the per-frame deadline-miss rate: frames
+# 99th percentile is the count 99 % of the windows reach (nearest rank from below; about 840
+# overlapping windows in an 8 s run).  Beside them the per-frame deadline-miss rate: frames
 # finished after release + 1/fps, or dropped, over all frames.
 # Usage: frame_fps.sh SWEEP_DIR OUT_CSV
 #   writes run,frames,intervals,p99_interval_ms,fps_p99_frames,windows,fps_p99_sliding,late_rate

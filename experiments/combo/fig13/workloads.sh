@@ -1,19 +1,19 @@
 #!/bin/sh
 # Generates the workloads of the COMBO Fig. 13-17 reproductions into DIR (default
 # experiments/combo/workloads, tracked: the shipped experiments read them): for each of the four games of COMBO Table 2 a frame-level trace of
-# 240 stable-load frames followed by 240 dynamic-load frames (COMBO §6.2: the game traces
-# comprise both load modes; the 2 s + 2 s split is our assumption), and a BE queue for each of
+# 480 stable-load frames followed by 480 dynamic-load frames (COMBO §6.2: the game traces
+# comprise both load modes; the 4 s + 4 s split is our assumption), and a BE queue for each of
 # the eight Parboil apps.  Deterministic (fixed seeds).  The DNN queues are the captured ones,
 # carried to the RTX 3090, in traces/dnn/rtx3090/.   Usage: workloads.sh COMBOSIM [DIR [QUALITY [DRAW [FRAMES]]]]   (QUALITY: high, the
 # paper's Table 2 setting, by default; medium for the sensitivity sweep of make figures.  DRAW:
 # which random draw of the game load, 1 by default: seeds 2*DRAW-1 (stable) and 2*DRAW (dynamic).
-# FRAMES: frames per load mode, 240 by default; 480 writes the doubled run of the length check)
+# FRAMES: frames per load mode, 480 by default; 960 writes the doubled run of the length check)
 set -eu
 C=${1:?usage: workloads.sh COMBOSIM [DIR [QUALITY [DRAW [FRAMES]]]]}
 D=${2:-experiments/combo/workloads}
 Q=${3:-high}
 R=${4:-1}
-N=${5:-240}
+N=${5:-480}
 S1=$((2 * R - 1))
 S2=$((2 * R))
 mkdir -p "$D"

@@ -94,7 +94,7 @@ static void read_tie_list(struct gpu_desc *g, const struct cfg *root)
 
 static const char *const top_keys[] = {
 	"name", "sources", "notes", "sm_count", "sm", "clock_mhz", "l2_mb", "dram_gbps",
-	"dram_sharing", "dram_saturation", "sm_tie_order", "rt_emulation_unit", "class_defaults", "exit_hold",
+	"dram_sharing", "dram_saturation", "sm_tie_order", "rt_emulation_unit", "class_defaults", "exit_hold", "yield",
 	"interference", "power", "mig", NULL
 };
 static const char *const sm_keys[] = {
@@ -285,6 +285,13 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 				g->n_exit_hold_cd = i + 1;
 			}
 		}
+	}
+	struct cfg yl;
+	if (cfg_obj(root, "yield", false, &yl)) {
+		cfg_only(&yl, (const char *const[]){ "cap_write_us", "leave", "source", NULL });
+		if (cfg_num(&yl, "cap_write_us", 0, 1e6, &(double){ 0 }, &d))
+			g->yield_write_ns = d * 1e3;
+		g->yield_leave_spread = cfg_enum(&yl, "leave", (const char *const[]){ "mean", "spread", NULL }, "mean") == 1;
 	}
 	struct cfg mig;
 	if (cfg_obj(root, "mig", false, &mig) && !root->diag->failed)

@@ -78,6 +78,12 @@ struct gpu_desc {
 	int exit_hold_cd_workers[GPU_MAX_EXIT_STEPS];
 	double exit_hold_cd_ns[GPU_MAX_EXIT_STEPS];
 	double exit_hold_cd_fast[GPU_MAX_EXIT_STEPS];
+	/* A running persistent kernel resized or yielding blocks (sim/reshape.c): its per-SM word
+	 * lands yield_write_ns after the call (0: at once); the workers it sends away leave at
+	 * their task boundaries, all at half a task (the mean phase) or, with
+	 * yield_leave_spread, one by one at i / (n + 1) of a task (sim/residency.c group_leave). */
+	double yield_write_ns;
+	bool yield_leave_spread;
 	/* Most-room dispatch breaks ties among SMs by this order: sm_rank[sm] = position. */
 	int sm_rank[GPU_MAX_SMS];
 	int sm_by_rank[GPU_MAX_SMS];      /* inverse: the SM at each position */

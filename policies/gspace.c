@@ -20,9 +20,10 @@
  *
  * The LC app's kernels arrive `lc_gap_us` after the previous one finished (the first one that
  * long after the run starts), so the BE kernel holds the whole GPU between them (§5.3).
- * Not modelled: the cost of writing num_blks (Alg. 2 reduces it to two scalars and the paper
- * gives no figure); the latency of a yield is the leaving workers' task boundary
- * (sim/reshape.c).  Apps other than the BE and LC ones are never launched.
+ * The latency of a yield is the backend's: in the simulator the GPU description's time for the
+ * word to land and the leaving workers' task boundaries (sim/residency.c group_leave; the
+ * paper gives no figure for the num_blks write, which Alg. 2 reduces to two scalars).  Apps
+ * other than the BE and LC ones are never launched.
  */
 #include <math.h>
 #include <stdio.h>

@@ -58,6 +58,10 @@ struct group {
 	 * the pool and hold their slots until their current task ends at `at` (`remaining`:
 	 * the rest of it), then leave; they no longer count against the kernel's per-SM cap */
 	bool leaving;
+	/* a leaving group's current task runs on from here: the instant its per-SM word lands
+	 * (gpu_desc.yield_write_ns after the resize or yield); until then it works on the pool
+	 * without knowing.  0 for every other group. */
+	sim_time hold;
 };
 
 struct smclass {

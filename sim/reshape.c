@@ -12,8 +12,8 @@
  *             with, ceil(workers / SMs its grid spreads over), at most its occupancy, so that
  *             a refill never makes a kernel denser than it was launched.
  * Yield sets yielded(sm) (not cumulative: yielding k again changes nothing, 0 takes them back).
- * Workers above the cap on an SM leave at their next task boundary (residency.c group_leave:
- * half a task at their speed, working until then).  SMs below it get new workers as room
+ * Workers above the cap on an SM leave at their next task boundary, after the word has landed
+ * (residency.c group_leave: the GPU description's yield timing, working until then).  SMs below it get new workers as room
  * allows, in all at most as many as the pool has tasks left for.  New workers stand for a
  * top-up launch the runtime masks to those SMs (libsmctrl's TPC masks, green contexts): they
  * land only where the cap leaves room, their launch and exit costs are not modelled, and,

@@ -354,7 +354,7 @@ static bool class_same(const struct sim *s, const struct smclass *a, const struc
 	const struct group *x = a->groups, *y = b->groups;
 	for (; x && y; x = x->c_next, y = y->c_next) {
 		if (x->k != y->k || x->n != y->n || x->start != y->start || x->speed != y->speed ||
-		    x->exiting != y->exiting || x->leaving != y->leaving ||
+		    x->exiting != y->exiting || x->leaving != y->leaving || x->hold != y->hold ||
 		    ((x->exiting || x->leaving) && x->at != y->at))
 			return false;
 		/* the timeline draws a group on its lane of every member SM: merged SMs must have
@@ -632,13 +632,16 @@ static void pool_advance(struct sim *s, struct kinst *k)
 
 static void pool_schedule(struct sim *s, struct kinst *k)
 {
-	if (k->pool_rate <= 1e-12) {
+	/* a rate that is a rounding residue of workers that left (pool_rate is a running sum)
+	 * would put the end beyond the clock's range: never, as with no workers */
+	double dt = k->pool_rate > 1e-12 ? ceil_nonneg(k->pool / k->pool_rate) : INFINITY;
+	if (!(dt < (double)(SIM_TIME_NEVER - s->now))) {
 		if (k->pool_ev)
 			evq_cancel(s->q, k->pool_ev);
 		k->pool_ev = EV_NONE;
 		return;
 	}
-	sim_time at = s->now + (sim_time)ceil_nonneg(k->pool / k->pool_rate);
+	sim_time at = s->now + (sim_time)dt;
 	if (k->pool_ev)
 		evq_reschedule(s->q, k->pool_ev, at);
 	else
@@ -649,14 +652,18 @@ static void pool_schedule(struct sim *s, struct kinst *k)
  * work at speed v. */
 static void group_retime(struct sim *s, struct group *gr, double v)
 {
-	gr->remaining -= gr->speed * (double)(s->now - gr->since);
+	/* a leaving group's task rest counts down only once its word has landed (hold) */
+	sim_time from = gr->since > gr->hold ? gr->since : gr->hold;
+	if (s->now > from)
+		gr->remaining -= gr->speed * (double)(s->now - from);
 	if (gr->remaining < 0)
 		gr->remaining = 0;
 	gr->since = s->now;
 	if (v == gr->speed && gr->ev)
 		return;
 	gr->speed = v;
-	gr->at = v > 1e-12 ? s->now + (sim_time)ceil_nonneg(gr->remaining / v) : SIM_TIME_NEVER;
+	sim_time base = s->now > gr->hold ? s->now : gr->hold;
+	gr->at = v > 1e-12 ? base + (sim_time)ceil_nonneg(gr->remaining / v) : SIM_TIME_NEVER;
 	if (gr->at == SIM_TIME_NEVER) {
 		if (gr->ev)
 			evq_cancel(s->q, gr->ev);
@@ -848,11 +855,18 @@ void residency_settle(struct sim *s)
 
 /* A persistent worker polls its kernel's per-SM word (set, cap) only between tasks (RH-SMQoS's
  * worker loop, G-Space Alg. 1), so one told to leave finishes the task it holds first.  Its
- * phase in that task is unknown, uniform over a task: the group leaves when half a task's
- * work is done at its speed (the mean; the H100's workers leave over about one task's time
- * at a kernel's end, cuda/runs/h100-placement-tail P11), working and holding its slots until
- * then.  One event per group, as the rest of the engine: deterministic. */
-void group_leave(struct sim *s, struct group *gr, int n)
+ * phase in that task is unknown, uniform over a task.  The GPU description says how that is
+ * charged (gpu_desc yield_write_ns, yield_leave_spread):
+ *   - the word lands yield_write_ns after the call (the runtime's copy; 0: at once); the
+ *     workers work on the pool until then, unaware;
+ *   - "mean" (the default): the n workers leaving each SM leave together when half a task's
+ *     work is done at their speed (the mean phase);
+ *   - "spread": they leave one by one, the i-th of n at i / (n + 1) of a task (the expected
+ *     order statistics of n uniform phases), so the last holds its slot for n / (n + 1) of a
+ *     task (the H100's yields, cuda/runs/h100-reshape).
+ * Working and holding their slots until then.  One event per group, as the rest of the engine:
+ * deterministic. */
+static void leave_some(struct sim *s, struct group *gr, int n, double frac)
 {
 	struct kinst *k = gr->k;
 	struct smclass *c = gr->c;
@@ -866,11 +880,23 @@ void group_leave(struct sim *s, struct group *gr, int n)
 			c->dram_groups++;
 	}
 	lv->leaving = true;
-	lv->remaining = k->fit.block_ns / 2;
+	lv->remaining = k->fit.block_ns * frac;
 	lv->since = s->now;
-	lv->at = lv->speed > 1e-12 ? s->now + (sim_time)ceil_nonneg(lv->remaining / lv->speed) : SIM_TIME_NEVER;
+	lv->hold = s->now + (sim_time)ceil_nonneg(s->g->yield_write_ns);
+	lv->at = lv->speed > 1e-12 ? lv->hold + (sim_time)ceil_nonneg(lv->remaining / lv->speed) : SIM_TIME_NEVER;
 	if (lv->at != SIM_TIME_NEVER)
 		lv->ev = evq_push(s->q, lv->at, EV_GROUP_DONE, lv);
+}
+
+void group_leave(struct sim *s, struct group *gr, int n)
+{
+	if (!s->g->yield_leave_spread) {
+		leave_some(s, gr, n, 0.5);
+		return;
+	}
+	/* one worker a rank; the last rank may take gr itself (n == gr->n) */
+	for (int i = 1; i <= n; i++)
+		leave_some(s, gr, 1, (double)i / (n + 1));
 }
 
 void group_left(struct sim *s, struct group *gr)
@@ -943,7 +969,7 @@ void residency_check(const struct sim *s)
 				continue;
 			}
 			/* leaving workers: the rest of one task, their end scheduled when they run */
-			assert(!gr->leaving || (persistent(k) && gr->remaining <= k->fit.block_ns / 2 &&
+			assert(!gr->leaving || (persistent(k) && gr->remaining <= k->fit.block_ns &&
 						(gr->ev ? gr->at >= s->now : gr->speed <= 1e-12)));
 			n += (long)gr->n * gr->c->nsm;
 			rate += (double)gr->n * gr->c->nsm * gr->speed;

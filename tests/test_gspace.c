@@ -159,6 +159,21 @@ static void test_brute_is_optimal(void)
 	gfree(&r);
 }
 
+/* The choice rule itself, on points where the optimum sits at either end of the grid and a
+ * faster configuration breaks QoS: the highest BE throughput among those meeting the target,
+ * else the lowest LC ratio; and among tried points only. */
+static void test_best_rule(void)
+{
+	const struct gs_point p[5] = { { 1.5, 0.40 }, { 2.5, 0.90 }, { 1.9, 0.50 }, { 2.1, 0.95 }, { 2.0, 0.60 } };
+	CU_ASSERT_EQUAL(gs_best(p, NULL, 5, 2.0), 4);           /* the last point, exactly at the target */
+	const struct gs_point first[3] = { { 1.0, 0.70 }, { 3.0, 0.90 }, { 1.2, 0.65 } };
+	CU_ASSERT_EQUAL(gs_best(first, NULL, 3, 2.0), 0);
+	const struct gs_point none[3] = { { 3.0, 0.9 }, { 2.5, 0.1 }, { 4.0, 0.95 } };
+	CU_ASSERT_EQUAL(gs_best(none, NULL, 3, 2.0), 1);        /* no point meets QoS: the nearest */
+	const bool tried[5] = { true, true, true, true, false };
+	CU_ASSERT_EQUAL(gs_best(p, tried, 5, 2.0), 2);          /* untried points do not count */
+}
+
 /* ------------------------------------------------------------ NN and LR */
 
 static void test_nn_nearest(void)
@@ -422,6 +437,7 @@ void register_gspace_tests(void)
 	CU_add_test(s, "yield frees exactly k blocks on n SMs", test_yield_frees_k_on_n);
 	CU_add_test(s, "whole GPU yielded, then taken back", test_blocks_come_back);
 	CU_add_test(s, "brute force picks the optimum of its trials", test_brute_is_optimal);
+	CU_add_test(s, "the choice rule: best throughput meeting QoS, at either end", test_best_rule);
 	CU_add_test(s, "NN picks the nearest normalised vector", test_nn_nearest);
 	CU_add_test(s, "LR recovers a linear table", test_lr_recovers_linear);
 	CU_add_test(s, "NS stops only at a local optimum", test_ns_stops_by_its_rule);

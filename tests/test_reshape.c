@@ -517,6 +517,71 @@ static void test_yield_conserves_work(void)
 	run_close(&r);
 }
 
+/* ONE_APP on an RTX 3090 description whose "yield" object is `yield` (JSON text), written to
+ * path (the H100's keys, cuda/scripts/fit_yield.py, on a GPU whose numbers the tests know). */
+static void gpu_with_yield(const char *yield, char *path, size_t n)
+{
+	struct cfg_diag d = { 0 };
+	cJSON *j = cfg_load_file("models/rtx3090.json", &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	cJSON_AddItemToObject(j, "yield", cJSON_Parse(yield));
+	snprintf(path, n, "/tmp/combosim-yield-XXXXXX");
+	FILE *f = fdopen(mkstemp(path), "w");
+	char *text = cJSON_Print(j);
+	fputs(text, f);
+	fclose(f);
+	free(text);
+	cJSON_Delete(j);
+}
+
+static void test_yield_write_and_spread(void)
+{
+	/* The word lands 10 us after the call and the leaving workers go one by one: P yields 3
+	 * blocks on SMs 0-9 at 200 us; nothing leaves before 210 us, then the i-th of the 3 on
+	 * each SM at i / 4 of a 100 us task: 235, 260, 285 us.  Work conserved: the pool drains at
+	 * 492 to 235 us, 482 to 260, 472 to 285, then 462. */
+	char gpu[64], json[1024];
+	gpu_with_yield("{\"cap_write_us\": 10, \"leave\": \"spread\"}", gpu, sizeof(gpu));
+	snprintf(json, sizeof(json), "{\"gpu\": \"%s\", " POL "\"kernels\": [" P_KERNEL "], "
+		 "\"apps\": [{\"name\":\"a\",\"kernels\":[\"P\"],\"repeat\":1}]}", gpu);
+	struct run r;
+	CU_ASSERT_FATAL(run_open(&r, json, &gspace_policy, "{\"on\": [0, 10], \"k\": 3, \"at_us\": 200}"));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 234999), 0);
+	CU_ASSERT(each_holds(&r, 0, 9, "P", 6));                 /* the word landed at 210 us */
+	CU_ASSERT_EQUAL(blocks_on(&r, 0, 9, "P", true), 30);
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 235000), 0);
+	CU_ASSERT(each_holds(&r, 0, 9, "P", 5));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 259999), 0);
+	CU_ASSERT(each_holds(&r, 0, 9, "P", 5));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 260000), 0);
+	CU_ASSERT(each_holds(&r, 0, 9, "P", 4));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 285000), 0);
+	CU_ASSERT(each_holds(&r, 0, 9, "P", 3));                 /* exactly k = 3 slots free */
+	CU_ASSERT(each_holds(&r, 10, 81, "P", 6));
+	CU_ASSERT_EQUAL(blocks_on(&r, 0, 81, "P", true), 0);
+	CU_ASSERT_DOUBLE_EQUAL(sim_kernel_rate(r.s, 0), 462, 1e-9);
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	double done = 492 * 235000.0 + 482 * 25000.0 + 472 * 25000.0;
+	CU_ASSERT(llabs(kernel_end(&r, "P") - (285000 + (long long)ceil((POOL - done) / 462))) <= 1);
+	run_close(&r);
+	unlink(gpu);
+}
+
+static void test_yield_keys_refused(void)
+{
+	/* a leave rule the model does not know is refused with its JSON path */
+	char gpu[64], json[1024];
+	gpu_with_yield("{\"leave\": \"last\"}", gpu, sizeof(gpu));
+	snprintf(json, sizeof(json), "{\"gpu\": \"%s\", " POL "\"kernels\": [" P_KERNEL "], "
+		 "\"apps\": [{\"name\":\"a\",\"kernels\":[\"P\"],\"repeat\":1}]}", gpu);
+	struct cfg_diag d = { 0 };
+	struct experiment *e = test_load_json(json, &d);
+	CU_ASSERT_PTR_NULL(e);
+	CU_ASSERT(strstr(d.msg, "yield.leave") != NULL);
+	experiment_free(e);
+	unlink(gpu);
+}
+
 static void test_yield_dram_kernel(void)
 {
 	/* A DRAM-bound kernel (MEM, twice the bandwidth alone, so its blocks run at 0.5 and a task
@@ -733,6 +798,8 @@ void register_reshape_tests(void)
 	CU_add_test(s, "yield: a latency-critical kernel takes the freed slots, yield 0 refills", test_yield_lc_takes_slots);
 	CU_add_test(s, "yield: exactly k slots per SM, work conserved", test_yield_conserves_work);
 	CU_add_test(s, "yield: a DRAM-bound kernel's split workers", test_yield_dram_kernel);
+	CU_add_test(s, "yield: the word lands after cap_write_us, workers leave one by one (spread)", test_yield_write_and_spread);
+	CU_add_test(s, "yield: an unknown leave rule is refused with its path", test_yield_keys_refused);
 	CU_add_test(s, "gating: no blocks on gated SMs, gated SM-time, no idle merge", test_gate);
 	CU_add_test(s, "gating: SM-bound workers never land on gated SMs", test_gate_smbound);
 	CU_add_test(s, "gating: a resize onto gated SMs waits for their ungating", test_gate_then_resize);

@@ -9,7 +9,8 @@ over the LC kernels run with the chosen configuration) and the BE throughput the
 over those kernels (1 = the BE kernel alone on the whole GPU).  Then NN's and LR's prediction
 errors over brute force's trials (Fig. 9's measure, here against each side's own trials).
 
-usage: compare_gspace.py RUN_DIR   (RUN_DIR/sim/PAIR.summary.json, RUN_DIR/gpu/PAIR.summary.json)
+usage: compare_gspace.py RUN_DIR [SIM_DIR]   (RUN_DIR/gpu/PAIR.summary.json against
+SIM_DIR/PAIR.summary.json, default RUN_DIR/sim: the simulator's run stored with the GPU's)
 """
 import glob
 import json
@@ -34,12 +35,13 @@ def fmt(x, f="%.2f"):
 
 def main():
     d = sys.argv[1]
+    sd = sys.argv[2] if len(sys.argv) > 2 else f"{d}/sim"
     pairs = sorted((os.path.basename(p)[:-len(".summary.json")] for p in glob.glob(f"{d}/gpu/*.summary.json")),
                    key=lambda p: ORDER.index(p) if p in ORDER else len(ORDER))
     rows, lc_err, same, n, viol = [], [], 0, 0, [0, 0, 0, 0]
     errs = []
     for p in pairs:
-        sim, gpu = runs(f"{d}/sim/{p}.summary.json"), runs(f"{d}/gpu/{p}.summary.json")
+        sim, gpu = runs(f"{sd}/{p}.summary.json"), runs(f"{d}/gpu/{p}.summary.json")
         for m, rs in sim.items():
             rg = gpu.get(m)
             if not rg:

@@ -7,9 +7,10 @@ sources and inputs).  The H100 numbers follow traces/smqos/make_profiles.py's ru
 functions are reused); the TITAN V ones (models/titanv.json, the paper's GPU) come from them by
 the same roofline transform as its GPGPU-Sim profiles (an assumption; traces/smqos/make_profiles.py
 carry_compute: issuing share with SMs x lanes x clock, latency rest with clock x waves, DRAM
-with bandwidth).  The three applications
-(TC, CN, CC) have no public source of the paper's versions: their TITAN V profiles are
-assumptions, listed in ASSUMED with what each number stands for.
+with bandwidth).  CC, whose Graphie build [15] is not public, is ECL-CC (Jaiganesh and Burtscher, HPDC 2018;
+HeCBench src/cc-cuda) measured the same way (cuda/runs/h100-gspace-cc): its compute1 kernel,
+the pass's time nearly whole.  TC and CN have no public source of the paper's versions: their
+TITAN V profiles are assumptions, listed in ASSUMED with what each number stands for.
 Run from the repository root: python3 traces/gspace/make_profiles.py"""
 import importlib.util
 import json
@@ -22,6 +23,12 @@ spec.loader.exec_module(sp)
 
 RAW = "cuda/runs/h100-gspace-kernels/raw/ncu.csv"
 RAW_SMQOS = "cuda/runs/h100-smqos-kernels/raw/ncu.csv"
+RAW_CC = "cuda/runs/h100-gspace-cc/raw/ncu.csv"
+HECBENCH = "zjin-lcf/HeCBench@f27000a5 src/cc-cuda/main.cu (ECL-CC v1.1)"
+# kernels whose grid is the GPU's full wave (SMs x resident blocks) with grid-stride loops: on
+# another GPU the grid follows its SMs, and each thread's share of the work grows by the ratio
+# of resident blocks (carried in titanv())
+GRID_STRIDE = {"compute1"}
 OUT = "traces/gspace"
 # models/titanv.json: 80 SMs of 64 FP32 lanes at 1455 MHz, 652.8 GB/s, hard max(1, L) (no
 # knee); cc 7.0 limits: 2048 threads, 32 blocks, 64K registers (unit 256 a warp), 96 KB shared
@@ -52,22 +59,22 @@ BENCH = [
      "10 20 256 65536 65536 1000 (run script)", RAW),
     ("spmv", "SPMV", "SHOC", "LC", "spmv_csr_vector_kernel", "shoc-master/src/cuda/level1/spmv/Spmv.cu",
      "size class 4: 16384 rows, 1 % non-zeros (class: assumption)", RAW),
+    ("cc", "CC", "ECL-CC for Graphie [15] (Table 2: application)", "LC", "compute1", None,
+     "a 2048 x 2048 triangulated mesh, 4194304 vertices, 25149442 directed edges, ids permuted (assumption, "
+     "standing for HeCBench's delaunay_n24; cuda/runs/h100-gspace-cc/drivers/cc.cu); compute1 is 0.95-1.14 ms of "
+     "the about 1.04 ms pass (init 49 us, flatten 13 us, compute2-3 4-9 us: left out)", RAW_CC),
 ]
 
 # The applications (Table 2: TC [1] TensorFlow's LSTM text classification, CN [32] a GRU
-# character model, CC [15] Graphie's connected components).  No measurement, no source of the
-# paper's builds: every number below is an ASSUMPTION, for the TITAN V only.  TC and CN: one
-# recurrent step as one GEMM-like kernel of a small batch (256 threads, 64 registers, 8 KB
-# shared memory, a grid of a few dozen blocks, compute-bound); CC: one label-propagation sweep
-# over a graph's edges (256 threads, 32 registers, one block per 256 vertices of a 1 M-vertex
-# graph, DRAM-bound with scattered loads).
+# character model; CC [15] is measured, above).  No measurement, no source of the paper's
+# builds: every number below is an ASSUMPTION, for the TITAN V only.  TC and CN: one recurrent
+# step as one GEMM-like kernel of a small batch (256 threads, 64 registers, 8 KB shared
+# memory, a grid of a few dozen blocks, compute-bound).
 ASSUMED = [
     ("tc", "TC", "[1] TensorFlow text classification (LSTM)", "lstm_step",
      dict(grid=64, threads=256, regs=64, smem=8192, solo_us=25.0, demand={"cuda": 0.5, "lsu": 0.3}, dram=0.2)),
     ("cn", "CN", "[32] text generation (GRU)", "gru_step",
      dict(grid=48, threads=256, regs=64, smem=8192, solo_us=20.0, demand={"cuda": 0.5, "lsu": 0.3}, dram=0.2)),
-    ("cc", "CC", "[15] Graphie connected components", "cc_sweep",
-     dict(grid=4096, threads=256, regs=32, smem=0, solo_us=400.0, demand={"cuda": 0.2, "lsu": 0.6}, dram=1.2)),
 ]
 
 
@@ -77,6 +84,14 @@ def titanv(k):
     occ = occupancy(k["threads"], k["regs"], k["smem"])
     dh = sp.derive(k, sp.H100, k["t_us"], k["bytes"], k["occ"])
     tc_h, u, r_issue, r_lat, w_h, w_g, tc = sp.carry_compute(k, dh, TITANV, occ)
+    if k["name"] in GRID_STRIDE:
+        # one full wave on either GPU: the latency-bound rest scales with the clock and each
+        # thread's share of the work (the H100's resident blocks over this GPU's), not waves
+        res_h, res_g = min(k["grid"], sp.H100["sms"] * k["occ"]), TITANV["sms"] * occ
+        r_lat = sp.H100["mhz"] / TITANV["mhz"] * res_h / res_g
+        tc = tc_h * (u * r_issue + (1 - u) * r_lat)
+        k = dict(k, grid=res_g, grid_h100=k["grid"])
+        w_h = w_g = 1
     tm = k["bytes"] / (TITANV["gbps"] * 1e9) * 1e6
     solo = max(tc, tm)
     d = sp.derive(k, TITANV, solo, k["bytes"], occ, sat=dh["sat"])
@@ -92,7 +107,9 @@ def titanv(k):
            "DRAM/compute time %.3f scaled to sat_blocks on every SM; sat_blocks as on the H100 capped at this GPU's "
            "occupancy %d, demand the H100's per-block share x sat_blocks"
            % (tc_h, u, r_issue, r_lat, w_h, w_g, tc, k["bytes"], tm, d["dram"], L, occ))
-    return solo, d, occ, how
+    if k["grid"] != k.get("grid_h100", k["grid"]):
+        how += "; grid %d: the kernel's full wave on this GPU (grid-stride loops), the H100's %d" % (k["grid"], k["grid_h100"])
+    return solo, d, occ, how, k["grid"]
 
 
 def occupancy(threads, regs, smem):
@@ -125,16 +142,17 @@ def write(gname, slug, prof):
 
 
 def main():
-    rows = {RAW: sp.load(RAW), RAW_SMQOS: sp.load(RAW_SMQOS)}
+    rows = {RAW: sp.load(RAW), RAW_SMQOS: sp.load(RAW_SMQOS), RAW_CC: sp.load(RAW_CC)}
     tsv = []
     for slug, bench, suite, role, kn, path, inp, raw in BENCH:
         k = sp.kernel_h100(rows[raw], kn)
-        measured = "cuda/runs/h100-gspace-kernels (Nsight Compute on the H100)" if raw == RAW else \
-            "cuda/runs/h100-smqos-kernels (Nsight Compute on the H100, 2026-11-25)"
-        sources = {"code": MIRROR + path, "input": inp, "measured": measured,
+        measured = {RAW: "cuda/runs/h100-gspace-kernels (Nsight Compute on the H100)",
+                    RAW_SMQOS: "cuda/runs/h100-smqos-kernels (Nsight Compute on the H100, 2026-11-25)",
+                    RAW_CC: "cuda/runs/h100-gspace-cc (Nsight Compute on the H100, 2026-11-25)"}[raw]
+        sources = {"code": MIRROR + path if path else HECBENCH, "input": inp, "measured": measured,
                    "rules": "traces/gspace/make_profiles.py (traces/smqos/README.md for the H100 rules)"}
-        desc = ("G-Space Table 2 benchmark %s (%s, role %s): %s, input %s; one pass = one launch of that kernel."
-                % (bench, suite, role, kn, inp))
+        desc = ("G-Space Table 2 %s %s (%s, role %s): %s, input %s; one pass = one launch of that kernel."
+                % ("application" if slug == "cc" else "benchmark", bench, suite, role, kn, inp))
         note = "Written by traces/gspace/make_profiles.py; do not edit by hand."
         d = sp.derive(k, sp.H100, k["t_us"], k["bytes"], k["occ"])
         base = {"name": kn, "class": "CD", "grid": k["grid"], "threads": k["threads"], "regs": k["regs"], "smem": k["smem"]}
@@ -144,9 +162,9 @@ def main():
                        "(knee 2.3); demand: issue-slot (cuda) and L1TEX (lsu) utilisation x DRAM slowdown %.3f at %d blocks per SM"
                        % (k["n"], d["dram"], d["share"], d["S"], d["sat"]))
         write("h100", slug, profile(slug, bench, role, desc, sources, hk, note, d["share"]))
-        solo, dt, occ, how = titanv(k)
-        tk = dict(base, solo_us=round(solo, 2), demand=dt["demand"], dram=dt["dram"], sat_blocks=dt["sat"],
-                  ptb_workers=min(k["grid"], occ * TITANV["sms"]), launches=1, note=how)
+        solo, dt, occ, how, tgrid = titanv(k)
+        tk = dict(base, grid=tgrid, solo_us=round(solo, 2), demand=dt["demand"], dram=dt["dram"], sat_blocks=dt["sat"],
+                  ptb_workers=min(tgrid, occ * TITANV["sms"]), launches=1, note=how)
         write("titanv", slug, profile(slug, bench, role, desc, sources, tk, note, d["share"]))
         tsv.append((bench, role, kn, k, d, solo, dt, occ))
     for slug, bench, src, kn, v in ASSUMED:

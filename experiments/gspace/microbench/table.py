@@ -7,6 +7,8 @@ LC latency ratio and BE throughput measured at every configuration.
 usage: table.py RUN/summary.json [GPU] > traces/gspace/microbench.json
 (GPU: the description make.py was given, default titanv; for h100 the table is
 traces/gspace/microbench-h100.json)
+       table.py --suite 180 SHARD/summary.json... > build/suite180/microbench180.json
+(the paper-size suite of suite180.py, its co-runs split over shards; TITAN V)
 """
 import json
 import os
@@ -14,6 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make import instances  # noqa: E402  the instances' names, in app order
+import suite180  # noqa: E402
 
 FEATURES = ["l1_hit_rate", "l2_hit_rate", "dram_bw_util", "l2_bw_util", "l1_bw_util", "arith_intensity",
             "total_instructions"]
@@ -21,6 +24,7 @@ COMMANDS = {
     "titanv": ("python3 experiments/gspace/microbench/make.py > experiments/gspace/microbench.json && "
                "bin/combosim run experiments/gspace/microbench.json --out OUT && "
                "python3 experiments/gspace/microbench/table.py OUT/summary.json > traces/gspace/microbench.json"),
+    "suite180": "sh experiments/gspace/microbench/suite180.sh (build/suite180/microbench180.json)",
     "h100": ("python3 experiments/gspace/microbench/make.py h100 > experiments/gspace/microbench-h100.json && "
              "bin/combosim run experiments/gspace/microbench-h100.json --out OUT && "
              "python3 experiments/gspace/microbench/table.py OUT/summary.json h100 > traces/gspace/microbench-h100.json"),
@@ -33,13 +37,21 @@ def fail(msg):
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
-        fail("usage: table.py RUN/summary.json [GPU]")
-    gpu = sys.argv[2] if len(sys.argv) == 3 else "titanv"
-    if gpu not in COMMANDS:
-        fail(f"GPU {gpu!r}: expected one of {sorted(COMMANDS)}")
-    s = json.load(open(sys.argv[1]))
-    runs = s["runs"]
+    suite = instances
+    if sys.argv[1:2] == ["--suite"] and len(sys.argv) > 3 and sys.argv[2] == "180":
+        suite, gpu, files = suite180.instances, "titanv", sys.argv[3:]
+        command = COMMANDS["suite180"]
+    elif len(sys.argv) in (2, 3):
+        gpu = sys.argv[2] if len(sys.argv) == 3 else "titanv"
+        if gpu not in COMMANDS or gpu == "suite180":
+            fail(f"GPU {gpu!r}: expected one of titanv, h100")
+        files, command = sys.argv[1:2], COMMANDS[gpu]
+    else:
+        fail("usage: table.py RUN/summary.json [GPU] | table.py --suite 180 SHARD/summary.json...")
+    runs = []
+    for f in files:
+        s = json.load(open(f))
+        runs += s["runs"]
     n_values, k_max, micro, pairs = None, None, {}, []
     for r in runs:
         g = r.get("gspace")
@@ -62,15 +74,16 @@ def main():
         pairs.append({"be": be, "lc": lc,
                       "lc_ratio": [round(t["lc_ratio"], 6) for t in cfgs],
                       "be_tput": [round(t["be_tput"], 6) for t in cfgs]})
-    names = [k["name"] for k in instances()]
+    names = [k["name"] for k in suite()]
     if sorted(micro) != list(range(len(names))):
         fail(f"expected runs covering all {len(names)} micro-benchmarks, got {len(micro)}")
     table = {
         "format": "combosim gspace-table",
         "version": 1,
         "gpu": s["gpu"]["name"],
-        "command": COMMANDS[gpu],
-        "source": f"simulated: models/{gpu}.json, kernels of experiments/gspace/microbench/make.py (assumptions)",
+        "command": command,
+        "source": f"simulated: models/{gpu}.json, kernels of experiments/gspace/microbench/"
+                  f"{'suite180' if suite is not instances else 'make'}.py (assumptions)",
         "features": FEATURES,
         "n_values": n_values,
         "k_max": k_max,

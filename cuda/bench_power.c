@@ -73,6 +73,25 @@ static const struct power_phase phases[] = {
 	{ "development", "idle-2", NONE, NONE },
 };
 
+/* `bench power-clock` (development): kernels beside a Tensor-core partition large enough to
+ * take the chip to its power cap, against the same kernels beside smaller ones. */
+static const struct power_phase clock_phases[] = {
+	{ "development", "CD-16+none", CK_CD, 0, 16, 4, NONE },
+	{ "development", "CD-16+TC-116", CK_CD, 0, 16, 4, CK_TC, 16, 132, 4 },
+	{ "development", "CD-16+TC-66", CK_CD, 0, 16, 4, CK_TC, 66, 132, 4 },
+	{ "development", "CD-16+CD-116", CK_CD, 0, 16, 4, CK_CD, 16, 132, 4 },
+	{ "development", "CD-33+TC-99", CK_CD, 0, 33, 4, CK_TC, 33, 132, 4 },
+	{ "development", "CD-66+TC-66", CK_CD, 0, 66, 4, CK_TC, 66, 132, 4 },
+	{ "development", "CD-66+TC-33", CK_CD, 0, 66, 4, CK_TC, 99, 132, 4 },
+	{ "development", "RT-16+none", CK_RT, 0, 16, 4, NONE },
+	{ "development", "RT-16+TC-116", CK_RT, 0, 16, 4, CK_TC, 16, 132, 4 },
+	{ "development", "MEM-16+none", CK_MEM, 0, 16, 4, NONE },
+	{ "development", "MEM-16+TC-116", CK_MEM, 0, 16, 4, CK_TC, 16, 132, 4 },
+	{ "development", "TC-16+none", CK_TC, 0, 16, 4, NONE },
+	{ "development", "TC-16+TC-116", CK_TC, 0, 16, 4, CK_TC, 16, 132, 4 },
+	{ "development", "idle-3", NONE, NONE },
+};
+
 static double wall_s(void)
 {
 	struct timespec t;
@@ -100,8 +119,10 @@ static struct ck_kernel phase_kernel(const struct ck_kernel *base, int lo, int h
 	return k;
 }
 
-void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)
+void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, bool clock)
 {
+	const struct power_phase *set = clock ? clock_phases : phases;
+	size_t nset = clock ? sizeof(clock_phases) / sizeof(clock_phases[0]) : sizeof(phases) / sizeof(phases[0]);
 	int N = ck_sm_count(d);
 	struct ck_kernel base[CK_NCLASS];
 	for (int c = 0; c < CK_NCLASS; c++) {
@@ -118,8 +139,8 @@ void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts
 	cJSON_AddNumberToObject(jp, "task_us_full_gpu", TASK_US);
 	static double da[MAX_LAUNCHES], db[MAX_LAUNCHES];
 	const int rounds = 8;
-	for (size_t p = 0; p < sizeof(phases) / sizeof(phases[0]); p++) {
-		const struct power_phase *ph = &phases[p];
+	for (size_t p = 0; p < nset; p++) {
+		const struct power_phase *ph = &set[p];
 		if (ph->ahi > N || ph->bhi > N)
 			continue;
 		rest(GAP_MS);

@@ -6,9 +6,10 @@
 # event reasons, which older drivers may lack).  No GPU setting is changed.  Packs $OUT/run.tgz
 # (r/: power_phases.csv, smi.csv, smi2.csv, summary.json, calib.json, nvidia-smi -q before
 # and after, logs), stored as cuda/runs/h100-power.  About 2.5 minutes of GPU time.
-# Usage: sh cuda/scripts/device_power.sh [DIR]
+# Usage: sh cuda/scripts/device_power.sh [DIR [BENCH]]   (BENCH: power (default) or power-clock)
 set -u
 D=${1:-build/devcarry}
+W=${2:-power}
 export LD_LIBRARY_PATH="$D/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 R="$OUT/r"
 mkdir -p "$R"
@@ -22,7 +23,7 @@ nvidia-smi --query-gpu=timestamp,power.draw.instant,power.draw.average,clocks.sm
 p2=$!
 sleep 1
 echo "sampler clock check: $(date -u '+%Y/%m/%d %H:%M:%S.%N') unix $(date +%s.%N)" > "$R/clock-check.txt"
-timeout 400 "$D/combosim-cuda" bench power --out "$R/bench" --calib "$R/calib-cache.json" > "$R/stdout.txt" 2> "$R/stderr.txt"
+timeout 400 "$D/combosim-cuda" bench "$W" --out "$R/bench" --calib "$R/calib-cache.json" > "$R/stdout.txt" 2> "$R/stderr.txt"
 echo "bench rc=$?"
 sleep 1
 kill $p1 $p2 2>/dev/null

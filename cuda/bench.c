@@ -1193,6 +1193,10 @@ int bench_run(const struct bench_opts *o)
 		bench_pairs(d, &cal, o, sum, false);
 	if (o->what & BENCH_PAIRS_TEST)
 		bench_pairs(d, &cal, o, sum, true);
+	if (o->what & BENCH_POWER)
+		bench_power(d, &cal, o, sum, false);
+	if (o->what & BENCH_POWER_CLOCK)
+		bench_power(d, &cal, o, sum, true);
 	write_json(o, "summary.json", sum);
 	if (ck_calib_save(&cal))
 		fprintf(stderr, "combosim-cuda: %s: could not save the calibration cache: %s\n", cal.path, strerror(errno));

@@ -95,7 +95,7 @@ static void read_tie_list(struct gpu_desc *g, const struct cfg *root)
 static const char *const top_keys[] = {
 	"name", "sources", "notes", "sm_count", "sm", "clock_mhz", "l2_mb", "dram_gbps",
 	"dram_sharing", "dram_saturation", "sm_tie_order", "rt_emulation_unit", "class_defaults", "exit_hold", "yield",
-	"interference", "power", "mig", NULL
+	"interference", "power", "power_cap", "mig", NULL
 };
 static const char *const sm_keys[] = {
 	"max_threads", "max_blocks", "registers", "reg_alloc_unit", "max_threads_per_block",
@@ -177,6 +177,31 @@ static void check_models(struct gpu_desc *g, const struct cfg *root)
 	void *pself = p->create(g, &pw);
 	if (pself)
 		p->destroy(pself);
+	if (g->clock.on && !p->power_w)
+		cfg_fail_key(root, "power_cap", "needs a power model that gives the chip's power (\"linear\"), "
+			     "got $.power.model \"%s\"", pname);
+}
+
+/* "power_cap": the chip's power limit and how the clock falls above it (gpu.h struct gpu_clock). */
+static void load_clock(struct gpu_desc *g, const struct cfg *root)
+{
+	struct cfg c;
+	if (!cfg_has(root, "power_cap"))
+		return;
+	if (!cfg_obj(root, "power_cap", true, &c) ||
+	    !cfg_only(&c, (const char *const[]){ "watts", "exponent", "min_clock_mhz", "rate_exponent", "source", "note",
+					NULL }))
+		return;
+	double mhz = 0;
+	cfg_str(&c, "source", NULL, CFG_REQUIRED, &(const char *){ NULL });
+	cfg_str(&c, "note", NULL, "", &(const char *){ NULL });
+	if (!cfg_num(&c, "watts", 1, 1e5, CFG_REQUIRED, &g->clock.cap_w) ||
+	    !cfg_num(&c, "exponent", 0.1, 10, CFG_REQUIRED, &g->clock.exponent) ||
+	    !cfg_num(&c, "min_clock_mhz", 1, g->clock_mhz, CFG_REQUIRED, &mhz) ||
+	    !cfg_num(&c, "rate_exponent", 0, 2, CFG_REQUIRED, &g->clock.rate_exponent))
+		return;
+	g->clock.min_factor = mhz / g->clock_mhz;
+	g->clock.on = true;
 }
 
 static void check_smem(const struct gpu_desc *g, const struct cfg *smc);
@@ -372,6 +397,8 @@ struct gpu_desc *gpu_load(const char *path, struct cfg_diag *diag)
 	snprintf(g->source, sizeof(g->source), "%s", path);
 	struct cfg c = cfg_root(root, diag);
 	load_fields(g, &c);
+	if (!diag->failed)
+		load_clock(g, &c);
 	if (!diag->failed)
 		check_models(g, &c);
 	if (diag->failed) {

@@ -88,6 +88,16 @@ struct gpu_desc {
 	int sm_rank[GPU_MAX_SMS];
 	int sm_by_rank[GPU_MAX_SMS];      /* inverse: the SM at each position */
 	char tie_order[32];               /* "sequential" | "evens-then-odds" */
+	/* The chip clock under a power cap (the "power_cap" object; on false: none, the clock stays
+	 * at nominal).  When the power model's chip power at the nominal clock, P = fixed +
+	 * clocked, exceeds cap_w, the clock falls to the factor f at which fixed + clocked * f^exponent
+	 * = cap_w (at least min_factor), and every SM's rates scale by f^rate_exponent (measured:
+	 * kernels' times follow the reported clock only weakly; models/interference.h clock_factor,
+	 * sim/clock.c). */
+	struct gpu_clock {
+		bool on;
+		double cap_w, exponent, min_factor, rate_exponent;
+	} clock;
 	/* interference calibration: the "interference" object, kept for the model to read */
 	cJSON *interference;
 	cJSON *power;

@@ -274,6 +274,19 @@ static void bottleneck_sm_speeds(const void *self, const struct sm_kernel_view *
 	}
 }
 
+/* The clock under the GPU's power cap (models/gpu.h struct gpu_clock): 1 at or below the cap,
+ * else the factor f at which fixed + clocked * f^exponent = cap, at least min_factor. */
+static double bottleneck_clock(const void *self, const struct chip_view *chip)
+{
+	const struct gpu_clock *c = &((const struct bottleneck *)self)->g->clock;
+	if (!c->on || chip->power_w <= c->cap_w)
+		return 1;
+	double fixed = chip->power_w - chip->power_clocked_w;
+	if (chip->power_clocked_w <= 0 || fixed >= c->cap_w)
+		return c->min_factor;
+	return fmax(c->min_factor, fmin(1, pow((c->cap_w - fixed) / chip->power_clocked_w, 1 / c->exponent)));
+}
+
 double interference_contention(const void *self, enum kclass a, enum kclass b)
 {
 	return ((const struct bottleneck *)self)->contention[a][b];
@@ -285,7 +298,7 @@ const struct interference_ops interference_bottleneck = {
 	.create = bottleneck_create,
 	.destroy = bottleneck_destroy,
 	.sm_speeds = bottleneck_sm_speeds,
-	.clock_factor = NULL,
+	.clock_factor = bottleneck_clock,
 };
 
 const struct interference_ops *interference_find(const char *name)

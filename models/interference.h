@@ -30,6 +30,9 @@ struct chip_view {
 	 * with DRAM partitions (MIG, sim/partition.c) over the SM's partition, divided by its
 	 * share of the chip's bandwidth */
 	double dram_load;
+	/* clock_factor only: the chip's power at the nominal clock (models/power.h power_w) and
+	 * its part that scales with the SM clock, watts */
+	double power_w, power_clocked_w;
 };
 
 struct interference_ops {
@@ -42,7 +45,8 @@ struct interference_ops {
 	 * of its arguments (the engine reuses the answer for an identical view). */
 	void (*sm_speeds)(const void *self, const struct sm_kernel_view *k, int n,
 			  const struct chip_view *chip, double *speed);
-	/* Chip clock relative to nominal under the power model; NULL means always 1. */
+	/* Chip clock relative to nominal at the chip power in *chip (power_w, power_clocked_w);
+	 * NULL means always 1.  Pure. */
 	double (*clock_factor)(const void *self, const struct chip_view *chip);
 };
 

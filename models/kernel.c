@@ -25,6 +25,20 @@ static int occupancy(const struct kernel_fit *f, const struct gpu_desc *g, int s
 	return occ;
 }
 
+double kernel_dram_from_bytes(const struct gpu_desc *g, double bytes, double solo_ns, int sat, long resident)
+{
+	double share = bytes / (solo_ns * g->dram_gbps);      /* bytes per ns = GB/s */
+	double L = share;
+	if (g->dram_knee > 0) {
+		/* share = L / (1 + L^k)^(1/k)  <=>  L = share / (1 - share^k)^(1/k); above the
+		 * curve's reach (a share of 1 or more: the kernel moved more than the bandwidth
+		 * allows, a trace error or an L2 hit counted) it is held just below it */
+		double f = fmin(share, 0.999);
+		L = f / pow(1 - pow(f, g->dram_knee), 1 / g->dram_knee);
+	}
+	return L * sat * g->sm_count / (double)(resident > 0 ? resident : 1);
+}
+
 void kclass_default_demand(enum kclass c, double demand[UNIT_COUNT], double *dram)
 {
 	for (int u = 0; u < UNIT_COUNT; u++)
@@ -111,6 +125,11 @@ bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct ke
 	int sat = k->sat_blocks > 0 ? k->sat_blocks : cd->sat_blocks;
 	f->sat = sat > 0 ? min_int(sat, occ) : f->solo_resident;
 	double dram = k->dram_default && cd->has_dram ? cd->dram : k->dram;
+	if (k->dram_bytes > 0) {
+		long resident = (long)g->sm_count * min_int(f->sat, f->solo_resident);
+		dram = kernel_dram_from_bytes(g, k->dram_bytes, (double)k->solo_ns, f->sat,
+					      resident < k->grid ? resident : k->grid);
+	}
 
 	double demand[UNIT_COUNT];
 	memcpy(demand, k->demand, sizeof(demand));

@@ -5,7 +5,9 @@
  * when it runs alone on the whole GPU; `sat_blocks` is how many of its blocks one SM needs to
  * reach that (fewer blocks run no faster each, more blocks share the units).  `dram` is the
  * chip DRAM bandwidth the kernel would use alone on the whole GPU (> 1: DRAM-bound, so its
- * time saturates as SMs are added).  See models/interference.c for how they combine.
+ * time saturates as SMs are added), or `dram_bytes`, the bytes it moves, from which the GPU's
+ * bandwidth gives `dram` (kernel_dram_from_bytes).  See models/interference.c for how they
+ * combine.
  */
 #ifndef COMBOSIM_KERNEL_H
 #define COMBOSIM_KERNEL_H
@@ -21,6 +23,11 @@ struct kernel_spec {
 	enum kclass cls;
 	double demand[UNIT_COUNT];
 	double dram;
+	/* DRAM bytes (read + written) of one run alone on the whole GPU, as a trace or profiler
+	 * gives them (Nsight Compute dram__bytes); 0: not given.  When given, kernel_fit turns them
+	 * into `dram` on the GPU at hand (its dram_gbps and DRAM curve), so the figure carries over
+	 * between GPUs where a share of one GPU's bandwidth does not. */
+	double dram_bytes;
 	int grid;                /* blocks of the original kernel */
 	int threads;             /* per block */
 	int regs;                /* per thread */
@@ -60,6 +67,12 @@ bool kernel_units_ok(const struct kernel_spec *k, const struct gpu_desc *g, char
  * GPU lacks a unit the kernel demands. */
 bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct kernel_fit *fit,
 		char *err, size_t errlen);
+
+/* The chip DRAM demand (`dram`) of a kernel that moves `bytes` in `solo_ns` alone on g with
+ * `resident` blocks resident of which sat per SM reach full speed: the achieved share of the
+ * bandwidth, bytes / (solo_ns x dram_gbps), inverted through g's DRAM curve to the demand that
+ * achieves it, scaled from the blocks resident to sat on every SM. */
+double kernel_dram_from_bytes(const struct gpu_desc *g, double bytes, double solo_ns, int sat, long resident);
 
 /* The default unit demand of a class (a register-only micro-kernel of COMBO Table 3). */
 void kclass_default_demand(enum kclass c, double demand[UNIT_COUNT], double *dram);

@@ -20,8 +20,15 @@
  * so a power-gated SM saves its static power (and its idle floor), as SMQoS Alg. 3 gates the
  * SMs it gives to no task; idle ungated SMs still leak.  Energy is the integral of P over the
  * run; it reports energy, average power and the energy of each term.  Every coefficient must
- * name its source (or say "assumption") in the object's "sources".  No power cap or clock
- * response: interference_ops.clock_factor stays 1.
+ * name its source (or say "assumption") in the object's "sources".
+ *
+ * Power cap and clock: a model that gives `power_w` tells the engine the chip's power at the
+ * nominal clock from its state at an instant, split into the part that scales with the SM clock
+ * (per busy SM and per unit: the switching of the SMs) and the rest.  With the GPU
+ * description's "power_cap" (models/gpu.h struct gpu_clock) the clock model behind
+ * interference_ops.clock_factor lowers the clock while that power exceeds the cap, and the
+ * engine reports the energy the lower clock saved in each interval (clock_saved_wns), which the
+ * model takes off its total.
  */
 #ifndef COMBOSIM_POWER_H
 #define COMBOSIM_POWER_H
@@ -31,7 +38,7 @@
 #include "base/time.h"
 #include "models/gpu.h"
 
-#define POWER_OPS_VERSION 2              /* 2: dram_busy_ns */
+#define POWER_OPS_VERSION 3              /* 2: dram_busy_ns; 3: power_w, clock_saved_wns */
 
 /* What the chip did over [from, to).  SM-time is SMs x ns. */
 struct power_interval {
@@ -45,6 +52,18 @@ struct power_interval {
 	/* the share of the chip's DRAM bandwidth its users get, integrated (1 x ns = the whole
 	 * bandwidth for 1 ns): demand L over the slowdown it causes, L / gpu_dram_slowdown(L) */
 	double dram_busy_ns;
+	/* W x ns the clock's falls under the power cap took off the power at the nominal clock
+	 * (0 without a cap) */
+	double clock_saved_wns;
+};
+
+/* The chip at one instant: what power_interval integrates. */
+struct power_state {
+	int sms;                          /* SMs on the chip */
+	double gated_sms;                 /* SMs power-gated (gated and empty) */
+	double busy_sms;                  /* SMs with any block resident */
+	double unit_sms[UNIT_COUNT];      /* each unit's load summed over SMs (each at most 1) */
+	double dram_share;                /* share of the DRAM bandwidth in use */
 };
 
 struct power_ops {
@@ -56,6 +75,9 @@ struct power_ops {
 	void (*account)(void *self, const struct power_interval *iv);
 	/* Adds the model's figures to the run's summary object (its own key), or nothing. */
 	void (*report)(const void *self, cJSON *summary);
+	/* The chip's power at the nominal clock in state *st, watts; *clocked_w its part that
+	 * scales with the SM clock.  NULL: the model gives no power (no clock model possible). */
+	double (*power_w)(const void *self, const struct power_state *st, double *clocked_w);
 };
 
 extern const struct power_ops power_none;

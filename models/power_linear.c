@@ -20,7 +20,7 @@ struct linear {
 	double const_w, static_w, idle_w, active_w, dram_w, unit_w[UNIT_COUNT];
 	/* energy so far, W x ns, term by term */
 	double e_const, e_static, e_idle, e_active, e_dram, e_unit[UNIT_COUNT];
-	double gated_sm_ns, elapsed_ns;
+	double gated_sm_ns, elapsed_ns, clock_saved_wns;
 };
 
 static const struct coef {
@@ -120,6 +120,21 @@ static void linear_account(void *self, const struct power_interval *iv)
 	l->e_dram += l->dram_w * iv->dram_busy_ns;
 	l->gated_sm_ns += iv->gated_sm_ns;
 	l->elapsed_ns += dt;
+	l->clock_saved_wns += iv->clock_saved_wns;
+}
+
+/* The terms of P(t) (power.h) at one instant; the per-busy-SM and per-unit ones scale with the
+ * SM clock. */
+static double linear_power_w(const void *self, const struct power_state *st, double *clocked_w)
+{
+	const struct linear *l = self;
+	double ungated = st->sms - st->gated_sms;
+	double clocked = l->active_w * st->busy_sms;
+	for (int u = 0; u < UNIT_COUNT; u++)
+		clocked += l->unit_w[u] * st->unit_sms[u];
+	*clocked_w = clocked;
+	return l->const_w + l->static_w * ungated + l->idle_w * fmax(0, ungated - st->busy_sms) + clocked +
+	       l->dram_w * st->dram_share;
 }
 
 /* The terms other than the units', in the order "breakdown_j" lists them (units last). */
@@ -141,7 +156,7 @@ static double total_j(const struct linear *l)
 		sum += v[i];
 	for (int u = 0; u < UNIT_COUNT; u++)
 		sum += l->e_unit[u] * 1e-9;
-	return sum;
+	return sum - l->clock_saved_wns * 1e-9;
 }
 
 static void linear_report(const void *self, cJSON *summary)
@@ -163,6 +178,8 @@ static void linear_report(const void *self, cJSON *summary)
 	for (int u = 0; u < UNIT_COUNT; u++)
 		cJSON_AddNumberToObject(d, unit_names[u], l->e_unit[u] * 1e-9);
 	cJSON_AddNumberToObject(p, "gated_sm_ms", l->gated_sm_ns / 1e6);
+	if (l->clock_saved_wns > 0)          /* under a power cap: energy_j is net of it */
+		cJSON_AddNumberToObject(p, "clock_saved_j", l->clock_saved_wns * 1e-9);
 }
 
 const struct power_ops power_linear = {
@@ -172,4 +189,5 @@ const struct power_ops power_linear = {
 	.destroy = linear_destroy,
 	.account = linear_account,
 	.report = linear_report,
+	.power_w = linear_power_w,
 };

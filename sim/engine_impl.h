@@ -6,6 +6,7 @@
  *   dispatch.c   the hardware block dispatcher;
  *   reshape.c    resizing and yielding running persistent kernels;
  *   gate.c       SM power gating and the power model hook;
+ *   clock.c      the chip clock under the GPU's power cap;
  *   partition.c  DRAM bandwidth partitions (MIG instances' memory slices).
  * Nothing outside sim/ includes this.
  *
@@ -274,8 +275,15 @@ struct sim {
 	void *power_self;
 	struct power_mark {
 		sim_time at;
-		double unit[UNIT_COUNT], busy, thread, gated, dram;
+		double unit[UNIT_COUNT], busy, thread, gated, dram, clock_saved;
 	} power_mark;
+	/* the chip clock (sim/clock.c): `clock` the factor on every SM's speeds (1 without a cap, or
+	 * under it), chip_clock the clock relative to nominal, its integral, the time below 1 and
+	 * its least value, and the power it saves now and integrated (W x ns), all up to
+	 * clock_since; clock_on: the GPU has a cap */
+	bool clock_on;
+	double clock, chip_clock, clock_int, clock_low_ns, clock_min, clock_saved_w, clock_saved_int;
+	sim_time clock_since;
 };
 
 void *xcalloc(size_t n, size_t sz);
@@ -431,5 +439,15 @@ void power_open(struct sim *s, struct cfg_diag *diag);
 void power_close(struct sim *s);
 /* Tells the model of the interval since the last call and adds its report to `out`. */
 void power_report(struct sim *s, cJSON *out);
+/* clock.c: whether the GPU's clock model is on (its power_cap and a power model giving power) */
+void clock_open(struct sim *s);
+/* the clock integrals up to now */
+void clock_integrate(struct sim *s);
+/* after a settle: the chip's power from the classes' state, the clock at it, and every class
+ * re-rated when the clock moved */
+void clock_settle(struct sim *s);
+void clock_report(struct sim *s, cJSON *out);
+/* residency.c: re-rates every class holding work (the clock moved) */
+void residency_rerate_all(struct sim *s);
 
 #endif

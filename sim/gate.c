@@ -23,10 +23,12 @@
 static void power_account(struct sim *s)
 {
 	struct power_mark *m = &s->power_mark;
+	clock_integrate(s);
 	struct power_interval iv = {
 		.from = m->at, .to = s->now, .sms = s->g->sm_count, .gated_sms = s->n_gated,
 		.busy_sm_ns = s->busy_int - m->busy, .gated_sm_ns = s->gated_int - m->gated,
 		.thread_sm_ns = s->thread_int - m->thread, .dram_busy_ns = s->dram_int - m->dram,
+		.clock_saved_wns = s->clock_saved_int - m->clock_saved,
 	};
 	for (int u = 0; u < UNIT_COUNT; u++) {
 		iv.unit_sm_ns[u] = s->unit_int[u] - m->unit[u];
@@ -39,6 +41,7 @@ static void power_account(struct sim *s)
 	m->gated = s->gated_int;
 	m->thread = s->thread_int;
 	m->dram = s->dram_int;
+	m->clock_saved = s->clock_saved_int;
 }
 
 /* Splits off c's gated part (gated from now) from its other members (ungated). */
@@ -85,6 +88,7 @@ void power_open(struct sim *s, struct cfg_diag *diag)
 		s->power_self = s->power->create(s->g, &pc);
 	}
 	cJSON_Delete(empty);
+	clock_open(s);
 }
 
 void power_close(struct sim *s)
@@ -100,6 +104,7 @@ void power_report(struct sim *s, cJSON *out)
 	power_account(s);
 	if (s->power)
 		s->power->report(s->power_self, out);
+	clock_report(s, out);
 }
 
 bool sim_sm_gated(const struct sim *s, int sm)

@@ -68,6 +68,8 @@ void residency_init(struct sim *s)
 	s->n_idle = 1;
 	s->n_parts = 1;              /* one chip-wide DRAM */
 	s->parts[0].share = 1;
+	s->clock = 1;
+	s->clock_min = 1;
 }
 
 /* Siblings: a kernel's groups with the same start (placed by one dispatch pass, or split
@@ -737,7 +739,7 @@ static void class_rerate(struct sim *s, struct smclass *c)
 		int i;
 		for (i = 0; kin[i] != gr->k; i++)
 			;
-		double v = speed[i];
+		double v = speed[i] * s->clock;     /* the chip clock (sim/clock.c), 1 without a cap */
 		struct kinst *k = gr->k;
 		if (persistent(k)) {
 			k->pool_rate += gr->n * c->nsm * (v - gr->speed);
@@ -849,6 +851,15 @@ void residency_settle(struct sim *s)
 	s->n_dirty = 0;
 	merge_idle(s);
 	merge_same(s, s->settled_ids, n);
+	if (s->clock_on)
+		clock_settle(s);
+}
+
+void residency_rerate_all(struct sim *s)
+{
+	for (int i = 0; i < s->n_classes; i++)
+		if (s->classes[i].alive && s->classes[i].groups)
+			class_rerate(s, &s->classes[i]);
 }
 
 /* ---------------------------------------------------------------- leaving workers */

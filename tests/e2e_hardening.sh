@@ -100,7 +100,8 @@ fi
 sed 's/"cuda": 128/"cuda": 0/' models/rtx3090.json >"$T/gpu-nocuda.json"
 expect_error "gpu: units.cuda 0 is refused" 2 '$.sm.units.cuda: expected at least 1' -- \
 	run experiments/default.json --set "gpu=$T/gpu-nocuda.json" --out "$T/x"
-sed 's/"tensor": 4/"tensor": 0/' models/rtx3090.json >"$T/gpu-notensor.json"
+# no tensor units, and no power coefficient for them (the power model refuses one for a unit the SM lacks)
+sed -e 's/"tensor": 4,/"tensor": 0,/' -e 's/"tensor": 4\.074, //' models/rtx3090.json >"$T/gpu-notensor.json"
 cat >"$T/tc.json" <<EOF
 { "gpu": "$T/gpu-notensor.json", "duration_ms": 5,
   "kernels": [ { "name": "gemm", "class": "TC", "grid": 82, "threads": 256, "solo_us": 100 } ],

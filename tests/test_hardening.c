@@ -340,7 +340,8 @@ static void test_gpu_without_tensor_cores(void)
 {
 	char path[64], msg[CFG_MSG_MAX];
 	struct cfg_diag d;
-	struct gpu_desc *g = gpu_with((const char *const[]){ "sm.units.tensor=0", NULL }, path, sizeof(path), msg, sizeof(msg));
+	struct gpu_desc *g = gpu_with((const char *const[]){ "sm.units.tensor=0", "!power.unit_w.tensor", NULL }, path, sizeof(path), msg,
+				       sizeof(msg));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
 	gpu_free(g);
 	struct experiment *e = exp_on(path, "TC", "{\"name\": \"exclusive\", \"run\": \"be\"}", &d);

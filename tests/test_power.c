@@ -7,11 +7,13 @@
  * The kernels: 256 threads, 6 blocks per SM on the RTX 3090 (1536 threads), sat_blocks 6, 1 ms
  * alone; a grid of at most one wave runs every block at speed 1 for 1 ms, so a run is 1 ms. */
 #include <CUnit/CUnit.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "models/interference.h"
 #include "models/power.h"
 #include "sim/engine.h"
 #include "tests/load.h"
@@ -70,8 +72,21 @@ static const struct policy_ops gate_policy = {
 /* Runs kernel K (class, grid, extra kernel fields) alone on `gpu` under gate_policy with
  * `params`; returns the summary's "power" object (detached; the caller deletes it) and the
  * run's end in *end_ns. */
+static cJSON *run_summary(const char *gpu, const char *cls, int grid, const char *extra, const char *params,
+			  long long *end_ns);
+
 static cJSON *run_power(const char *gpu, const char *cls, int grid, const char *extra, const char *params,
 			long long *end_ns)
+{
+	cJSON *o = run_summary(gpu, cls, grid, extra, params, end_ns);
+	cJSON *power = cJSON_DetachItemFromObjectCaseSensitive(o, "power");
+	cJSON_Delete(o);
+	return power;
+}
+
+/* As run_power, the whole summary object. */
+static cJSON *run_summary(const char *gpu, const char *cls, int grid, const char *extra, const char *params,
+			  long long *end_ns)
 {
 	char json[1024];
 	snprintf(json, sizeof(json), EXP_FMT, gpu, cls, grid, extra);
@@ -88,12 +103,10 @@ static cJSON *run_power(const char *gpu, const char *cls, int grid, const char *
 	*end_ns = (long long)sim_last_finish(s);
 	cJSON *o = cJSON_CreateObject();
 	sim_report(s, o);
-	cJSON *power = cJSON_DetachItemFromObjectCaseSensitive(o, "power");
-	cJSON_Delete(o);
 	sim_free(s);
 	cJSON_Delete(pj);
 	experiment_free(e);
-	return power;
+	return o;
 }
 
 static double num(const cJSON *o, const char *key)
@@ -309,8 +322,173 @@ static void test_bad_missing_unit(void)
 	unlink(path);
 }
 
+/* ------------------------------------------------------------ the clock under a power cap */
+
+/* The RTX 3090 with `power` and `cap` (JSON text, NULL: none) as its power and power_cap. */
+static void gpu_file_cap(const char *power, const char *cap, char *path, size_t n)
+{
+	char tmp[64];
+	gpu_file(power, tmp, sizeof(tmp));
+	struct cfg_diag d = { 0 };
+	cJSON *j = cfg_load_file(tmp, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	unlink(tmp);
+	if (cap)
+		cJSON_AddItemToObject(j, "power_cap", cJSON_Parse(cap));
+	snprintf(path, n, "/tmp/combosim-clock-XXXXXX");
+	FILE *f = fdopen(mkstemp(path), "w");
+	char *text = cJSON_Print(j);
+	fputs(text, f);
+	fclose(f);
+	free(text);
+	cJSON_Delete(j);
+}
+
+#define CLOCK_POWER "{\"model\": \"linear\", \"const_w\": 50, \"sm_static_w\": 0, \"unit_w\": {\"cuda\": 1}, " \
+	"\"dram_w\": 0, " SOURCES "}"
+
+static void test_clock_factor(void)
+{
+	/* cap 100 W, exponent 2, least clock 0.5: at or below the cap 1; 150 W of which 100 clocked
+	 * (50 fixed): 50 + 100 f^2 = 100, f = sqrt(0.5); fixed above the cap: the least clock */
+	char path[64];
+	gpu_file_cap(CLOCK_POWER, "{\"watts\": 100, \"exponent\": 2, \"min_clock_mhz\": 847.5, "
+		     "\"rate_exponent\": 1, \"source\": \"t\"}", path, sizeof(path));
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = gpu_load(path, &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_TRUE(g->clock.on);
+	CU_ASSERT_DOUBLE_EQUAL(g->clock.min_factor, 0.5, 1e-12);
+	const struct interference_ops *m = interference_find("bottleneck");
+	struct cfg c = cfg_root(g->interference, &d);
+	void *self = m->create(g, &c);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m->clock_factor);
+	struct chip_view v = { .power_w = 100, .power_clocked_w = 60 };
+	CU_ASSERT_DOUBLE_EQUAL(m->clock_factor(self, &v), 1, 0);
+	v = (struct chip_view){ .power_w = 150, .power_clocked_w = 100 };
+	CU_ASSERT_DOUBLE_EQUAL(m->clock_factor(self, &v), sqrt(0.5), 1e-12);
+	v = (struct chip_view){ .power_w = 1000, .power_clocked_w = 900 };   /* (0/900)^.5 = 0: the least */
+	CU_ASSERT_DOUBLE_EQUAL(m->clock_factor(self, &v), 0.5, 1e-12);
+	v = (struct chip_view){ .power_w = 130, .power_clocked_w = 10 };     /* fixed 120 > cap */
+	CU_ASSERT_DOUBLE_EQUAL(m->clock_factor(self, &v), 0.5, 1e-12);
+	m->destroy(self);
+	gpu_free(g);
+	unlink(path);
+}
+
+static void test_clock_run(void)
+{
+	/* K: CD, 492 blocks load every SM's CUDA cores fully: 50 + 82 x 1 = 132 W at the nominal
+	 * clock.  Cap 91 W, exponent 1: 50 + 82 f = 91, f = 0.5.  rate_exponent 1: the 1 ms kernel
+	 * takes 2 ms, drawing 91 W: 0.182 J, 41 W x 2 ms = 0.082 J saved against the nominal
+	 * clock's power over the same time.  rate_exponent 0.5: rate sqrt(0.5), 1.41421 ms.  No cap,
+	 * or a cap above 132 W: 1 ms at 132 W. */
+	static const struct {
+		const char *cap;
+		long long end;
+		double energy, saved, mean;
+	} cases[] = {
+		{ "{\"watts\": 91, \"exponent\": 1, \"min_clock_mhz\": 100, \"rate_exponent\": 1, \"source\": \"t\"}",
+		  2000000, 0.182, 0.082, 0.5 },
+		{ "{\"watts\": 91, \"exponent\": 1, \"min_clock_mhz\": 100, \"rate_exponent\": 0.5, \"source\": \"t\"}",
+		  1414214, 91 * 1.414214e-3, 41 * 1.414214e-3, 0.5 },
+		{ "{\"watts\": 200, \"exponent\": 1, \"min_clock_mhz\": 100, \"rate_exponent\": 1, \"source\": \"t\"}",
+		  1000000, 0.132, 0, 1 },
+		{ NULL, 1000000, 0.132, 0, -1 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char gpu[64];
+		gpu_file_cap(CLOCK_POWER, cases[i].cap, gpu, sizeof(gpu));
+		long long end;
+		cJSON *o = run_summary(gpu, "CD", 492, "", "{}", &end);
+		const cJSON *p = cJSON_GetObjectItem(o, "power"), *c = cJSON_GetObjectItem(o, "clock");
+		CU_ASSERT_TRUE(llabs(end - cases[i].end) <= 1);
+		CU_ASSERT_DOUBLE_EQUAL(num(p, "energy_j"), cases[i].energy, 1e-6);
+		if (cases[i].saved > 0) {
+			CU_ASSERT_DOUBLE_EQUAL(num(p, "clock_saved_j"), cases[i].saved, 1e-6);
+		} else {
+			CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(p, "clock_saved_j"));
+		}
+		if (cases[i].mean < 0) {
+			CU_ASSERT_PTR_NULL(c);           /* no cap: no clock model, no key */
+		} else {
+			CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+			CU_ASSERT_DOUBLE_EQUAL(num(c, "mean_factor"), cases[i].mean, 1e-9);
+			CU_ASSERT_DOUBLE_EQUAL(num(c, "below_nominal_ms"), cases[i].mean < 1 ? end / 1e6 : 0, 1e-6);
+		}
+		cJSON_Delete(o);
+		unlink(gpu);
+	}
+}
+
+static void test_clock_bad(void)
+{
+	static const struct {
+		const char *power, *cap, *want;
+	} cases[] = {
+		{ "{\"model\": \"none\"}", "{\"watts\": 91, \"exponent\": 1, \"min_clock_mhz\": 100, "
+		  "\"rate_exponent\": 1, \"source\": \"t\"}", "$.power_cap: needs a power model that gives the chip's power" },
+		{ CLOCK_POWER, "{\"watts\": 91, \"exponent\": 1, \"min_clock_mhz\": 100, \"source\": \"t\"}",
+		  "$.power_cap.rate_exponent" },
+		{ CLOCK_POWER, "{\"watts\": 91, \"exponent\": 1, \"min_clock_mhz\": 5000, \"rate_exponent\": 1, "
+		  "\"source\": \"t\"}", "$.power_cap.min_clock_mhz" },
+		{ CLOCK_POWER, "{\"watts\": 91, \"exponent\": 1, \"min_clock_mhz\": 100, \"rate_exponent\": 1}",
+		  "$.power_cap.source" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char gpu[64];
+		gpu_file_cap(cases[i].power, cases[i].cap, gpu, sizeof(gpu));
+		struct cfg_diag d = { 0 };
+		struct gpu_desc *g = gpu_load(gpu, &d);
+		CU_ASSERT_PTR_NULL(g);
+		gpu_free(g);
+		if (!strstr(d.msg, cases[i].want))
+			fprintf(stderr, "\ncase %zu: got '%s', want '...%s'\n", i, d.msg, cases[i].want);
+		CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, cases[i].want));
+		CU_ASSERT_EQUAL(strncmp(d.msg, gpu, strlen(gpu)), 0);
+		unlink(gpu);
+	}
+}
+
+static void test_h100_shipped(void)
+{
+	/* The shipped H100 description: a TC kernel on every SM is above the cap (as measured:
+	 * cuda/runs/h100-power TC-132, 1800 MHz); a CD one is not (CD-132, 1980 MHz) */
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = gpu_load("models/h100.json", &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_TRUE(g->clock.on);
+	cJSON *pw = g->power;
+	struct cfg c = cfg_root(pw, &d);
+	const struct power_ops *pm = power_find("linear");
+	void *ps = pm->create(g, &c);
+	CU_ASSERT_FALSE_FATAL(d.failed);
+	const struct interference_ops *m = interference_find("bottleneck");
+	struct cfg ic = cfg_root(g->interference, &d);
+	void *ms = m->create(g, &ic);
+	struct power_state tc = { .sms = 132, .busy_sms = 132, .unit_sms = { [UNIT_TENSOR] = 132 } };
+	struct power_state cd = { .sms = 132, .busy_sms = 132, .unit_sms = { [UNIT_CUDA] = 132 } };
+	struct chip_view v = { 0 };
+	v.power_w = pm->power_w(ps, &tc, &v.power_clocked_w);
+	double f = m->clock_factor(ms, &v);
+	CU_ASSERT_TRUE(f < 0.95 && f > 0.85);
+	CU_ASSERT_DOUBLE_EQUAL(f, 1800.0 / 1980, 0.01);
+	v.power_w = pm->power_w(ps, &cd, &v.power_clocked_w);
+	CU_ASSERT_DOUBLE_EQUAL(v.power_w, 324.6, 0.05 * 324.6);     /* measured CD-132 */
+	CU_ASSERT_DOUBLE_EQUAL(m->clock_factor(ms, &v), 1, 0);
+	m->destroy(ms);
+	pm->destroy(ps);
+	gpu_free(g);
+}
+
 void register_power_tests(void)
 {
+	CU_pSuite c = CU_add_suite("clock", NULL, NULL);
+	CU_add_test(c, "the clock under the cap: fixed + clocked x f^k = cap, clamped", test_clock_factor);
+	CU_add_test(c, "a run above the cap: slower by f^rate_exponent, energy at the cap", test_clock_run);
+	CU_add_test(c, "bad power_cap refused with the file and the JSON path", test_clock_bad);
+	CU_add_test(c, "the shipped H100: TC on every SM above the cap, CD below", test_h100_shipped);
+
 	CU_pSuite s = CU_add_suite("power model linear", NULL, NULL);
 	CU_add_test(s, "energy is the integral of power, term by term (hand-computed)", test_integral);
 	CU_add_test(s, "gating N SMs for T saves exactly N * T * static power", test_gating_saves_static);

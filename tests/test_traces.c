@@ -11,6 +11,7 @@
 
 #include "sim/engine.h"
 #include "exp/experiment.h"
+#include "models/kernel.h"
 #include "traces/csv.h"
 #include "traces/gametrace.h"
 #include "traces/gen.h"
@@ -1184,9 +1185,54 @@ static void test_experiment_cpu_trace(void)
 	rm_tmp(t);
 }
 
+/* A kernel's DRAM demand from the bytes it moves (kernel_spec.dram_bytes): the achieved share of
+ * the GPU's bandwidth inverted through its DRAM curve, scaled to sat blocks on every SM. */
+static void test_dram_bytes(void)
+{
+	/* 0.5 of the H100's 3352 GB/s for 1 ms: 1.676e9 B.  Knee 2.3: the demand achieving a
+	 * share of 0.5 is L = 0.5 / (1 - 0.5^2.3)^(1/2.3); with 4 blocks resident on every SM
+	 * (sat 4) dram = L, with 2 (grid 264) it is 2L.  The RTX 3090 (no knee: max(1, L)): 0.5
+	 * of 936 GB/s is L = 0.5. */
+	static const char *fmt = "{\"gpu\": \"%s\", \"policies\": [{\"name\": \"exclusive\", \"run\": \"be\"}], "
+		"\"kernels\": [{\"name\":\"K\",\"class\":\"MEM\",\"grid\":%d,\"threads\":256,\"solo_us\":1000,"
+		"\"sat_blocks\":4,\"dram_bytes\":%.6g}], \"apps\": [{\"name\":\"a\",\"kernels\":[\"K\"]}]}";
+	const double L = 0.5 / pow(1 - pow(0.5, 2.3), 1 / 2.3);
+	const struct {
+		const char *gpu;
+		int grid, sms;
+		double bytes, want;
+	} cases[] = {
+		{ "h100", 528, 132, 0.5 * 1e6 * 3352, L },
+		{ "h100", 264, 132, 0.5 * 1e6 * 3352, 2 * L },
+		{ "rtx3090", 328, 82, 0.5 * 1e6 * 936, 0.5 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char json[1024];
+		snprintf(json, sizeof(json), fmt, cases[i].gpu, cases[i].grid, cases[i].bytes);
+		struct experiment *e = test_load_text(json);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT_DOUBLE_EQUAL(e->kernels[0].dram_bytes, cases[i].bytes, 1);
+		CU_ASSERT_FALSE(e->kernels[0].dram_default);    /* the class default does not replace it */
+		struct kernel_fit f;
+		char err[256];
+		CU_ASSERT_TRUE_FATAL(kernel_fit(&e->kernels[0], e->gpu, &f, err, sizeof(err)));
+		CU_ASSERT_DOUBLE_EQUAL(f.dram_delta * f.sat * cases[i].sms, cases[i].want, 1e-9);
+		experiment_free(e);
+	}
+	/* both forms at once: refused, naming the key */
+	struct cfg_diag d;
+	struct experiment *e = test_load_json("{\"gpu\": \"h100\", \"policies\": [{\"name\": \"exclusive\", \"run\": \"be\"}], "
+		"\"kernels\": [{\"name\":\"K\",\"class\":\"MEM\",\"grid\":528,\"threads\":256,\"solo_us\":1000,"
+		"\"dram\":1,\"dram_bytes\":1e9}], \"apps\": [{\"name\":\"a\",\"kernels\":[\"K\"]}]}", &d);
+	CU_ASSERT_PTR_NULL(e);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.kernels[0].dram_bytes: expected either dram"));
+	experiment_free(e);
+}
+
 void register_traces_tests(void)
 {
 	CU_pSuite s = CU_add_suite("traces", NULL, NULL);
+	CU_add_test(s, "a kernel's DRAM demand from its bytes (dram_bytes) on each GPU", test_dram_bytes);
 	CU_add_test(s, "CSV quoting, BOM, comments, line numbers", test_csv_quoting);
 	CU_add_test(s, "CSV typed fields and their errors", test_csv_fields);
 	CU_add_test(s, "kernel-level trace: the sample streams frame by frame", test_kernel_trace_sample);

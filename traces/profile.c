@@ -15,7 +15,7 @@
 const char *const quality_names[Q_COUNT] = { "high", "medium", "low" };
 
 static const char *const kernel_keys[] = {
-	"name", "class", "grid", "threads", "regs", "smem", "solo_us", "demand", "dram",
+	"name", "class", "grid", "threads", "regs", "smem", "solo_us", "demand", "dram", "dram_bytes",
 	"sat_blocks", "ptb_workers", "note", "source", NULL
 };
 static const char *const class_names[] = { "RT", "CD", "TC", "MEM", NULL };
@@ -96,7 +96,7 @@ void profile_read_kernel(const struct cfg *c, struct kernel_spec *k, bool need_s
 		return;
 	k->cls = (enum kclass)cls;
 	kclass_default_demand(k->cls, k->demand, &k->dram);
-	k->dram_default = !cfg_has(c, "dram");
+	k->dram_default = !cfg_has(c, "dram") && !cfg_has(c, "dram_bytes");
 	if (cfg_int(c, "grid", 1, 1 << 30, CFG_REQUIRED, &v))
 		k->grid = (int)v;
 	if (cfg_int(c, "threads", 1, 4096, CFG_REQUIRED, &v))
@@ -125,6 +125,11 @@ void profile_read_kernel(const struct cfg *c, struct kernel_spec *k, bool need_s
 	}
 	if (cfg_num(c, "dram", 0, 1000, &(double){ k->dram }, &d))
 		k->dram = d;
+	if (cfg_num(c, "dram_bytes", 0, 1e18, &(double){ 0 }, &d))
+		k->dram_bytes = d;
+	if (cfg_has(c, "dram") && cfg_has(c, "dram_bytes"))
+		cfg_fail_key(c, "dram_bytes", "expected either dram (a share of the GPU's bandwidth) or dram_bytes (bytes "
+			     "moved alone), got both");
 	if (c->diag->failed || !g)
 		return;
 	char err[256];

@@ -1,0 +1,186 @@
+/* bench_power — `bench power` (not part of `all`): phases of steady work, each holding one
+ * activity for a fixed time, for a power and clock sampler running beside the program
+ * (nvidia-smi or NVML, cuda/scripts/device_power.sh) to read.
+ *
+ * A phase runs SM-bound kernels of the co-run shape (256 threads, 16 KB shared memory, 4 workers
+ * per SM of the set; `blocks` changes the workers per SM) back to back for `hold_ms`: one kernel
+ * on SMs [0, n), or two on disjoint ranges (a kernel next to a busy partition), launched together
+ * on two streams; the second one has 1.5 times the tasks so it outlasts the first, which is the one
+ * timed (its tail runs alone: the phase's power mixes both).  Idle phases launch nothing.  Between phases the GPU rests for `gap_ms`.  Each phase's
+ * wall-clock start and end (CLOCK_REALTIME, the sampler's clock) and its kernels' durations go to
+ * power_phases.csv; a sampler's rows are matched to phases by time (cuda/scripts/fit_power.py).
+ * The set each phase belongs to (calibration: fitted; development: only compared) is a column.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuda/bench.h"
+
+#define HOLD_MS 2500.0
+#define GAP_MS 1200.0
+#define TASK_US 10000.0        /* one task's time on the full GPU, 4 workers per SM */
+#define MAX_LAUNCHES 1024
+
+struct power_phase {
+	const char *set;           /* calibration | development */
+	const char *name;
+	int acls, alo, ahi, ablocks;      /* timed kernel (acls < 0: idle) */
+	int bcls, blo, bhi, bblocks;      /* neighbour (bcls < 0: none) */
+};
+
+#define NONE -1, 0, 0, 0
+/* SM ranges are in the %smid numbering; 132 on the H100 (phases beyond the device's SMs are
+ * skipped). */
+static const struct power_phase phases[] = {
+	{ "calibration", "idle-0", NONE, NONE },
+	{ "calibration", "CD-33", CK_CD, 0, 33, 4, NONE },
+	{ "calibration", "CD-66", CK_CD, 0, 66, 4, NONE },
+	{ "calibration", "CD-99", CK_CD, 0, 99, 4, NONE },
+	{ "calibration", "CD-132", CK_CD, 0, 132, 4, NONE },
+	{ "calibration", "TC-33", CK_TC, 0, 33, 4, NONE },
+	{ "calibration", "TC-66", CK_TC, 0, 66, 4, NONE },
+	{ "calibration", "TC-99", CK_TC, 0, 99, 4, NONE },
+	{ "calibration", "TC-132", CK_TC, 0, 132, 4, NONE },
+	{ "calibration", "MEM-33", CK_MEM, 0, 33, 4, NONE },
+	{ "calibration", "MEM-66", CK_MEM, 0, 66, 4, NONE },
+	{ "calibration", "MEM-99", CK_MEM, 0, 99, 4, NONE },
+	{ "calibration", "MEM-132", CK_MEM, 0, 132, 4, NONE },
+	{ "calibration", "RT-33", CK_RT, 0, 33, 4, NONE },
+	{ "calibration", "RT-66", CK_RT, 0, 66, 4, NONE },
+	{ "calibration", "RT-99", CK_RT, 0, 99, 4, NONE },
+	{ "calibration", "RT-132", CK_RT, 0, 132, 4, NONE },
+	{ "calibration", "idle-1", NONE, NONE },
+	/* development: other SM counts, other densities, and kernels beside busy partitions */
+	{ "development", "CD-50", CK_CD, 0, 50, 4, NONE },
+	{ "development", "TC-116", CK_TC, 0, 116, 4, NONE },
+	{ "development", "MEM-16", CK_MEM, 0, 16, 4, NONE },
+	{ "development", "RT-120", CK_RT, 0, 120, 4, NONE },
+	{ "development", "CD8-132", CK_CD, 0, 132, 8, NONE },
+	{ "development", "TC8-132", CK_TC, 0, 132, 8, NONE },
+	{ "development", "CD-66+none", CK_CD, 0, 66, 4, NONE },
+	{ "development", "CD-66+TC-66", CK_CD, 0, 66, 4, CK_TC, 66, 132, 4 },
+	{ "development", "CD-66+CD-66", CK_CD, 0, 66, 4, CK_CD, 66, 132, 4 },
+	{ "development", "CD-66+MEM-66", CK_CD, 0, 66, 4, CK_MEM, 66, 132, 4 },
+	{ "development", "TC-66+none", CK_TC, 0, 66, 4, NONE },
+	{ "development", "TC-66+TC-66", CK_TC, 0, 66, 4, CK_TC, 66, 132, 4 },
+	{ "development", "TC-66+CD-66", CK_TC, 0, 66, 4, CK_CD, 66, 132, 4 },
+	{ "development", "MEM-66+none", CK_MEM, 0, 66, 4, NONE },
+	{ "development", "MEM-66+TC-66", CK_MEM, 0, 66, 4, CK_TC, 66, 132, 4 },
+	{ "development", "TC-66+MEM-66", CK_TC, 0, 66, 4, CK_MEM, 66, 132, 4 },
+	{ "development", "idle-2", NONE, NONE },
+};
+
+/* `bench power-clock` (development): kernels beside a Tensor-core partition large enough to
+ * take the chip to its power cap, against the same kernels beside smaller ones. */
+static const struct power_phase clock_phases[] = {
+	{ "development", "CD-16+none", CK_CD, 0, 16, 4, NONE },
+	{ "development", "CD-16+TC-116", CK_CD, 0, 16, 4, CK_TC, 16, 132, 4 },
+	{ "development", "CD-16+TC-66", CK_CD, 0, 16, 4, CK_TC, 66, 132, 4 },
+	{ "development", "CD-16+CD-116", CK_CD, 0, 16, 4, CK_CD, 16, 132, 4 },
+	{ "development", "CD-33+TC-99", CK_CD, 0, 33, 4, CK_TC, 33, 132, 4 },
+	{ "development", "CD-66+TC-66", CK_CD, 0, 66, 4, CK_TC, 66, 132, 4 },
+	{ "development", "CD-66+TC-33", CK_CD, 0, 66, 4, CK_TC, 99, 132, 4 },
+	{ "development", "RT-16+none", CK_RT, 0, 16, 4, NONE },
+	{ "development", "RT-16+TC-116", CK_RT, 0, 16, 4, CK_TC, 16, 132, 4 },
+	{ "development", "MEM-16+none", CK_MEM, 0, 16, 4, NONE },
+	{ "development", "MEM-16+TC-116", CK_MEM, 0, 16, 4, CK_TC, 16, 132, 4 },
+	{ "development", "TC-16+none", CK_TC, 0, 16, 4, NONE },
+	{ "development", "TC-16+TC-116", CK_TC, 0, 16, 4, CK_TC, 16, 132, 4 },
+	{ "development", "idle-3", NONE, NONE },
+};
+
+static double wall_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void rest(double ms)
+{
+	struct timespec t = { .tv_sec = (time_t)(ms / 1e3), .tv_nsec = (long)(fmod(ms, 1e3) * 1e6) };
+	nanosleep(&t, NULL);
+}
+
+/* The co-run shape, SM-bound to [lo, hi) with `per_sm` workers per SM and `rounds` tasks per
+ * worker; work from the calibrated full kernel (one 4-per-SM wave takes TASK_US). */
+static struct ck_kernel phase_kernel(const struct ck_kernel *base, int lo, int hi, int per_sm, int rounds)
+{
+	struct ck_kernel k = *base;
+	k.variant = CK_SMBOUND;
+	k.workers = base->tasks / 4 * per_sm;       /* enough to fill every SM's quota */
+	k.sm_quota = per_sm;
+	k.tasks = (hi - lo) * per_sm * rounds;
+	ck_mask_clear(&k);
+	ck_mask_range(&k, lo, hi);
+	return k;
+}
+
+void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, bool clock)
+{
+	const struct power_phase *set = clock ? clock_phases : phases;
+	size_t nset = clock ? sizeof(clock_phases) / sizeof(clock_phases[0]) : sizeof(phases) / sizeof(phases[0]);
+	int N = ck_sm_count(d);
+	struct ck_kernel base[CK_NCLASS];
+	for (int c = 0; c < CK_NCLASS; c++) {
+		bench_half_sm_kernel(d, c, &base[c]);
+		bench_calibrate(d, cal, &base[c], TASK_US);
+	}
+	FILE *f = bench_out(o, "power_phases.csv");
+	fputs("set,phase,a_class,a_sms,a_blocks,b_class,b_sms,b_blocks,start_unix_s,end_unix_s,launches,"
+	      "a_median_us,a_min_us,a_max_us,a_task_us_per_sm_round,b_median_us\n", f);
+	cJSON *jp = cJSON_AddObjectToObject(sum, "power");
+	cJSON_AddStringToObject(jp, "what", "phases of steady activity (power_phases.csv): SM-bound co-run-shape kernels on SMs [lo, hi), launched back to back for hold_ms; a sampler beside the program reads power and clocks; a_task_us_per_sm_round = a's median duration / tasks per worker");
+	cJSON_AddNumberToObject(jp, "hold_ms", HOLD_MS);
+	cJSON_AddNumberToObject(jp, "gap_ms", GAP_MS);
+	cJSON_AddNumberToObject(jp, "task_us_full_gpu", TASK_US);
+	static double da[MAX_LAUNCHES], db[MAX_LAUNCHES];
+	const int rounds = 8;
+	for (size_t p = 0; p < nset; p++) {
+		const struct power_phase *ph = &set[p];
+		if (ph->ahi > N || ph->bhi > N)
+			continue;
+		rest(GAP_MS);
+		struct ck_kernel k[2];
+		int n = 0, streams[2] = { 0, 1 };
+		if (ph->acls >= 0)
+			k[n++] = phase_kernel(&base[ph->acls], ph->alo, ph->ahi, ph->ablocks, rounds);
+		if (ph->bcls >= 0)
+			k[n++] = phase_kernel(&base[ph->bcls], ph->blo, ph->bhi, ph->bblocks, rounds * 3 / 2);
+		double t0 = wall_s(), t1 = t0;
+		int launches = 0;
+		if (n == 0) {
+			rest(HOLD_MS);
+			t1 = wall_s();
+		}
+		while (n > 0 && (t1 - t0) * 1e3 < HOLD_MS && launches < MAX_LAUNCHES) {
+			struct ck_timing t[2];
+			ck_run_group(d, k, streams, n, t, NULL);
+			da[launches] = (double)(t[0].last_ns - t[0].first_ns) / 1e3;
+			db[launches] = n > 1 ? (double)(t[1].last_ns - t[1].first_ns) / 1e3 : NAN;
+			launches++;
+			t1 = wall_s();
+		}
+		double amin = NAN, amax = NAN, amed = NAN, bmed = NAN;
+		if (launches > 0) {
+			amin = amax = da[0];
+			for (int i = 1; i < launches; i++) {
+				amin = fmin(amin, da[i]);
+				amax = fmax(amax, da[i]);
+			}
+			amed = bench_median(da, launches);
+			if (n > 1)
+				bmed = bench_median(db, launches);
+		}
+		fprintf(f, "%s,%s,%s,%d,%d,%s,%d,%d,%.4f,%.4f,%d,%.1f,%.1f,%.1f,%.2f,%.1f\n", ph->set, ph->name,
+			ph->acls >= 0 ? ck_class_names[ph->acls] : "", ph->acls >= 0 ? ph->ahi - ph->alo : 0, ph->ablocks,
+			ph->bcls >= 0 ? ck_class_names[ph->bcls] : "", ph->bcls >= 0 ? ph->bhi - ph->blo : 0, ph->bblocks,
+			t0, t1, launches, amed, amin, amax, launches ? amed / rounds : NAN, bmed);
+		fflush(f);
+		fprintf(stderr, "power phase %s: %d launches, a median %.1f us\n", ph->name, launches, amed);
+	}
+	bench_out_close(f, "power_phases.csv");
+}

@@ -1190,9 +1190,11 @@ int bench_run(const struct bench_opts *o)
 	if (o->what & BENCH_RESHAPE)
 		bench_reshape(d, &cal, o, sum);
 	if (o->what & BENCH_PAIRS)
-		bench_pairs(d, &cal, o, sum, false);
+		bench_pairs(d, &cal, o, sum, 0);
 	if (o->what & BENCH_PAIRS_TEST)
-		bench_pairs(d, &cal, o, sum, true);
+		bench_pairs(d, &cal, o, sum, 1);
+	if (o->what & BENCH_PAIRS_TEST2)
+		bench_pairs(d, &cal, o, sum, 2);
 	write_json(o, "summary.json", sum);
 	if (ck_calib_save(&cal))
 		fprintf(stderr, "combosim-cuda: %s: could not save the calibration cache: %s\n", cal.path, strerror(errno));

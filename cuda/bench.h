@@ -9,7 +9,7 @@
 
 enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_SATURATION = 8, BENCH_PROGRESS = 16,
        BENCH_ALL = 31, BENCH_RESHAPE = 32, BENCH_PAIRS = 64,
-       BENCH_PAIRS_TEST = 128 };
+       BENCH_PAIRS_TEST = 128, BENCH_PAIRS_TEST2 = 256 };
 
 struct bench_opts {
 	int what;                  /* BENCH_* bits */
@@ -38,7 +38,8 @@ void bench_progress(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 void bench_reshape(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum);
 
 /* cuda/bench_pairs.c: a long kernel and a short kernel of many small blocks, both launch
- * orders; test: the test set's shapes (neither is part of `all`). */
-void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, bool test);
+ * orders; set 0: the development set, 1: the test set's shapes, 2: the second test set's (none is
+ * part of `all`). */
+void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set);
 
 #endif

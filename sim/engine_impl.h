@@ -35,7 +35,8 @@
 #define TL_STREAM_TID 100000
 #define RATE_CACHE 8            /* kernels per SM whose speeds a class remembers */
 
-enum ev_kind { EV_GROUP_DONE = 1, EV_POOL_DONE, EV_FRAME_RELEASE, EV_APP_START, EV_TIMER, EV_EPOCH, EV_RELAUNCH };
+enum ev_kind { EV_GROUP_DONE = 1, EV_POOL_DONE, EV_FRAME_RELEASE, EV_APP_START, EV_TIMER, EV_EPOCH, EV_RELAUNCH,
+	       EV_LAUNCH };
 
 struct kinst;
 struct smclass;
@@ -272,6 +273,13 @@ struct sim {
 		sim_time at;
 		double unit[UNIT_COUNT], busy, thread, gated, dram;
 	} power_mark;
+
+	/* dispatch timing (sim/timing.c): the block launch credit (blocks) at launch_at, its
+	 * pending wake-up, and the block spread's random stream (NULL: no spread) */
+	double launch_credit;
+	sim_time launch_at;
+	ev_handle launch_ev;
+	gsl_rng *spread_rng;
 };
 
 void *xcalloc(size_t n, size_t sz);
@@ -327,6 +335,8 @@ struct smclass *class_split(struct sim *s, struct smclass *c, const struct smset
 /* The first m member SMs of c in the GPU's tie order. */
 void class_first_sms(const struct sim *s, const struct smclass *c, long m, struct smset *out);
 void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n);
+/* The same with each block's work given (ns at speed 1; original kernels). */
+void group_add_work(struct sim *s, struct kinst *k, struct smclass *c, int n, double work);
 /* n blocks of k per member SM of c land and exit: counted in k->exited, holding their slots
  * for the GPU's exit time (gpu_desc.exit_hold_ns) when it has one. */
 void group_add_exiting(struct sim *s, struct kinst *k, struct smclass *c, int n);
@@ -427,5 +437,17 @@ void power_open(struct sim *s, struct cfg_diag *diag);
 void power_close(struct sim *s);
 /* Tells the model of the interval since the last call and adds its report to `out`. */
 void power_report(struct sim *s, cJSON *out);
+
+/* timing.c: the dispatcher's launch credit and block spread (models/gpu.h dispatch timing) */
+void timing_init(struct sim *s);
+void timing_free(struct sim *s);
+/* How many of k's waiting blocks the launch credit holds back now (0: none, or not rated). */
+int timing_held(struct sim *s, const struct kinst *k);
+/* k placed `placed` blocks and `held` wait for credit: spends it, wakes the dispatcher later. */
+void timing_spent(struct sim *s, const struct kinst *k, int placed, int held);
+/* The launch event popped. */
+void timing_woken(struct sim *s);
+/* group_add, each original block with its drawn share of the block spread. */
+void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n);
 
 #endif

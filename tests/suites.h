@@ -19,5 +19,6 @@ void register_sweep_tests(void);
 void register_power_tests(void);
 void register_mig_tests(void);
 void register_sharing_tests(void);
+void register_timing_tests(void);
 
 #endif

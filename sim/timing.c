@@ -72,7 +72,9 @@ void timing_spent(struct sim *s, const struct kinst *k, int placed, int held)
 		return;       /* a pending wake-up comes no later than this one would */
 	double round = held < s->g->sm_count ? held : s->g->sm_count;
 	double need = round - s->launch_credit;
-	sim_time wait = need > 0 ? (sim_time)ceil(need / s->g->launch_per_ns) : 1;
+	if (need <= 0)
+		return;       /* the credit covers a round: room holds them, and freed room wakes us */
+	sim_time wait = (sim_time)ceil(need / s->g->launch_per_ns);
 	s->launch_ev = evq_push(s->q, s->now + (wait > 0 ? wait : 1), EV_LAUNCH, NULL);
 }
 

@@ -93,6 +93,13 @@ static void test_launch_rate(void)
 	long long end = end_of(&r, "A");
 	CU_ASSERT(end >= 213000 && end <= 216000);
 	trun_close(&r);
+	/* blocks that wait for room, not credit, wake nobody: 10 waves of 2 blocks per SM, 6000
+	 * blocks ahead of the credit, take an event per wave, not one per ns */
+	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":2640,\"threads\":1024,\"solo_us\":1000}",
+				  ONE_APP, 1));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	CU_ASSERT(sim_events(r.s) < 200);
+	trun_close(&r);
 	/* and a kernel the rate does not bound keeps its solo time */
 	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":8448,\"threads\":64,\"solo_us\":1000}",
 				  ONE_APP, 1));

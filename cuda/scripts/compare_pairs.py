@@ -10,7 +10,8 @@ Usage: compare_pairs.py BIN/combosim RUN_DIR [--gpu GPU] [--json FILE]
            figures, each kernel alone and co-running, the makespans and the GPU's spreads)
        compare_pairs.py BIN/combosim --targets dev|test [--gpu GPU] [--before GPU2]
            (simulator only, at the bench's target solo times; --before: a second description's
-           durations beside, e.g. the model before a change)"""
+           durations beside, e.g. the model before a change)
+       compare_pairs.py --ls-sequential RUN_DIR   (how many LS pairs did not overlap on the GPU)"""
 import csv, glob, json, os, statistics, subprocess, sys, tarfile, tempfile
 
 N = 132
@@ -116,6 +117,17 @@ def main():
         i = a.index('--before')
         before = a[i + 1]
         del a[i:i + 2]
+    if a[0] == '--ls-sequential':
+        # how many LS pairs' S started (median) after L ended (median): no overlap on the GPU
+        with tempfile.TemporaryDirectory() as tmp:
+            groups = gpu_rows(pairs_csv(a[1], tmp))
+            n = 0
+            for rows in groups.values():
+                rr = [r for r in rows if r['order'] == 'LS']
+                n += statistics.median(float(r['second_start_us']) for r in rr) >= \
+                    statistics.median(float(r['long_with_us']) for r in rr)
+            print(n)
+        return
     binary = a[0]
     with tempfile.TemporaryDirectory() as tmp:
         if a[1] == '--targets':

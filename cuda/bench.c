@@ -1190,9 +1190,11 @@ int bench_run(const struct bench_opts *o)
 	if (o->what & BENCH_RESHAPE)
 		bench_reshape(d, &cal, o, sum);
 	if (o->what & BENCH_PAIRS)
-		bench_pairs(d, &cal, o, sum, false);
+		bench_pairs(d, &cal, o, sum, 0);
 	if (o->what & BENCH_PAIRS_TEST)
-		bench_pairs(d, &cal, o, sum, true);
+		bench_pairs(d, &cal, o, sum, 1);
+	if (o->what & BENCH_PAIRS_TEST2)
+		bench_pairs(d, &cal, o, sum, 2);
 	if (o->what & BENCH_POWER)
 		bench_power(d, &cal, o, sum, false);
 	if (o->what & BENCH_POWER_CLOCK)

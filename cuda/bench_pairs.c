@@ -12,7 +12,9 @@
  * Each repetition runs L alone, S alone, LS, SL, interleaved.  Per-block records of S in LS and
  * alone give its block duration and how many of its blocks shared an SM with L's.
  * The `pairs` set is the development set (structure chosen from it); `pairs-test` has other
- * shapes and is the test set (report only).  Outputs: pairs.csv (every repetition), summary.json
+ * shapes and is the test set (report only); `pairs-test2` has shapes and mixes of neither (1024-
+ * and 384-thread long kernels, 64- to 512-thread short blocks, TC and MEM short kernels), the
+ * test set captured once after the dispatch-timing model (report only).  Outputs: pairs.csv (every repetition), summary.json
  * `pairs` (medians, the kernels' shapes and work).
  */
 #include <math.h>
@@ -60,6 +62,17 @@ static const struct pair_shape test_pairs[] = {
 	{ "t-RT2+MEMs", CK_RT, 512, 2, 700, CK_MEM, 256, 32768, 150, 150 },
 };
 
+/* Second test set: 1 or 3 long blocks per SM of 1024 or 384 threads beside short kernels of
+ * 64-512-thread blocks of every class but RT (no pair or shape of the sets above). */
+static const struct pair_shape test2_pairs[] = {
+	{ "u-CD3+MEMs", CK_CD, 384, 3, 800, CK_MEM, 512, 8192, 120, 100 },
+	{ "u-TC1+CDs", CK_TC, 1024, 1, 600, CK_CD, 64, 65536, 100, 120 },
+	{ "u-MEM3+TCs", CK_MEM, 384, 3, 800, CK_TC, 512, 8192, 120, 100 },
+	{ "u-RT1+CDs", CK_RT, 1024, 1, 600, CK_CD, 64, 65536, 100, 120 },
+	{ "u-CD1+TCs", CK_CD, 1024, 1, 600, CK_TC, 256, 16384, 100, 120 },
+	{ "u-TC3+MEMs", CK_TC, 384, 3, 800, CK_MEM, 64, 65536, 120, 100 },
+};
+
 static double dur_us(const struct ck_timing *t)
 {
 	return (double)(t->last_ns - t->first_ns) / 1e3;
@@ -96,6 +109,17 @@ static void block_stats(const struct ck_block_rec *s, int ns, const struct ck_bl
 	free(v);
 }
 
+/* The most blocks of L that ran on one SM (a kernel launched behind a many-block one piles its
+ * blocks on the first SMs to free up). */
+static int max_per_sm(const struct ck_block_rec *l, int nl)
+{
+	int cnt[1024] = { 0 }, m = 0;
+	for (int b = 0; b < nl; b++)
+		if (l[b].smid < 1024 && ++cnt[l[b].smid] > m)
+			m = cnt[l[b].smid];
+	return m;
+}
+
 static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum,
 		    const char *set, const struct pair_shape *ps, int np)
 {
@@ -103,7 +127,7 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 	FILE *f = bench_out(o, "pairs.csv");
 	fputs("set,pair,long_class,long_grid,long_threads,short_class,short_grid,short_threads,order,rep,"
 	      "long_solo_us,short_solo_us,long_with_us,short_with_us,makespan_us,second_start_us,"
-	      "short_block_solo_us,short_block_with_us,short_blocks_beside_long\n", f);
+	      "short_block_solo_us,short_block_with_us,short_blocks_beside_long,long_max_blocks_per_sm\n", f);
 	cJSON *jset = cJSON_AddObjectToObject(sum, "pairs");
 	cJSON_AddStringToObject(jset, "set", set);
 	cJSON_AddStringToObject(jset, "what", "L alone, S alone, LS (L first, S after a spin of delay_us on its stream), SL (S first, L right behind it on the other stream); medians over reps; second_start_us: the second kernel's first block entry after the first kernel's");
@@ -156,10 +180,10 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 					bwith[r] = bw;
 					bes[r] = share;
 				}
-				fprintf(f, "%s,%s,%s,%d,%d,%s,%d,%d,%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f\n", set,
+				fprintf(f, "%s,%s,%s,%d,%d,%s,%d,%d,%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%d\n", set,
 					s->name, ck_class_names[L.cls], L.tasks, L.threads, ck_class_names[S.cls], S.tasks,
 					S.threads, ord ? "SL" : "LS", r, ls[r], ss[r], lw[ord][r], sw[ord][r], mk[ord][r],
-					st[ord][r], bsolo[r], ord ? NAN : bw, ord ? NAN : share);
+					st[ord][r], bsolo[r], ord ? NAN : bw, ord ? NAN : share, max_per_sm(rl, L.tasks));
 			}
 			fflush(f);
 		}
@@ -194,9 +218,11 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 	bench_out_close(f, "pairs.csv");
 }
 
-void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, bool test)
+void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set)
 {
-	if (test)
+	if (set == 2)
+		run_set(d, cal, o, sum, "test2", test2_pairs, (int)(sizeof(test2_pairs) / sizeof(test2_pairs[0])));
+	else if (set == 1)
 		run_set(d, cal, o, sum, "test", test_pairs, (int)(sizeof(test_pairs) / sizeof(test_pairs[0])));
 	else
 		run_set(d, cal, o, sum, "development", dev_pairs, (int)(sizeof(dev_pairs) / sizeof(dev_pairs[0])));

@@ -95,13 +95,58 @@ static void read_tie_list(struct gpu_desc *g, const struct cfg *root)
 static const char *const top_keys[] = {
 	"name", "sources", "notes", "sm_count", "sm", "clock_mhz", "l2_mb", "dram_gbps",
 	"dram_sharing", "dram_saturation", "sm_tie_order", "rt_emulation_unit", "class_defaults", "exit_hold", "yield",
-	"interference", "power", "power_cap", "mig", NULL
+	"block_launch", "block_spread", "interference", "power", "power_cap", "mig", NULL
 };
 static const char *const sm_keys[] = {
 	"max_threads", "max_blocks", "registers", "reg_alloc_unit", "max_threads_per_block",
 	"warp_size", "l1_smem_kb", "smem_compute_kb", "smem_graphics_kb", "graphics_reserved_kb",
 	"smem_reserved_per_block_b", "smem_alloc_unit_b", "carveouts_kb", "units", NULL
 };
+/* "block_launch": {"blocks_per_us", "burst_blocks"} and "block_spread": {"quantiles": [q0 ..
+ * q1]}, each with its "source" (gpu.h: dispatch timing).  The quantiles rise and are rescaled to
+ * mean 1 (the kernel's solo time stays its own). */
+static void read_dispatch_timing(struct gpu_desc *g, const struct cfg *root)
+{
+	struct cfg bl, bs, qs;
+	double d;
+	int64_t v;
+	int n;
+	if (cfg_obj(root, "block_launch", false, &bl)) {
+		cfg_only(&bl, (const char *const[]){ "blocks_per_us", "burst_blocks", "source", NULL });
+		if (cfg_num(&bl, "blocks_per_us", 1e-3, 1e9, CFG_REQUIRED, &d))
+			g->launch_per_ns = d / 1e3;
+		if (cfg_int(&bl, "burst_blocks", 1, 1 << 30, CFG_REQUIRED, &v))
+			g->launch_burst = (int)v;
+	}
+	if (!cfg_obj(root, "block_spread", false, &bs))
+		return;
+	cfg_only(&bs, (const char *const[]){ "quantiles", "source", NULL });
+	if (!cfg_arr(&bs, "quantiles", true, &qs, &n))
+		return;
+	if (n < 2 || n > GPU_MAX_SPREAD) {
+		cfg_fail(&qs, "expected 2 to %d quantiles, got %d", GPU_MAX_SPREAD, n);
+		return;
+	}
+	double sum = 0;
+	for (int i = 0; i < n && !root->diag->failed; i++) {
+		struct cfg e = cfg_at(&qs, i);
+		if (!cfg_self_num(&e, 1e-3, 1e3, &d))
+			return;
+		if (i > 0 && d < g->spread[i - 1]) {
+			cfg_fail(&e, "expected quantiles that do not fall, got %g after %g", d, g->spread[i - 1]);
+			return;
+		}
+		g->spread[i] = d;
+		/* the mean of the piecewise-linear quantile function */
+		if (i > 0)
+			sum += (g->spread[i] + g->spread[i - 1]) / 2;
+	}
+	double mean = sum / (n - 1);
+	for (int i = 0; i < n; i++)
+		g->spread[i] /= mean;
+	g->n_spread = n;
+}
+
 static const char *const tie_orders[] = { "sequential", "evens-then-odds", NULL };
 
 static int read_kb(const struct cfg *c, const char *key, int64_t hi_kb)
@@ -318,6 +363,7 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 			g->yield_write_ns = d * 1e3;
 		g->yield_leave_spread = cfg_enum(&yl, "leave", (const char *const[]){ "mean", "spread", NULL }, "mean") == 1;
 	}
+	read_dispatch_timing(g, root);
 	struct cfg mig;
 	if (cfg_obj(root, "mig", false, &mig) && !root->diag->failed)
 		mig_load(&g->mig, &mig, g->sm_count);

@@ -22,6 +22,7 @@ enum kclass { KC_RT, KC_CD, KC_TC, KC_MEM, KC_COUNT };
 #define GPU_MAX_SMS 256
 #define GPU_MAX_CARVEOUTS 16
 #define GPU_MAX_EXIT_STEPS 8
+#define GPU_MAX_SPREAD 33
 
 extern const char *const unit_names[UNIT_COUNT];
 extern const char *const kclass_names[KC_COUNT];
@@ -84,6 +85,17 @@ struct gpu_desc {
 	 * yield_leave_spread, one by one at i / (n + 1) of a task (sim/residency.c group_leave). */
 	double yield_write_ns;
 	bool yield_leave_spread;
+	/* Dispatch timing (sim/timing.c; absent keys: 0, blocks land at once and every block of a
+	 * kernel has the same work).  launch_per_ns: blocks of original grids the dispatcher starts
+	 * per ns, chip-wide, once a burst of launch_burst blocks is spent (it refills at that rate);
+	 * a kernel's per-block work is then what its solo time leaves beyond the launches
+	 * (models/kernel.c).  spread[0..n_spread): a block's work over its kernel's mean at evenly
+	 * spaced quantiles from 0 to 1 (measured block durations over their mean), drawn per block
+	 * from the run's seed. */
+	double launch_per_ns;
+	int launch_burst;
+	int n_spread;
+	double spread[GPU_MAX_SPREAD];
 	/* Most-room dispatch breaks ties among SMs by this order: sm_rank[sm] = position. */
 	int sm_rank[GPU_MAX_SMS];
 	int sm_by_rank[GPU_MAX_SMS];      /* inverse: the SM at each position */

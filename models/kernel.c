@@ -93,6 +93,26 @@ bool kernel_units_ok(const struct kernel_spec *k, const struct gpu_desc *g, char
 	return true;
 }
 
+/* On a GPU with a block launch rate (gpu.h launch_per_ns), a grid's blocks beyond the first
+ * burst land no faster than that rate.  When the launches and one wave's block time already
+ * make up the solo time, the kernel is bound by its launches (many small blocks: cuda/runs/
+ * h100-pairs-dev, a short kernel beside a long one loses little): each block then does no more
+ * than the work the solo time leaves beyond them, the last block's time at the speed of one
+ * block per SM (never more than the wave model's work, which keeps an SM's throughput; at least
+ * a hundredth of it: a kernel whose solo time is below its launches' time runs longer). */
+static void fit_launch_bound(struct kernel_fit *f, const struct gpu_desc *g, const struct kernel_spec *k, int occ)
+{
+	if (g->launch_per_ns <= 0 || k->grid <= g->launch_burst)
+		return;
+	double t_launch = (k->grid - g->launch_burst) / g->launch_per_ns;
+	double wave = f->block_ns / solo_block_speed(f, g, occ, g->sm_count);
+	if (t_launch + wave <= (double)k->solo_ns)
+		return;
+	double left = ((double)k->solo_ns - t_launch) * solo_block_speed(f, g, 1, g->sm_count);
+	if (left < f->block_ns)
+		f->block_ns = left > f->block_ns / 100 ? left : f->block_ns / 100;
+}
+
 bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct kernel_fit *f,
 		char *err, size_t errlen)
 {
@@ -156,6 +176,7 @@ bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct ke
 		units += 1 / solo_block_speed(f, g, last, active);
 	}
 	f->block_ns = (double)k->solo_ns / units;
+	fit_launch_bound(f, g, k, occ);
 	return true;
 }
 

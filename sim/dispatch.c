@@ -22,7 +22,9 @@
  *    by most room then tie order; its waiting blocks hold up only the SMs they may go to;
  *  - a re-launched grid (launch_opts.relaunch, Slate) lands like an SM-bound one, outside its
  *    set to exit, but each block inside runs one thread block not yet run (or exits when none
- *    is left), with no fallback.
+ *    is left), with no fallback;
+ *  - on a GPU that describes its timing (sim/timing.c), original grids' blocks land no faster
+ *    than its launch rate, and each block's work is drawn from its block spread.
  */
 #include <string.h>
 
@@ -344,10 +346,24 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 		} else if (k->relaunch) {
 			smbound_inside(s, k, c, take, (long)k->spec->grid - k->done_blocks - k->resident);
 		} else {
-			group_add(s, k, c, take);
+			timing_group_add(s, k, c, take);
 		}
 	}
 	k->unplaced -= (int)placed;
+}
+
+/* place() within the GPU's block launch credit (sim/timing.c): the blocks it holds back stay
+ * waiting, as blocks that do not fit do.  Returns whether it held any back. */
+static bool place_timed(struct sim *s, struct kinst *k, const struct smset *blocked, bool only_freed)
+{
+	int held = timing_held(s, k);
+	k->unplaced -= held;
+	int before = k->unplaced;
+	if (k->unplaced > 0)
+		place(s, k, blocked, only_freed && !held);
+	timing_spent(s, k, before - k->unplaced, held);
+	k->unplaced += held;
+	return held > 0;
 }
 
 void dispatch(struct sim *s)
@@ -369,7 +385,7 @@ void dispatch(struct sim *s)
 		/* A kernel left waiting by a pass in which nothing held it up had no room anywhere
 		 * then; rooms grow only where blocks left, so look only there. */
 		/* a limited kernel may gain SMs where nothing was freed */
-		place(s, k, any_blocked ? &blocked : NULL, k->settled && !k->sm_limit);
+		bool credit = place_timed(s, k, any_blocked ? &blocked : NULL, k->settled && !k->sm_limit);
 		/* SM-bound workers that land and exit (outside the set, beyond the quota) free
 		 * their slots at once on a GPU with no exit time, and the rest of the grid lands in
 		 * their place: look again while the pass still places blocks.  (With an exit time
@@ -380,7 +396,7 @@ void dispatch(struct sim *s)
 			if (k->unplaced == before)
 				break;
 		}
-		k->settled = !any_blocked;
+		k->settled = !any_blocked && !credit;   /* held for credit: room may be anywhere */
 		if (k->relaunch && !k->unplaced)
 			relaunch_check(s, k);   /* a grid all of whose blocks exited at once */
 		if (!k->unplaced)

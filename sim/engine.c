@@ -599,6 +599,7 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 	occupancy_open(s);
 	s->bk = (struct backend){ .ops = &sim_backend_ops, .self = s };
 	residency_init(s);
+	timing_init(s);
 
 	const char *mname = "bottleneck";
 	if (s->g->interference) {
@@ -740,6 +741,9 @@ int sim_run_until(struct sim *s, sim_time until)
 		case EV_RELAUNCH:
 			on_relaunch(s, ev.obj);
 			break;
+		case EV_LAUNCH:
+			timing_woken(s);
+			break;
 		}
 		if (evq_peek_time(s->q) > s->now)
 			instant_end(s);
@@ -856,6 +860,7 @@ void sim_free(struct sim *s)
 	power_close(s);
 	occupancy_free(s);
 	residency_free(s);
+	timing_free(s);
 	for (int i = 0; i < s->n_streams; i++)
 		for (struct kinst *k = s->streams[i].head, *n; k; k = n) {
 			n = k->q_next;

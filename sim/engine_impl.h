@@ -36,7 +36,8 @@
 #define TL_STREAM_TID 100000
 #define RATE_CACHE 8            /* kernels per SM whose speeds a class remembers */
 
-enum ev_kind { EV_GROUP_DONE = 1, EV_POOL_DONE, EV_FRAME_RELEASE, EV_APP_START, EV_TIMER, EV_EPOCH, EV_RELAUNCH };
+enum ev_kind { EV_GROUP_DONE = 1, EV_POOL_DONE, EV_FRAME_RELEASE, EV_APP_START, EV_TIMER, EV_EPOCH, EV_RELAUNCH,
+	       EV_LAUNCH };
 
 struct kinst;
 struct smclass;
@@ -284,6 +285,13 @@ struct sim {
 	bool clock_on;
 	double clock, chip_clock, clock_int, clock_low_ns, clock_min, clock_saved_w, clock_saved_int;
 	sim_time clock_since;
+
+	/* dispatch timing (sim/timing.c): the block launch credit (blocks) at launch_at, its
+	 * pending wake-up, and the block spread's random stream (NULL: no spread) */
+	double launch_credit;
+	sim_time launch_at;
+	ev_handle launch_ev;
+	gsl_rng *spread_rng;
 };
 
 void *xcalloc(size_t n, size_t sz);
@@ -339,6 +347,8 @@ struct smclass *class_split(struct sim *s, struct smclass *c, const struct smset
 /* The first m member SMs of c in the GPU's tie order. */
 void class_first_sms(const struct sim *s, const struct smclass *c, long m, struct smset *out);
 void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n);
+/* The same with each block's work given (ns at speed 1; original kernels). */
+void group_add_work(struct sim *s, struct kinst *k, struct smclass *c, int n, double work);
 /* n blocks of k per member SM of c land and exit: counted in k->exited, holding their slots
  * for the GPU's exit time (gpu_desc.exit_hold_ns) when it has one. */
 void group_add_exiting(struct sim *s, struct kinst *k, struct smclass *c, int n);
@@ -449,5 +459,17 @@ void clock_settle(struct sim *s);
 void clock_report(struct sim *s, cJSON *out);
 /* residency.c: re-rates every class holding work (the clock moved) */
 void residency_rerate_all(struct sim *s);
+
+/* timing.c: the dispatcher's launch credit and block spread (models/gpu.h dispatch timing) */
+void timing_init(struct sim *s);
+void timing_free(struct sim *s);
+/* How many of k's waiting blocks the launch credit holds back now (0: none, or not rated). */
+int timing_held(struct sim *s, const struct kinst *k);
+/* k placed `placed` blocks and `held` wait for credit: spends it, wakes the dispatcher later. */
+void timing_spent(struct sim *s, const struct kinst *k, int placed, int held);
+/* The launch event popped. */
+void timing_woken(struct sim *s);
+/* group_add, each original block with its drawn share of the block spread. */
+void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n);
 
 #endif

@@ -471,6 +471,11 @@ static struct group *group_place(struct sim *s, struct kinst *k, struct smclass 
 
 void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 {
+	group_add_work(s, k, c, n, k->fit.block_ns);
+}
+
+void group_add_work(struct sim *s, struct kinst *k, struct smclass *c, int n, double work)
+{
 	class_integrate(s, c);
 	class_commit(s, c, k, n);
 	class_mark_dirty(s, c);
@@ -479,7 +484,8 @@ void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 		k->started = s->now;
 	/* blocks placed at one instant share a group; persistent workers always do */
 	for (struct group *gr = c->groups; gr; gr = gr->c_next)
-		if (gr->k == k && !gr->exiting && !gr->leaving && (persistent(k) || gr->start == s->now)) {
+		if (gr->k == k && !gr->exiting && !gr->leaving &&
+		    (persistent(k) || (gr->start == s->now && gr->remaining == work))) {
 			if (persistent(k)) {
 				/* the newcomers drain the pool too: at the group's speed until the
 				 * re-rate this class is now due for adjusts all of them */
@@ -490,7 +496,7 @@ void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 			return;
 		}
 	struct group *gr = group_place(s, k, c, n);
-	gr->remaining = k->fit.block_ns;
+	gr->remaining = work;
 	if (k->fit.dram_delta > 0)
 		c->dram_groups++;
 }

@@ -43,6 +43,7 @@ int main(int argc, char **argv)
 	register_mig_tests();
 	register_sharing_tests();
 	register_gameload_tests();
+	register_timing_tests();
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	if (argc > 1) {
 		if (run_named(argc, argv)) {

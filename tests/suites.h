@@ -20,5 +20,6 @@ void register_power_tests(void);
 void register_mig_tests(void);
 void register_sharing_tests(void);
 void register_gameload_tests(void);
+void register_timing_tests(void);
 
 #endif

@@ -104,38 +104,12 @@ static void test_occupancy(void)
 	gpu_free(g);
 }
 
-/* Loads models/rtx3090.json with member `key` replaced by `value` (owned), through a temporary
- * file; NULL with diag filled when the loader rejects it. */
-static struct gpu_desc *load_modified_rtx3090(const char *key, cJSON *value, struct cfg_diag *diag)
-{
-	FILE *in = fopen("models/rtx3090.json", "r");
-	char text[16384];
-	size_t n = fread(text, 1, sizeof(text) - 1, in);
-	fclose(in);
-	text[n] = 0;
-	cJSON *j = cJSON_Parse(text);
-	if (cJSON_GetObjectItemCaseSensitive(j, key))
-		cJSON_ReplaceItemInObjectCaseSensitive(j, key, value);
-	else
-		cJSON_AddItemToObject(j, key, value);
-	char path[] = "/tmp/combosim-gpu-XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fdopen(fd, "w");
-	char *out = cJSON_Print(j);
-	fputs(out, f);
-	fclose(f);
-	free(out);
-	cJSON_Delete(j);
-	struct gpu_desc *g = gpu_load(path, diag);
-	unlink(path);
-	return g;
-}
 
 static void test_class_defaults(void)
 {
 	/* a GPU's measured class figures apply to kernels that do not give their own */
 	struct cfg_diag d = { 0 };
-	struct gpu_desc *g = load_modified_rtx3090("class_defaults",
+	struct gpu_desc *g = test_rtx3090_with("class_defaults",
 		cJSON_Parse("{\"MEM\": {\"dram\": 2.0, \"sat_blocks\": 4, \"source\": \"test\"}}"), &d);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
 	struct kernel_spec k = { .name = "m", .cls = KC_MEM, .grid = 82 * 8, .threads = 256, .solo_ns = 1000 };
@@ -158,7 +132,7 @@ static void test_exit_hold_input(void)
 {
 	/* the exit time's steps load as given; a bad one is named by its JSON path */
 	struct cfg_diag d = { 0 };
-	struct gpu_desc *g = load_modified_rtx3090("exit_hold",
+	struct gpu_desc *g = test_rtx3090_with("exit_hold",
 		cJSON_Parse("{\"us\": 3, \"beside_cd\": [{\"workers\": 2, \"us\": 30}, {\"workers\": 4, \"us\": 80, \"fast\": 0.5}]}"), &d);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
 	CU_ASSERT_DOUBLE_EQUAL(g->exit_hold_ns, 3000, 1e-9);
@@ -169,16 +143,16 @@ static void test_exit_hold_input(void)
 	CU_ASSERT_DOUBLE_EQUAL(g->exit_hold_cd_fast[1], 0.5, 1e-12);
 	gpu_free(g);
 	memset(&d, 0, sizeof(d));
-	g = load_modified_rtx3090("exit_hold",
+	g = test_rtx3090_with("exit_hold",
 		cJSON_Parse("{\"us\": 3, \"beside_cd\": [{\"workers\": 4, \"us\": 80}, {\"workers\": 2, \"us\": 30}]}"), &d);
 	CU_ASSERT_PTR_NULL(g);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.exit_hold.beside_cd[1].workers: expected more than the previous step's 4, got 2"));
 	memset(&d, 0, sizeof(d));
-	g = load_modified_rtx3090("exit_hold", cJSON_Parse("{\"us\": -1}"), &d);
+	g = test_rtx3090_with("exit_hold", cJSON_Parse("{\"us\": -1}"), &d);
 	CU_ASSERT_PTR_NULL(g);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.exit_hold.us"));
 	memset(&d, 0, sizeof(d));
-	g = load_modified_rtx3090("exit_hold", cJSON_Parse("{\"us\": 3, \"beside_cd\": [{\"workers\": 2, \"us\": 30, \"fast\": 2}]}"), &d);
+	g = test_rtx3090_with("exit_hold", cJSON_Parse("{\"us\": 3, \"beside_cd\": [{\"workers\": 2, \"us\": 30, \"fast\": 2}]}"), &d);
 	CU_ASSERT_PTR_NULL(g);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.exit_hold.beside_cd[0].fast"));
 	gpu_free(g);
@@ -228,7 +202,7 @@ static void test_measured_tie_order(void)
 	for (int i = 0; i < 82; i++)
 		cJSON_AddItemToArray(order, cJSON_CreateNumber(i == 5 ? 4 : i));
 	struct cfg_diag d2 = { 0 };
-	CU_ASSERT_PTR_NULL(load_modified_rtx3090("sm_tie_order", order, &d2));
+	CU_ASSERT_PTR_NULL(test_rtx3090_with("sm_tie_order", order, &d2));
 	CU_ASSERT_PTR_NOT_NULL(strstr(d2.msg, "$.sm_tie_order[5]: SM 4 appears twice in the tie order"));
 }
 
@@ -762,7 +736,7 @@ static void test_dram_knee(void)
 {
 	/* the saturation curve (1 + L^p)^(1/p), and max(1, L) without a knee */
 	struct cfg_diag d = { 0 };
-	struct gpu_desc *g = load_modified_rtx3090("dram_saturation", cJSON_Parse("{\"knee\": 2}"), &d);
+	struct gpu_desc *g = test_rtx3090_with("dram_saturation", cJSON_Parse("{\"knee\": 2}"), &d);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
 	CU_ASSERT_DOUBLE_EQUAL(gpu_dram_slowdown(g, 0), 1, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(gpu_dram_slowdown(g, 1), sqrt(2), 1e-12);
@@ -772,7 +746,7 @@ static void test_dram_knee(void)
 	CU_ASSERT_DOUBLE_EQUAL(gpu_dram_slowdown(g, 2), 2, 1e-12);
 	gpu_free(g);
 	memset(&d, 0, sizeof(d));
-	g = load_modified_rtx3090("dram_saturation", cJSON_Parse("{\"knee\": 0.1}"), &d);
+	g = test_rtx3090_with("dram_saturation", cJSON_Parse("{\"knee\": 0.1}"), &d);
 	CU_ASSERT_PTR_NULL(g);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.dram_saturation.knee"));
 

@@ -5,11 +5,14 @@ launched in LS when the GPU run's S started (the spin kernel before it is itself
 behind it in SL; solo times: the run's measured medians, or the bench's targets
 with --targets), runs `combosim run` on it, and prints markdown rows: each kernel's duration on
 the GPU (median, min-max over the repetitions) and simulated, its error, and the makespan's.
-Usage: compare_pairs.py BIN/combosim RUN_DIR [--gpu GPU]    (RUN_DIR: pairs.csv, summary.json)
+Usage: compare_pairs.py BIN/combosim RUN_DIR [--gpu GPU] [--json FILE]
+           (RUN_DIR: pairs.csv, summary.json, or run.tgz holding them; --json: the summary's
+           figures, each kernel alone and co-running, the makespans and the GPU's spreads)
        compare_pairs.py BIN/combosim --targets dev|test [--gpu GPU] [--before GPU2]
            (simulator only, at the bench's target solo times; --before: a second description's
-           durations beside, e.g. the model before a change)"""
-import csv, json, os, statistics, subprocess, sys, tempfile
+           durations beside, e.g. the model before a change)
+       compare_pairs.py --ls-sequential RUN_DIR   (how many LS pairs did not overlap on the GPU)"""
+import csv, glob, json, os, statistics, subprocess, sys, tarfile, tempfile
 
 N = 132
 CLS = {'CD', 'TC', 'MEM', 'RT'}
@@ -34,6 +37,12 @@ SHAPES = {
              ('t-CD2+CDs', 'CD', 512, 2, 700, 'CD', 256, 32768, 150, 150),
              ('t-TC2+CDs', 'TC', 512, 2, 700, 'CD', 256, 32768, 150, 150),
              ('t-RT2+MEMs', 'RT', 512, 2, 700, 'MEM', 256, 32768, 150, 150)],
+    'test2': [('u-CD3+MEMs', 'CD', 384, 3, 800, 'MEM', 512, 8192, 120, 100),
+              ('u-TC1+CDs', 'TC', 1024, 1, 600, 'CD', 64, 65536, 100, 120),
+              ('u-MEM3+TCs', 'MEM', 384, 3, 800, 'TC', 512, 8192, 120, 100),
+              ('u-RT1+CDs', 'RT', 1024, 1, 600, 'CD', 64, 65536, 100, 120),
+              ('u-CD1+TCs', 'CD', 1024, 1, 600, 'TC', 256, 16384, 100, 120),
+              ('u-TC3+MEMs', 'TC', 384, 3, 800, 'MEM', 64, 65536, 120, 100)],
 }
 
 
@@ -60,8 +69,32 @@ def simulate(binary, gpu, pair, order, tmp):
     return r
 
 
-def gpu_rows(run_dir):
-    rows = list(csv.DictReader(open(os.path.join(run_dir, 'pairs.csv'))))
+def simulate_alone(binary, gpu, cls, grid, thr, us, tmp):
+    """One kernel alone: its duration in us."""
+    exp = {'name': 'alone', 'gpu': gpu, 'seed': 1, 'duration_ms': 100,
+           'kernels': [{'name': 'K', 'class': cls, 'grid': grid, 'threads': thr, 'regs': 32, 'smem': 0, 'solo_us': us}],
+           'apps': [{'name': 'a', 'kernels': ['K'], 'repeat': 1}],
+           'policies': [{'name': 'exclusive', 'label': 'alone', 'run': 'be'}]}
+    ep = os.path.join(tmp, 'alone.json')
+    json.dump(exp, open(ep, 'w'))
+    out = os.path.join(tmp, 'out-alone')
+    subprocess.run([binary, 'run', ep, '--out', out, '--quiet'], check=True)
+    for row in csv.DictReader(open(os.path.join(out, 'kernels.csv'))):
+        return (float(row['end_ns']) - float(row['start_ns'])) / 1e3
+
+
+def pairs_csv(run_dir, tmp):
+    """RUN_DIR/pairs.csv, or the one inside RUN_DIR/run.tgz (unpacked under tmp)."""
+    p = os.path.join(run_dir, 'pairs.csv')
+    if os.path.exists(p):
+        return p
+    with tarfile.open(os.path.join(run_dir, 'run.tgz')) as t:
+        t.extractall(os.path.join(tmp, 'run'))
+    return sorted(glob.glob(os.path.join(tmp, 'run', '**', 'pairs.csv'), recursive=True))[0]
+
+
+def gpu_rows(path):
+    rows = list(csv.DictReader(open(path)))
     out = {}
     for r in rows:
         out.setdefault(r['pair'], []).append(r)
@@ -84,6 +117,17 @@ def main():
         i = a.index('--before')
         before = a[i + 1]
         del a[i:i + 2]
+    if a[0] == '--ls-sequential':
+        # how many LS pairs' S started (median) after L ended (median): no overlap on the GPU
+        with tempfile.TemporaryDirectory() as tmp:
+            groups = gpu_rows(pairs_csv(a[1], tmp))
+            n = 0
+            for rows in groups.values():
+                rr = [r for r in rows if r['order'] == 'LS']
+                n += statistics.median(float(r['second_start_us']) for r in rr) >= \
+                    statistics.median(float(r['long_with_us']) for r in rr)
+            print(n)
+        return
     binary = a[0]
     with tempfile.TemporaryDirectory() as tmp:
         if a[1] == '--targets':
@@ -104,7 +148,13 @@ def main():
                         line += ' %.0f us | %.1fx |' % (sb, sb / p['sus'])
                     print(line)
             return
-        groups = gpu_rows(a[1])
+        jpath = None
+        if '--json' in a:
+            i = a.index('--json')
+            jpath = a[i + 1]
+            del a[i:i + 2]
+        groups = gpu_rows(pairs_csv(a[1], tmp))
+        alone, alone_spread, co_spread, mk_spread, co_errs = [], [], [], [], []
         shapes = {s[0]: s for sl in SHAPES.values() for s in sl}
         errs, mk_errs, spreads = [], [], []
         print('| pair | order | L: GPU (min-max) | L: sim | L err | S: GPU (min-max) | S: sim | S err | makespan err |')
@@ -117,6 +167,11 @@ def main():
             p = dict(lcls=r0['long_class'], lthr=int(r0['long_threads']), lgrid=int(r0['long_grid']), lus=lus,
                      scls=r0['short_class'], sthr=int(r0['short_threads']), sgrid=int(r0['short_grid']), sus=sus,
                      delay=statistics.median(float(r['second_start_us']) for r in rows if r['order'] == 'LS'))
+            for who, cls, grid, thr, med, col in (('L', p['lcls'], p['lgrid'], p['lthr'], lus, 'long_solo_us'),
+                                                  ('S', p['scls'], p['sgrid'], p['sthr'], sus, 'short_solo_us')):
+                reps = [float(r[col]) for r in rows if r['order'] == 'LS']
+                alone.append(abs(simulate_alone(binary, gpu, cls, grid, thr, med, tmp) - med) / med)
+                alone_spread.append((max(reps) - min(reps)) / statistics.median(reps))
             for order in ('LS', 'SL'):
                 rr = [r for r in rows if r['order'] == order]
                 lw = [float(r['long_with_us']) for r in rr]
@@ -129,8 +184,11 @@ def main():
                 es = (sd - statistics.median(sw)) / statistics.median(sw)
                 em = (smk - statistics.median(mk)) / statistics.median(mk)
                 errs += [abs(el), abs(es)]
+                co_errs += [abs(el), abs(es)]
                 mk_errs.append(abs(em))
                 spreads += [(max(lw) - min(lw)) / statistics.median(lw), (max(sw) - min(sw)) / statistics.median(sw)]
+                co_spread += spreads[-2:]
+                mk_spread.append((max(mk) - min(mk)) / statistics.median(mk))
                 print('| %s | %s | %.0f (%.0f-%.0f) us | %.0f us | %s | %.0f (%.0f-%.0f) us | %.0f us | %s | %s |' % (
                     name, order, statistics.median(lw), min(lw), max(lw), ld, pct(el), statistics.median(sw), min(sw),
                     max(sw), sd, pct(es), pct(em)))
@@ -142,6 +200,12 @@ def main():
               'max %.1f %%; the GPU\'s own spread (max-min over the repetitions / median) per kernel: median %.1f %%, '
               'max %.1f %%.' % (100 * statistics.median(errs), 100 * errs[-1], len(errs), 100 * statistics.median(mk_errs),
                                 100 * mk_errs[-1], 100 * statistics.median(spreads), 100 * spreads[-1]))
+        if jpath:
+            f = lambda v: {'median': statistics.median(v), 'max': max(v), 'n': len(v)}
+            json.dump({'alone': f(alone), 'alone_gpu_spread': f(alone_spread), 'corun': f(co_errs),
+                       'corun_gpu_spread': f(co_spread), 'makespan': f(mk_errs), 'makespan_gpu_spread': f(mk_spread),
+                       'reps': len([r for r in next(iter(groups.values())) if r['order'] == 'LS'])},
+                      open(jpath, 'w'), indent=1)
 
 
 main()

@@ -177,7 +177,9 @@ for set in dev test; do
 		python3 cuda/scripts/compare_pairs.py "$C" "$R"
 		[ $set != dev ] || cat <<'TXT'
 
-What the development run shows (structure for the next step; nothing of it is in the model yet):
+What the development run shows (structure for the next step; the block launch rate and the
+block spread are in the model since, and the table above is with them: the dispatch-timing
+section below has the set with and without them):
 
 - **The short kernels are bound by the block launch rate, not by their blocks' work.**  98304
   blocks of 128 threads take 125 us alone with the least work a block can have (CD; MEM 204 us):

@@ -1,0 +1,114 @@
+/* timing — when blocks land and how long each works, on a GPU whose description gives the
+ * dispatcher's timing (models/gpu.h: block_launch, block_spread; absent, nothing here acts and
+ * the dispatcher places every block that fits at once, each with its kernel's work).
+ *
+ *  - Launch credit: the dispatcher starts original grids' blocks at launch_per_ns chip-wide.
+ *    A credit of launch_burst blocks refills at that rate; a pass places no more blocks of such
+ *    kernels than the credit holds, and the blocks held back hold later kernels up as blocks
+ *    that do not fit do (the leftover rule).  When blocks wait for credit a launch event wakes
+ *    the dispatcher once a round of one block per SM (or what waits, if fewer) is credited, so
+ *    rounds keep SM classes whole.  Persistent (PTB, SM-bound) and re-launched grids and
+ *    reshaped workers land at once (their one wave: cuda/runs/h100-placement-tail P11, 1056
+ *    workers within 352 ns) and take no credit.
+ *  - Block spread: the n >= 2 blocks of an original grid placed together on an SM get work =
+ *    their kernel's x a factor drawn from the GPU's measured quantiles (inverse-CDF of a uniform
+ *    from the run's own MT19937 stream, seeded from the experiment's seed), the n factors
+ *    rescaled to mean 1 so the SM's work stays the kernel's; the same draws on every member SM
+ *    of the class (classes stay whole).  The spread is among the blocks sharing an SM, as
+ *    measured (cuda/runs/h100-placement-* P1: three blocks finish nearly in turn); a block
+ *    placed alone on its SMs has none (P4, P5: one block per SM, 0.2 %).
+ */
+#include <limits.h>
+#include <math.h>
+
+#include "sim/engine_impl.h"
+
+/* Seed offset that keeps the spread's stream apart from the games' (traces/gamerng.c). */
+#define SPREAD_STREAM 0x5eedb10cUL
+
+void timing_init(struct sim *s)
+{
+	s->launch_credit = s->g->launch_burst;
+	s->launch_at = 0;
+	s->launch_ev = EV_NONE;
+	s->spread_rng = NULL;
+	if (s->g->n_spread > 0) {
+		s->spread_rng = gsl_rng_alloc(gsl_rng_mt19937);
+		gsl_rng_set(s->spread_rng, (unsigned long)s->e->seed ^ SPREAD_STREAM);
+	}
+}
+
+void timing_free(struct sim *s)
+{
+	if (s->spread_rng)
+		gsl_rng_free(s->spread_rng);
+	s->spread_rng = NULL;
+}
+
+static bool rated(const struct sim *s, const struct kinst *k)
+{
+	return s->g->launch_per_ns > 0 && k->variant == VAR_ORIGINAL && !k->relaunch && !k->shape;
+}
+
+int timing_held(struct sim *s, const struct kinst *k)
+{
+	if (!rated(s, k))
+		return 0;
+	if (s->now > s->launch_at) {
+		double c = s->launch_credit + (double)(s->now - s->launch_at) * s->g->launch_per_ns;
+		s->launch_credit = c < s->g->launch_burst ? c : s->g->launch_burst;
+		s->launch_at = s->now;
+	}
+	long allow = (long)floor(s->launch_credit);
+	return k->unplaced > allow ? (int)(k->unplaced - allow) : 0;
+}
+
+void timing_spent(struct sim *s, const struct kinst *k, int placed, int held)
+{
+	if (!rated(s, k))
+		return;
+	s->launch_credit -= placed;
+	if (held <= 0 || s->launch_ev != EV_NONE)
+		return;       /* a pending wake-up comes no later than this one would */
+	double round = held < s->g->sm_count ? held : s->g->sm_count;
+	double need = round - s->launch_credit;
+	if (need <= 0)
+		return;       /* the credit covers a round: room holds them, and freed room wakes us */
+	sim_time wait = (sim_time)ceil(need / s->g->launch_per_ns);
+	s->launch_ev = evq_push(s->q, s->now + (wait > 0 ? wait : 1), EV_LAUNCH, NULL);
+}
+
+void timing_woken(struct sim *s)
+{
+	s->launch_ev = EV_NONE;
+	s->need_dispatch = true;
+}
+
+/* The work factor at a uniform u in [0, 1): the measured quantiles, linearly between them. */
+static double spread_at(const struct gpu_desc *g, double u)
+{
+	double x = u * (g->n_spread - 1);
+	int i = (int)x;
+	if (i >= g->n_spread - 1)
+		return g->spread[g->n_spread - 1];
+	return g->spread[i] + (x - i) * (g->spread[i + 1] - g->spread[i]);
+}
+
+void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
+{
+	if (!s->spread_rng || persistent(k) || n <= 0) {
+		group_add(s, k, c, n);
+		return;
+	}
+	if (n == 1) {
+		group_add(s, k, c, 1);     /* a lone block: no spread (P4, P5) */
+		return;
+	}
+	double f[n], sum = 0;
+	for (int i = 0; i < n; i++) {
+		f[i] = spread_at(s->g, gsl_rng_uniform(s->spread_rng));
+		sum += f[i];
+	}
+	for (int i = 0; i < n; i++)
+		group_add_work(s, k, c, 1, k->fit.block_ns * f[i] * n / sum);
+}

@@ -1,0 +1,192 @@
+/* Tests of the dispatcher's timing on a GPU that describes it (sim/timing.c, models/gpu.h
+ * block_launch and block_spread): the H100's block launch rate and its spread of block work
+ * among the blocks sharing an SM, their input checks, and that a GPU without them is unchanged. */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/gpu.h"
+#include "sim/engine.h"
+#include "tests/load.h"
+#include "tests/suites.h"
+
+struct trun {
+	struct experiment *e;
+	struct sim *s;
+	char *kernels;
+	size_t len;
+	FILE *kf;
+};
+
+static bool trun_open(struct trun *r, const char *gpu, const char *kernels, const char *apps, long seed)
+{
+	char json[2048];
+	snprintf(json, sizeof(json),
+		 "{\"gpu\": \"%s\", \"seed\": %ld, \"duration_ms\": 5, \"policies\": [{\"name\": \"exclusive\", \"run\": \"be\"}], "
+		 "\"kernels\": [%s], \"apps\": [%s]}", gpu, seed, kernels, apps);
+	memset(r, 0, sizeof(*r));
+	r->e = test_load_text(json);
+	if (!r->e)
+		return false;
+	r->kf = open_memstream(&r->kernels, &r->len);
+	struct sim_sinks sk = { .kernels = r->kf, .label = "t" };
+	struct cfg_diag diag = { 0 };
+	r->s = sim_new(r->e, NULL, &sk, &diag);
+	return r->s != NULL;
+}
+
+static void trun_close(struct trun *r)
+{
+	sim_free(r->s);
+	fclose(r->kf);
+	free(r->kernels);
+	experiment_free(r->e);
+}
+
+static int resident(struct trun *r, const char *k)
+{
+	int n = 0;
+	for (int sm = 0; sm < 132; sm++)
+		n += sim_sm_kernel_blocks(r->s, sm, k);
+	return n;
+}
+
+/* End time (ns) of the first finished kernel `name`. */
+static long long end_of(struct trun *r, const char *name)
+{
+	fflush(r->kf);
+	for (const char *p = r->kernels; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		char row[64];
+		long long launch, start, end;
+		if (sscanf(p, "t,%63[^,],%*[^,],%*[^,],%*[^,],%*d,%*d,%lld,%lld,%lld", row, &launch, &start, &end) == 4 &&
+		    !strcmp(row, name))
+			return end;
+	}
+	return -1;
+}
+
+#define ONE_APP "{\"name\":\"a\",\"kernels\":[\"A\"],\"repeat\":1}"
+
+static void test_launch_rate(void)
+{
+	struct trun r;
+	/* 64-thread blocks: 32 fit an SM (4224 on the H100), far more than its launch burst */
+	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":8448,\"threads\":64,\"solo_us\":1000}",
+				  ONE_APP, 1));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	CU_ASSERT_EQUAL(resident(&r, "A"), 1056);          /* the burst (burst_blocks), 8 per SM */
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 0, "A"), 8);
+	/* then rounds of one block per SM as 788 blocks per us credit them: one every 168 ns */
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 1000), 0);
+	CU_ASSERT_EQUAL(resident(&r, "A"), 1056 + 5 * 132);
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 3000), 0);
+	int n = resident(&r, "A");
+	CU_ASSERT(n >= 1056 + 16 * 132 && n <= 1056 + 18 * 132);   /* 2364 credited by 3 us */
+	trun_close(&r);
+
+	/* a grid bound by its launches: 168960 blocks take at least (168960 - 1056) / 788 us =
+	 * 213 us whatever its solo time says; blocks do only what the solo time leaves */
+	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":168960,\"threads\":64,\"solo_us\":50}",
+				  ONE_APP, 1));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	long long end = end_of(&r, "A");
+	CU_ASSERT(end >= 213000 && end <= 216000);
+	trun_close(&r);
+	/* blocks that wait for room, not credit, wake nobody: 10 waves of 2 blocks per SM, 6000
+	 * blocks ahead of the credit, take an event per wave, not one per ns */
+	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":2640,\"threads\":1024,\"solo_us\":1000}",
+				  ONE_APP, 1));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	CU_ASSERT(sim_events(r.s) < 200);
+	trun_close(&r);
+	/* and a kernel the rate does not bound keeps its solo time */
+	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":8448,\"threads\":64,\"solo_us\":1000}",
+				  ONE_APP, 1));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	end = end_of(&r, "A");
+	CU_ASSERT(end >= 999000 && end <= 1010000);
+	trun_close(&r);
+}
+
+static void test_block_spread(void)
+{
+	struct trun r;
+	/* P1's shape: three 256-thread CD blocks per SM (sat 1).  The SM's work is the kernel's,
+	 * so it ends at its solo time, but its blocks finish in turn, not together */
+	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":396,\"threads\":256,\"solo_us\":500}",
+				  ONE_APP, 1));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 0), 0);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 7, "A"), 3);
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 450000), 0);
+	int left = sim_sm_kernel_blocks(r.s, 7, "A");
+	CU_ASSERT(left >= 1 && left < 3);
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	long long end = end_of(&r, "A");
+	CU_ASSERT(end >= 499000 && end <= 501000);
+	trun_close(&r);
+
+	/* the draws come from the run's seed: another seed, other turns (SM 7 at 450 us) */
+	int other = -1;
+	for (long seed = 2; seed < 12 && other < 0; seed++) {
+		CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":396,\"threads\":256,\"solo_us\":500}",
+					  ONE_APP, seed));
+		CU_ASSERT_EQUAL(sim_run_until(r.s, 300000), 0);
+		int n = sim_sm_kernel_blocks(r.s, 7, "A");
+		trun_close(&r);
+		CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":396,\"threads\":256,\"solo_us\":500}",
+					  ONE_APP, 1));
+		CU_ASSERT_EQUAL(sim_run_until(r.s, 300000), 0);
+		if (n != sim_sm_kernel_blocks(r.s, 7, "A"))
+			other = (int)seed;
+		trun_close(&r);
+	}
+	CU_ASSERT(other > 0);
+
+	/* one block per SM: no spread (P4, P5) */
+	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":132,\"threads\":256,\"solo_us\":500}",
+				  ONE_APP, 1));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	end = end_of(&r, "A");
+	CU_ASSERT(end >= 499990 && end <= 500010);
+	trun_close(&r);
+
+	/* the RTX 3090 describes neither: its three blocks per SM end together */
+	CU_ASSERT_FATAL(trun_open(&r, "rtx3090", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":246,\"threads\":256,\"solo_us\":500}",
+				  ONE_APP, 1));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 499000), 0);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 7, "A"), 3);
+	trun_close(&r);
+}
+
+static void test_timing_input(void)
+{
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = test_rtx3090_with("block_spread", cJSON_Parse("{\"quantiles\": [1, 2, 3]}"), &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	/* rescaled to mean 1: the piecewise-linear quantile function's mean is 2 */
+	CU_ASSERT_EQUAL(g->n_spread, 3);
+	CU_ASSERT_DOUBLE_EQUAL(g->spread[0], 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(g->spread[2], 1.5, 1e-12);
+	gpu_free(g);
+	memset(&d, 0, sizeof(d));
+	CU_ASSERT_PTR_NULL(test_rtx3090_with("block_spread", cJSON_Parse("{\"quantiles\": [1, 0.5]}"), &d));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.block_spread.quantiles[1]: expected quantiles that do not fall"));
+	memset(&d, 0, sizeof(d));
+	CU_ASSERT_PTR_NULL(test_rtx3090_with("block_launch", cJSON_Parse("{\"blocks_per_us\": 800}"), &d));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.block_launch.burst_blocks"));
+	memset(&d, 0, sizeof(d));
+	g = test_rtx3090_with("block_launch", cJSON_Parse("{\"blocks_per_us\": 800, \"burst_blocks\": 10}"), &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_DOUBLE_EQUAL(g->launch_per_ns, 0.8, 1e-12);
+	CU_ASSERT_EQUAL(g->launch_burst, 10);
+	gpu_free(g);
+}
+
+void register_timing_tests(void)
+{
+	CU_pSuite s = CU_add_suite("timing", NULL, NULL);
+	CU_add_test(s, "H100 block launch rate: a burst, then rounds at the rate", test_launch_rate);
+	CU_add_test(s, "H100 block spread among an SM's blocks, from the run's seed", test_block_spread);
+	CU_add_test(s, "dispatch timing keys: checks and errors", test_timing_input);
+}

@@ -435,6 +435,19 @@ if grep -qF "'--sshloginfile' '$T/hosts'" "$T/sh.err" && grep -qF "'--basefile' 
 else
 	bad "sweep --hosts --transfer --dry-run: $(head -c 600 "$T/sh.err") / $(head -c 300 "$T/sh2.err")"
 fi
+# --hosts --transfer end to end, through a stand-in for ssh that runs here (needs rsync)
+if command -v rsync >/dev/null 2>&1; then
+	printf '1/host-a\n1/host-b\n' >"$T/hosts2"
+	FAKESSH_LOG=$T/ssh.log PARALLEL_SSH="$(pwd)/tests/fakessh.sh" "$C" sweep $SW --hosts "$T/hosts2" --transfer --out "$T/tr" 2>"$T/tr.err"
+	if cmp -s "$T/sw1/sweep.csv" "$T/tr/sweep.csv" && [ "$(grep -c 'rsync --server --sender' "$T/ssh.log")" -eq 2 ] &&
+	   grep -q "host-a" "$T/ssh.log" && grep -q "host-b" "$T/ssh.log"; then
+		ok "sweep --hosts --transfer: 2 hosts, basefiles out, runs back (stand-in ssh), same sweep.csv"
+	else
+		bad "sweep --hosts --transfer: $(head -c 300 "$T/tr.err")"
+	fi
+else
+	ok "sweep --hosts --transfer end to end: skipped (no rsync)"
+fi
 expect_error "sweep: bad grid" 2 '$.grid.seed.range: expected [first, last] or [first, last, step]' -- \
 	sweep tests/bad_sweeps/range.json --out "$T/swbad"
 

@@ -145,7 +145,8 @@ static int parse_run(int argc, char **argv, struct run_args *r)
 	return -1;
 }
 
-static int cmd_run(int argc, char **argv)
+/* `combosim run`, its inputs read through cache (exp/loadcache.h; NULL: none) */
+static int cmd_run_cached(int argc, char **argv, struct load_cache *cache)
 {
 	struct run_args r;
 	int rc = parse_run(argc, argv, &r);
@@ -158,7 +159,7 @@ static int cmd_run(int argc, char **argv)
 	char found[4096];
 	const char *file = runner_find_input("run", r.file, found, sizeof(found));
 	struct cfg_diag diag = { .file = file };
-	struct experiment *e = experiment_load(file, (const char *const *)r.sets, r.n_sets, &diag);
+	struct experiment *e = experiment_load_cached(file, (const char *const *)r.sets, r.n_sets, &diag, cache);
 	run_args_free(&r);
 	if (!e) {
 		fprintf(stderr, "combosim: %s\n", diag.msg);
@@ -194,7 +195,7 @@ int main(int argc, char **argv)
 	}
 	const char *cmd = argv[1];
 	if (strcmp(cmd, "run") == 0)
-		return cmd_run(argc - 2, argv + 2);
+		return cmd_run_cached(argc - 2, argv + 2, NULL);
 	if (strcmp(cmd, "sweep") == 0) {
 		char self[4096];
 		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -205,7 +206,7 @@ int main(int argc, char **argv)
 		return cmd_sweep(argc - 2, argv + 2, self);
 	}
 	if (strcmp(cmd, "batch") == 0)
-		return cmd_batch(argc - 2, argv + 2, cmd_run);
+		return cmd_batch(argc - 2, argv + 2, cmd_run_cached);
 	if (strcmp(cmd, "validate") == 0)
 		return cmd_validate(argc - 2, argv + 2);
 	if (strcmp(cmd, "trace") == 0)

@@ -1,4 +1,4 @@
-/* sweep — `combosim sweep SWEEP.json [-j N] [--hosts FILE] [--out DIR] [--dry-run]`.
+/* sweep — `combosim sweep SWEEP.json [-j N] [--hosts FILE [--transfer]] [--out DIR] [--dry-run]`.
  *
  * A sweep file names an experiment and a grid of `--set` values:
  *
@@ -9,11 +9,16 @@
  *     "fixed": { "baseline": null } }               (set at every point, no column)
  *
  * Every point is checked (loaded with its --set values) before anything runs; bad input is
- * exit 2.  The points become one command line each in DIR/jobs.txt, handed to GNU parallel
- * (local cores with -j, other hosts with --hosts: parallel's --sshloginfile) in chunks of
- * lines, each chunk run by one `combosim batch` process (app/batch.c: parallel's per-job cost
- * and a process start-up per chunk, not per point), or to the Slurm job array of
- * experiments/slurm/ (a chunk per task).  Each run writes DIR/runs/NNNN/ atomically, so a run
+ * exit 2 (the points share their inputs: each file is read once, exp/loadcache.h).  The points
+ * become one command line each in DIR/jobs.txt, handed to GNU parallel (local cores with -j,
+ * other hosts with --hosts: parallel's --sshloginfile) in chunks: job K of M runs
+ * `combosim batch --chunk K/M DIR/jobs.txt`, lines K, K+M, ... (app/batch.c: parallel's per-job
+ * cost, a process start-up and the reading of the inputs once per chunk, not per point; the
+ * chunks interleave, so each takes about as long as the others), or to the Slurm job array of
+ * experiments/slurm/ (a chunk per task).  Hosts without the sweep's file system: --transfer
+ * copies the binary, jobs.txt and every input file the points read to the same absolute paths
+ * there before their first job (parallel's --basefile) and brings each job's finished run
+ * directories back (--return of DIR/runs, runs in progress left out).  Each run writes DIR/runs/NNNN/ atomically, so a run
  * directory is complete or absent: an interrupted sweep resumes by running only the points
  * whose directory is missing.  Finally DIR/sweep.csv collects one row per run and policy,
  * in point order (identical for any -j).
@@ -43,6 +48,7 @@
 
 #include "base/cfg.h"
 #include "exp/experiment.h"
+#include "exp/loadcache.h"
 #include "app/runner.h"
 
 struct axis {
@@ -463,26 +469,29 @@ static long collect(const struct sweep *s, const char *out)
 
 static void usage(FILE *f)
 {
-	fputs("usage: combosim sweep SWEEP.json [-j N] [--hosts FILE] [--out DIR] [--dry-run]\n"
+	fputs("usage: combosim sweep SWEEP.json [-j N] [--hosts FILE [--transfer]] [--out DIR] [--dry-run]\n"
 	      "Expands the grid, checks every point, runs the points without a finished result\n"
 	      "with GNU parallel, and writes DIR/sweep.csv (DIR: results/<sweep file name>).\n"
 	      "  -j N, --jobs N   parallel runs (default 1)\n"
 	      "  --hosts FILE     run on the ssh hosts listed in FILE (GNU parallel --sshloginfile)\n"
+	      "  --transfer       the hosts do not share this file system: copy the binary, jobs.txt and\n"
+	      "                   the inputs there (same absolute paths) and the finished runs back\n"
 	      "  --out DIR        sweep directory (runs/NNNNNN/, sweep.csv, jobs.txt)\n"
-	      "  --dry-run        check every point and write DIR/jobs.txt, run nothing\n"
+	      "  --dry-run        check every point, write DIR/jobs.txt and print the GNU parallel\n"
+	      "                   command that would run it; run nothing\n"
 	      "  -h, --help       this text\n", f);
 }
 
 /* Loads the first `n` points' experiments (after their --set overrides); false with the first
  * failing point's message in diag. */
-static bool check_points(struct sweep *s, long n, struct cfg_diag *diag)
+static bool check_points(struct sweep *s, long n, struct cfg_diag *diag, struct load_cache *cache)
 {
 	char **sets = xcalloc((size_t)n_sets(s), sizeof(char *));
 	bool ok = true;
 	for (long p = 0; p < n && p < s->points && ok; p++) {
 		point_sets(s, p, sets);
 		struct cfg_diag d = { 0 };
-		struct experiment *e = experiment_load(s->experiment, (const char *const *)sets, n_sets(s), &d);
+		struct experiment *e = experiment_load_cached(s->experiment, (const char *const *)sets, n_sets(s), &d, cache);
 		if (!e) {
 			diag->failed = true;
 			snprintf(diag->msg, sizeof(diag->msg), "sweep point %ld: %s", p, d.msg);
@@ -501,8 +510,10 @@ long sweep_check_file(const char *file, long check, struct cfg_diag *diag)
 {
 	struct sweep s;
 	long points = -1;
-	if (sweep_load(&s, file, diag) && check_points(&s, check < 0 ? s.points : check, diag))
+	struct load_cache *cache = load_cache_new();
+	if (sweep_load(&s, file, diag) && check_points(&s, check < 0 ? s.points : check, diag, cache))
 		points = s.points;
+	load_cache_free(cache);
 	sweep_free(&s);
 	return points;
 }
@@ -547,49 +558,121 @@ static long write_jobs(struct sweep *s, const char *out_abs, const char *self, c
 	return todo;
 }
 
-/* The child: GNU parallel in a process group of its own (it puts each job in another), so
- * the sweep can signal it and its helpers at once; stdin the job file (it is handed out in
- * chunks from there; never the terminal, since a process of a background group that reads it
- * is stopped). */
-static void __attribute__((noreturn)) exec_parallel(const char *jobs_path, long nj, long chunk, const char *hosts,
-						    const char *self, const char *runs, const sigset_t *mask)
+/* GNU parallel's command line for a sweep: nchunks jobs, job K running
+ * `SELF batch --under RUNS/ --chunk K/nchunks JOBS` (jobs.txt, absolute), -j nj per host; over
+ * ssh hosts when given, with --transfer of the binary, jobs.txt and the input files (basefiles,
+ * to the same absolute paths) and the return of DIR/runs.  Owned strings in p->own. */
+#define PARGV_FIXED 32
+struct pargv {
+	char **v;                /* NULL-terminated */
+	int n;
+	char **own;
+	int n_own;
+};
+
+static void pargv_add(struct pargv *p, const char *w, bool copy)
 {
-	char jarg[32], narg[32];
-	const char *argv_p[24];
-	int n = 0, fd = open(jobs_path, O_RDONLY);
+	char *x = copy ? strdup(w) : (char *)w;
+	if (!x) {
+		fputs("combosim: out of memory\n", stderr);
+		exit(EXIT_RUN_FAILED);
+	}
+	if (copy)
+		p->own[p->n_own++] = x;
+	p->v[p->n++] = x;
+	p->v[p->n] = NULL;
+}
+
+struct basefiles {
+	struct pargv *p;
+	int left;
+};
+
+static void add_basefile(const char *path, void *ctx)
+{
+	struct basefiles *b = ctx;
+	char abs[PATH_MAX];
+	if (b->left <= 0 || !realpath(path, abs))
+		return;
+	pargv_add(b->p, "--basefile", false);
+	pargv_add(b->p, abs, true);
+	b->left--;
+}
+
+#define SWEEP_BASEFILES_MAX 4096
+static void pargv_build(struct pargv *p, const char *jobs_abs, long nj, long nchunks, const char *hosts, bool transfer,
+			const struct load_cache *inputs, const char *self, const char *runs, const char *out_abs)
+{
+	size_t cap = PARGV_FIXED + 2 * SWEEP_BASEFILES_MAX + (size_t)nchunks + 1;
+	*p = (struct pargv){ .v = calloc(cap, sizeof(char *)), .own = calloc(cap, sizeof(char *)) };
+	if (!p->v || !p->own) {
+		fputs("combosim: out of memory\n", stderr);
+		exit(EXIT_RUN_FAILED);
+	}
+	char num[64];
+	pargv_add(p, "parallel", false);
+	pargv_add(p, "--will-cite", false);
+	pargv_add(p, "-j", false);
+	snprintf(num, sizeof(num), "%ld", nj);
+	pargv_add(p, num, true);
+	if (isatty(2))
+		pargv_add(p, "--bar", false);
+	if (hosts) {
+		pargv_add(p, "--sshloginfile", false);
+		pargv_add(p, hosts, false);
+	}
+	if (hosts && transfer) {
+		struct basefiles b = { .p = p, .left = SWEEP_BASEFILES_MAX };
+		add_basefile(self, &b);
+		add_basefile(jobs_abs, &b);
+		load_cache_paths(inputs, add_basefile, &b);
+		char ret[PATH_MAX + 32];
+		snprintf(ret, sizeof(ret), "%s/runs", out_abs);
+		pargv_add(p, "--return", false);
+		pargv_add(p, ret, true);
+	}
+	pargv_add(p, "-q", false);
+	pargv_add(p, self, false);
+	pargv_add(p, "batch", false);
+	pargv_add(p, "--under", false);
+	pargv_add(p, runs, false);
+	pargv_add(p, "--chunk", false);
+	snprintf(num, sizeof(num), "{}/%ld", nchunks);
+	pargv_add(p, num, true);
+	pargv_add(p, jobs_abs, false);
+	pargv_add(p, ":::", false);
+	for (long k = 1; k <= nchunks; k++) {
+		snprintf(num, sizeof(num), "%ld", k);
+		pargv_add(p, num, true);
+	}
+}
+
+static void pargv_free(struct pargv *p)
+{
+	for (int i = 0; i < p->n_own; i++)
+		free(p->own[i]);
+	free(p->own);
+	free(p->v);
+}
+
+/* The rsync options of parallel's transfers (its default, -rlDzR) with the run directories
+ * still being written (runner.c's .tmp-PID and .old-PID) left out of a --return. */
+#define SWEEP_RSYNC_OPTS "-rlDzR --exclude=*.tmp-* --exclude=*.old-*"
+
+/* The child: GNU parallel in a process group of its own (it puts each job in another), so
+ * the sweep can signal it and its helpers at once; stdin /dev/null (never the terminal, since
+ * a process of a background group that reads it is stopped). */
+static void __attribute__((noreturn)) exec_parallel(char *const *argv_p, const sigset_t *mask)
+{
+	int fd = open("/dev/null", O_RDONLY);
 	setpgid(0, 0);
 	sigprocmask(SIG_SETMASK, mask, NULL);
-	if (fd < 0) {
-		fprintf(stderr, "combosim sweep: cannot read %s: %s\n", jobs_path, strerror(errno));
-		_exit(126);
-	}
 	if (fd > 0) {
 		dup2(fd, 0);
 		close(fd);
 	}
-	snprintf(jarg, sizeof(jarg), "%ld", nj);
-	argv_p[n++] = "parallel";
-	argv_p[n++] = "--will-cite";
-	argv_p[n++] = "-j";
-	argv_p[n++] = jarg;
-	if (isatty(2))
-		argv_p[n++] = "--bar";
-	if (hosts) {
-		argv_p[n++] = "--sshloginfile";
-		argv_p[n++] = hosts;
-	}
-	/* chunks of jobs.txt's lines on each job's stdin, run by one `combosim batch` each */
-	snprintf(narg, sizeof(narg), "%ld", chunk);
-	argv_p[n++] = "--pipe";
-	argv_p[n++] = "-N";
-	argv_p[n++] = narg;
-	argv_p[n++] = "-q";
-	argv_p[n++] = self;
-	argv_p[n++] = "batch";
-	argv_p[n++] = "--under";
-	argv_p[n++] = runs;
-	argv_p[n] = NULL;
-	execvp("parallel", (char *const *)argv_p);
+	setenv("PARALLEL_RSYNC_OPTS", SWEEP_RSYNC_OPTS, 1);
+	execvp("parallel", argv_p);
 	fprintf(stderr, "combosim sweep: cannot run GNU parallel (%s); install it: apt-get install -y parallel\n",
 		strerror(errno));
 	_exit(127);
@@ -616,20 +699,21 @@ static int wait_forwarding(pid_t pid, const sigset_t *fwd, int *sig)
 	}
 }
 
-/* Points per GNU parallel job: about 8 jobs per job slot (parallel starts the next chunk
- * wherever one ends, so slots stay busy to the end), at most SWEEP_CHUNK_MAX points (a failed
- * job is retried whole by the next sweep only for its missing points). */
+/* GNU parallel jobs (chunks) for todo points: 2 per job slot (the chunks interleave over the
+ * grid, so they take about as long as each other and the slots end together; a job costs
+ * parallel ~60-80 ms of CPU on a small VM), more when a chunk would exceed SWEEP_CHUNK_MAX
+ * points (a job that dies loses at most that much work), never more than the points. */
 #define SWEEP_CHUNK_MAX 64
-static long sweep_chunk(long todo, long nj)
+static long sweep_chunks(long todo, long nj)
 {
-	long k = todo / (nj * 8);
-	return k < 1 ? 1 : k > SWEEP_CHUNK_MAX ? SWEEP_CHUNK_MAX : k;
+	long m = 2 * nj, need = (todo + SWEEP_CHUNK_MAX - 1) / SWEEP_CHUNK_MAX;
+	m = m > need ? m : need;
+	return m < todo ? m : todo > 0 ? todo : 1;
 }
 
 /* Runs the job file under GNU parallel (-j nj, over ssh hosts when given); an exit code, and
  * in *sig a signal that stopped the sweep (0: none). */
-static int run_parallel(const char *jobs_path, long nj, long chunk, const char *hosts, const char *self,
-			const char *runs, int *sig)
+static int run_parallel(char *const *argv_p, int *sig)
 {
 	sigset_t fwd, old;
 	sigemptyset(&fwd);
@@ -641,7 +725,7 @@ static int run_parallel(const char *jobs_path, long nj, long chunk, const char *
 	sigprocmask(SIG_BLOCK, &fwd, &old);
 	pid_t pid = fork();
 	if (pid == 0)
-		exec_parallel(jobs_path, nj, chunk, hosts, self, runs, &old);
+		exec_parallel(argv_p, &old);
 	int st = -1;
 	if (pid > 0) {
 		setpgid(pid, pid);      /* also here: the child may not have run yet */
@@ -694,7 +778,7 @@ static int lock_out(const char *out)
 /* The sweep's command-line options; false (usage printed) when they make no sense. */
 struct sweep_args {
 	const char *file, *out, *hosts, *jobs;
-	bool dry, help;
+	bool dry, help, transfer;
 };
 
 static bool parse_args(int argc, char **argv, struct sweep_args *o)
@@ -714,6 +798,8 @@ static bool parse_args(int argc, char **argv, struct sweep_args *o)
 			o->jobs = a + 2;
 		} else if (!strcmp(a, "--dry-run")) {
 			o->dry = true;
+		} else if (!strcmp(a, "--transfer")) {
+			o->transfer = true;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			o->help = true;
 		} else if (a[0] == '-' || o->file) {
@@ -724,6 +810,10 @@ static bool parse_args(int argc, char **argv, struct sweep_args *o)
 			o->file = a;
 		}
 	}
+	if (o->transfer && !o->hosts && !o->help) {
+		fprintf(stderr, "combosim sweep: --transfer copies files to the hosts of --hosts FILE: give --hosts\n");
+		return false;
+	}
 	if (!o->file && !o->help)
 		usage(stderr);
 	return o->file != NULL || o->help;
@@ -732,7 +822,7 @@ static bool parse_args(int argc, char **argv, struct sweep_args *o)
 /* Runs the points of a loaded, checked sweep that have no result yet, in out (locked), then
  * collects sweep.csv; an exit code, and in *sig a signal that stopped the sweep. */
 static int sweep_run(struct sweep *s, const struct sweep_args *o, const char *out, const char *self, long nj,
-		     int *sig)
+		     const struct load_cache *inputs, int *sig)
 {
 	/* jobs name absolute paths: they run from other directories, hosts and Slurm nodes */
 	char out_abs[PATH_MAX], exp_abs[PATH_MAX];
@@ -751,11 +841,24 @@ static int sweep_run(struct sweep *s, const struct sweep_args *o, const char *ou
 	fprintf(stderr, "sweep: %ld points, %ld to run, %ld finished before; jobs in %s\n", s->points, todo,
 		s->points - todo, jobs_path);
 	int rc = EXIT_OK;
-	if (todo && !o->dry) {
-		mkdir_p(runs_dir);
-		char runs_abs[PATH_MAX + 32];   /* what every job line's --out starts with */
+	if (todo) {
+		char runs_abs[PATH_MAX + 32], jobs_abs[PATH_MAX + 32];   /* what every job line's --out starts with */
 		snprintf(runs_abs, sizeof(runs_abs), "%s/runs/", out_abs);
-		rc = run_parallel(jobs_path, nj, sweep_chunk(todo, nj), o->hosts, self, runs_abs, sig);
+		snprintf(jobs_abs, sizeof(jobs_abs), "%s/jobs.txt", out_abs);
+		struct pargv pa;
+		pargv_build(&pa, jobs_abs, nj, sweep_chunks(todo, nj), o->hosts, o->transfer, inputs, self, runs_abs, out_abs);
+		if (o->dry) {
+			fputs("sweep: GNU parallel command:", stderr);
+			for (int i = 0; i < pa.n; i++) {
+				fputc(' ', stderr);
+				put_quoted(stderr, pa.v[i]);
+			}
+			fprintf(stderr, "\n%s", o->transfer ? "sweep: with PARALLEL_RSYNC_OPTS='" SWEEP_RSYNC_OPTS "'\n" : "");
+		} else {
+			mkdir_p(runs_dir);
+			rc = run_parallel(pa.v, sig);
+		}
+		pargv_free(&pa);
 		if (*sig)
 			return rc;
 	}
@@ -785,10 +888,17 @@ int cmd_sweep(int argc, char **argv, const char *self)
 	o.file = runner_find_input("sweep", o.file, found, sizeof(found));
 	struct sweep s;
 	struct cfg_diag diag = { 0 };
-	if (!sweep_load(&s, o.file, &diag) || !check_points(&s, s.points, &diag)) {
+	struct load_cache *inputs = load_cache_new();   /* also the files --transfer copies */
+	if (!sweep_load(&s, o.file, &diag) || !check_points(&s, s.points, &diag, inputs)) {
 		fprintf(stderr, "combosim: %s\n", diag.msg);
 		sweep_free(&s);
+		load_cache_free(inputs);
 		return EXIT_BAD_INPUT;
+	}
+	if (o.transfer && !inputs) {
+		fputs("combosim: out of memory\n", stderr);
+		sweep_free(&s);
+		return EXIT_RUN_FAILED;
 	}
 	char dflt[PATH_MAX];
 	const char *out = o.out;
@@ -804,15 +914,18 @@ int cmd_sweep(int argc, char **argv, const char *self)
 	if (mkdir_p(out)) {
 		fprintf(stderr, "combosim sweep: cannot create %s: %s\n", out, strerror(errno));
 		sweep_free(&s);
+		load_cache_free(inputs);
 		return EXIT_RUN_FAILED;
 	}
 	int lock = lock_out(out), sig = 0, rc;
 	if (lock < 0) {
 		sweep_free(&s);
+		load_cache_free(inputs);
 		return lock == -1 ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 	}
-	rc = sweep_run(&s, &o, out, self, nj, &sig);
+	rc = sweep_run(&s, &o, out, self, nj, inputs, &sig);
 	sweep_free(&s);
+	load_cache_free(inputs);
 	close(lock);
 	if (sig) {
 		/* die of the signal, as the caller expects of a killed program */

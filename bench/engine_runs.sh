@@ -84,6 +84,23 @@ if [ "$sweep_reps" -gt 0 ] && command -v parallel >/dev/null 2>&1; then
 	fi
 fi
 
+# start-up inside `combosim batch`: the Fig. 13 sweep's 256 lines at duration_ms=1 in one process
+# (inputs read once), and at full length; sim = full - start-up, outside = sweep - sim
+if "$bin" sweep experiments/combo/fig13_sweep.json --dry-run --out "$tmp/bj" >/dev/null 2>&1; then
+	sed "s#--out '[^']*/runs/#--out '$tmp/bjr/#" "$tmp/bj/jobs.txt" >"$tmp/bj/full.txt"
+	sed "s#--quiet#--set duration_ms=1 --quiet#" "$tmp/bj/full.txt" >"$tmp/bj/1ms.txt"
+	{
+		echo "#"
+		echo "# combosim batch over the Fig. 13 sweep's 256 lines ($reps runs after one warm-up): start-up per run at duration_ms=1,"
+		echo "# and the whole sweep's runs in one process (load average at start: $(load))"
+	} >>"$out"
+	for what in 1ms full; do
+		timed "batch-$what" "$reps" sh -c "rm -rf '$tmp/bjr' && exec '$bin' batch '$tmp/bj/$what.txt'" || continue
+		awk -v n="batch-256-$what" -v c="$(stats "$tmp/cpu")" -v w="$(stats "$tmp/wall")" -v cmd="combosim batch jobs.txt ($what)" \
+			'BEGIN { split(c, a, " "); printf "%-26s %s %s %8d runs  %.2f ms cpu/run (median)  %s\n", n, c, w, 256, a[2] * 1000 / 256, cmd }' >>"$out"
+	done
+fi
+
 # cost against length: the same experiment at 10^3 .. 10^6 frames (120 fps); cpu per frame
 # should stay flat (linear cost), peak memory too
 {

@@ -2,6 +2,7 @@
 # Exactness check for engine speed work: runs a set of shipped experiments with a reference
 # binary and a candidate binary and compares every output file byte for byte (frames.csv,
 # kernels.csv, summary.json and the stdout table; the version string in summary.json aside).
+# The Fig. 13 sweep is compared too (sweep.csv and each run's summary.json).
 # Usage: sh bench/identical.sh REF_BINARY [NEW_BINARY]   (NEW_BINARY defaults to bin/combosim)
 # Exit status 0: every output identical.  Outputs are written to a temporary directory and
 # deleted afterwards (the 10 000-frame kernels.csv is ~100 MB while it lives).
@@ -59,5 +60,21 @@ for p in combo-exact combo-intra combo-nm pilotfish static exclusive; do
 	check "default-$p-8k" experiments/default.json --set duration_ms=8333 --set "policies=[{\"name\":\"$p\"$(test $p = static && echo ,\"game_share\":0.75)}]" --set baseline=null
 done
 check default-seed7 experiments/default.json --set seed=7 --set duration_ms=4000
+# the Fig. 13 sweep (256 runs through `combosim batch`, chunked, inputs read once per process):
+# sweep.csv and every run's summary.json
+n=$((n + 1))
+"$ref" sweep experiments/combo/fig13_sweep.json -j 2 --out "$tmp/swa" >/dev/null 2>&1
+"$new" sweep experiments/combo/fig13_sweep.json -j 2 --out "$tmp/swb" >/dev/null 2>&1
+bad=""
+cmp -s "$tmp/swa/sweep.csv" "$tmp/swb/sweep.csv" || bad="$bad sweep.csv"
+for d in "$tmp"/swa/runs/*/; do
+	r=$(basename "$d")
+	grep -v '"combosim_version"' "$d/summary.json" >"$tmp/a.s" 2>/dev/null
+	grep -v '"combosim_version"' "$tmp/swb/runs/$r/summary.json" >"$tmp/b.s" 2>/dev/null
+	cmp -s "$tmp/a.s" "$tmp/b.s" || { bad="$bad runs/$r"; break; }
+done
+[ "$(ls "$tmp/swa/runs" | wc -l)" -eq 256 ] || bad="$bad (reference: $(ls "$tmp/swa/runs" | wc -l) runs)"
+if [ -n "$bad" ]; then echo "DIFFER fig13-sweep:$bad"; fail=1; else echo "same   fig13-sweep (sweep.csv, 256 summaries)"; fi
+rm -rf "$tmp/swa" "$tmp/swb"
 echo "$n runs compared"
 exit $fail

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/datadir.h"
+#include "exp/loadcache.h"
 #include "traces/csv.h"
 #include "traces/gametrace.h"
 #include "traces/profile.h"
@@ -141,10 +142,23 @@ static void fail_from(const struct cfg *c, const char *key, const char *msg)
 
 /* A trace-driven game: "trace" (a kernel-level CSV trace, or a frame-level one with "profile"),
  * checked row by row now so that a bad row stops the experiment before any run starts. */
+/* What a BE queue file gives an app, for one GPU (a load cache's LOAD_QUEUE value). */
+struct queue_load {
+	struct kernel_spec *kernels;
+	sim_time *at_ns;         /* NULL: no kernel has "at_us" */
+	int n, depth, streams;
+};
+
+/* A game trace's whole-file check (a load cache's LOAD_TRACE value). */
+struct trace_check {
+	long frames;
+	bool cpu;
+};
+
 static void load_game_trace(struct experiment *e, const struct cfg *c, struct game_spec *g)
 {
 	const char *trace = NULL, *profile = NULL;
-	char path[PATH_MAX], err[CSV_ERR_MAX + 256];
+	char path[PATH_MAX], ppath[PATH_MAX] = "", err[CSV_ERR_MAX + 256];
 	enum trace_kind kind;
 	if (cfg_has(c, "frame")) {
 		cfg_fail_key(c, "frame", "expected either \"frame\" (inline kernels) or \"trace\", got both");
@@ -177,7 +191,6 @@ static void load_game_trace(struct experiment *e, const struct cfg *c, struct ga
 				     path);
 			return;
 		}
-		char ppath[PATH_MAX];
 		if (!profile_resolve("games", profile, e->file, ppath, sizeof(ppath))) {
 			cfg_fail_key(c, "profile", "expected a game profile: a shipped name (traces/games/NAME.json) or a path to one, got \"%.200s\"",
 				     profile);
@@ -190,9 +203,24 @@ static void load_game_trace(struct experiment *e, const struct cfg *c, struct ga
 			return;
 		}
 	}
+	/* the whole-file check, once per trace, profile and GPU */
+	const char *key[] = { path, e->gpu->source, ppath };
+	const struct trace_check *seen = load_cache_get(e->cache, LOAD_TRACE, key, g->profile ? 3 : 2);
+	if (seen) {
+		g->trace_frames = seen->frames;
+		g->trace_cpu = seen->cpu;
+		return;
+	}
 	if (game_trace_validate(path, g->profile, e->gpu, &g->trace_frames, err, sizeof(err)) ||
-	    game_trace_cpu_column(path, &g->trace_cpu, err, sizeof(err)))
+	    game_trace_cpu_column(path, &g->trace_cpu, err, sizeof(err))) {
 		fail_from(c, "trace", err);
+		return;
+	}
+	struct trace_check *tc = malloc(sizeof(*tc));
+	if (tc) {
+		*tc = (struct trace_check){ .frames = g->trace_frames, .cpu = g->trace_cpu };
+		load_cache_put(e->cache, LOAD_TRACE, key, g->profile ? 3 : 2, tc, free);
+	}
 }
 
 /* `streams` of an app or a queue file: 1 to its depth, else an error that says the bound is the
@@ -227,6 +255,63 @@ static void load_at(const struct cfg *k, struct app_spec *a, int i, int n)
 	a->at_ns[i] = (sim_time)llround(us * 1e3);
 }
 
+static void queue_load_free(void *p)
+{
+	struct queue_load *q = p;
+	if (q) {
+		free(q->kernels);
+		free(q->at_ns);
+	}
+	free(q);
+}
+
+/* Keeps what load_queue just read into app a (the last a->n_kernels kernels of e) in e's cache. */
+static void queue_keep(struct experiment *e, const struct app_spec *a, const char *const *key)
+{
+	if (!e->cache)
+		return;
+	struct queue_load *q = calloc(1, sizeof(*q));
+	if (!q)
+		return;
+	q->n = a->n_kernels;
+	q->depth = a->depth;
+	q->streams = a->streams;
+	q->kernels = malloc((size_t)(q->n ? q->n : 1) * sizeof(*q->kernels));
+	q->at_ns = a->at_ns ? malloc((size_t)(q->n ? q->n : 1) * sizeof(*q->at_ns)) : NULL;
+	if (!q->kernels || (a->at_ns && !q->at_ns)) {
+		queue_load_free(q);
+		return;
+	}
+	memcpy(q->kernels, e->kernels + e->n_kernels - q->n, (size_t)q->n * sizeof(*q->kernels));
+	if (a->at_ns)
+		memcpy(q->at_ns, a->at_ns, (size_t)q->n * sizeof(*q->at_ns));
+	load_cache_put(e->cache, LOAD_QUEUE, key, 2, q, queue_load_free);
+}
+
+/* App a's kernels from a queue read before: as load_queue's own read gives them. */
+static void queue_take(struct experiment *e, struct app_spec *a, const struct queue_load *q)
+{
+	int base = e->n_kernels;
+	struct kernel_spec *nk = realloc(e->kernels, (size_t)(base + q->n) * sizeof(*nk));
+	if (!nk) {
+		fprintf(stderr, "combosim: out of memory\n");
+		exit(1);
+	}
+	e->kernels = nk;
+	memcpy(e->kernels + base, q->kernels, (size_t)q->n * sizeof(*nk));
+	a->kernels = xcalloc((size_t)q->n, sizeof(int));
+	for (int i = 0; i < q->n; i++)
+		a->kernels[i] = base + i;
+	if (q->at_ns) {
+		a->at_ns = xcalloc((size_t)q->n, sizeof(sim_time));
+		memcpy(a->at_ns, q->at_ns, (size_t)q->n * sizeof(sim_time));
+	}
+	e->n_kernels = base + q->n;
+	a->n_kernels = q->n;
+	a->depth = q->depth;
+	a->streams = q->streams;
+}
+
 /* A BE app whose kernels come from a queue file ("combosim be-queue" v1): its kernels join the
  * experiment's kernel table, checked as the experiment's own are. */
 static void load_queue(struct experiment *e, const struct cfg *c, struct app_spec *a)
@@ -254,6 +339,12 @@ static void load_queue(struct experiment *e, const struct cfg *c, struct app_spe
 	if (!a->queue) {
 		fprintf(stderr, "combosim: out of memory\n");
 		exit(1);
+	}
+	const char *key[] = { a->queue, e->gpu->source };
+	const struct queue_load *seen = load_cache_get(e->cache, LOAD_QUEUE, key, 2);
+	if (seen) {
+		queue_take(e, a, seen);
+		return;
 	}
 	struct cfg_diag qd = { .file = a->queue };
 	cJSON *root = cfg_load_file(a->queue, &qd);
@@ -301,6 +392,8 @@ static void load_queue(struct experiment *e, const struct cfg *c, struct app_spe
 	}
 	if (qd.failed)
 		fail_from(c, "queue", qd.msg);
+	else
+		queue_keep(e, a, key);
 }
 
 /* How a game releases its frames: on a clock ("open"), or each when the previous one is
@@ -717,6 +810,7 @@ static void load(struct experiment *e, const struct cfg *c)
 		snprintf(dg->msg, sizeof(dg->msg), "%s (the GPU named by %s: $.gpu)", gdiag.msg, e->file);
 		return;
 	}
+	load_cache_note(e->cache, path);
 
 	if (cfg_arr(c, "kernels", true, &arr, &n)) {
 		e->kernels = xcalloc((size_t)n, sizeof(*e->kernels));
@@ -785,8 +879,33 @@ static void load(struct experiment *e, const struct cfg *c)
 struct experiment *experiment_load(const char *file, const char *const *sets, int n_sets,
 				   struct cfg_diag *diag)
 {
-	diag->file = file;
+	return experiment_load_cached(file, sets, n_sets, diag, NULL);
+}
+
+/* The experiment file's JSON, parsed or from the cache (a copy: --set changes it). */
+static cJSON *load_root(const char *file, struct cfg_diag *diag, struct load_cache *cache)
+{
+	const char *key[] = { file };
+	const cJSON *seen = load_cache_get(cache, LOAD_JSON, key, 1);
+	if (seen) {
+		cJSON *copy = cJSON_Duplicate(seen, true);
+		if (copy)
+			return copy;
+	}
 	cJSON *root = cfg_load_file(file, diag);
+	if (root && cache) {
+		cJSON *keep = cJSON_Duplicate(root, true);
+		if (keep)
+			load_cache_put(cache, LOAD_JSON, key, 1, keep, (void (*)(void *))cJSON_Delete);
+	}
+	return root;
+}
+
+struct experiment *experiment_load_cached(const char *file, const char *const *sets, int n_sets,
+					  struct cfg_diag *diag, struct load_cache *cache)
+{
+	diag->file = file;
+	cJSON *root = load_root(file, diag, cache);
 	if (!root)
 		return NULL;
 	for (int i = 0; i < n_sets; i++)
@@ -797,8 +916,10 @@ struct experiment *experiment_load(const char *file, const char *const *sets, in
 	struct experiment *e = xcalloc(1, sizeof(*e));
 	snprintf(e->file, sizeof(e->file), "%s", file);
 	e->tree = root;
+	e->cache = cache;
 	struct cfg c = cfg_root(root, diag);
 	load(e, &c);
+	e->cache = NULL;
 	if (diag->failed) {
 		experiment_free(e);
 		return NULL;

@@ -77,12 +77,20 @@ struct experiment {
 	bool no_frames_csv;      /* outputs.frames_csv false: frames.csv not written */
 	bool no_kernels_csv;     /* outputs.kernels_csv false: kernels.csv not written */
 	cJSON *tree;             /* the resolved experiment (after --set), owned */
+	struct load_cache *cache;   /* while loading: inputs read before (exp/loadcache.h), or NULL */
 };
 
 /* Loads FILE and applies the --set overrides.  NULL with diag filled on any error. */
 struct experiment *experiment_load(const char *file, const char *const *sets, int n_sets,
 				   struct cfg_diag *diag);
 void experiment_free(struct experiment *e);
+
+/* experiment_load, reading the experiment file, its BE queues and game traces through cache
+ * (exp/loadcache.h; NULL: none): a process loading many experiments on the same inputs parses
+ * and checks each once.  The experiment it returns is the same as experiment_load's. */
+struct load_cache;
+struct experiment *experiment_load_cached(const char *file, const char *const *sets, int n_sets,
+					  struct cfg_diag *diag, struct load_cache *cache);
 
 /* Finds a GPU description: a name ("rtx3090": models/rtx3090.json under $COMBOSIM_MODELS, then
  * the lookup of base/datadir.h from EXPFILE, NULL for the command line) or a path to a JSON

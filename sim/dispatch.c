@@ -203,23 +203,37 @@ static void smbound_inside(struct sim *s, struct kinst *k, struct smclass *c, in
  * the per-block most-room rule equals levelling the rooms down from the top and then handing one
  * block each, in tie order, to the SMs left at the level.  Works on SM classes: a class whose
  * members the rule treats differently is split first. */
+/* Whether k may land on every SM, known from flags alone (the common case: no mask, reshape,
+ * SM limit, gated SM or earlier kernel holding SMs up); else *allowed gets the SMs it may land
+ * on.  Returns -1 when it may land nowhere. */
+static int landing_everywhere(struct sim *s, struct kinst *k, const struct smset *blocked, struct smset *allowed)
+{
+	if (!k->masked && !k->shape && !s->n_gated && k->sm_limit <= 0 && !blocked)
+		return 1;
+	*allowed = landing_sms(s, k);
+	if (k->sm_limit > 0)
+		limit_sms(s, k, allowed);
+	if (blocked) {
+		smset_minus(allowed, blocked);
+		uint64_t any = 0;
+		for (size_t w = 0; w < sizeof(allowed->w) / sizeof(allowed->w[0]); w++)
+			any |= allowed->w[w];
+		if (!any)
+			return -1;   /* every SM it may use is held up by an earlier kernel */
+	}
+	return !memcmp(allowed, &s->all, sizeof(*allowed));
+}
+
 static void place(struct sim *s, struct kinst *k, const struct smset *blocked, bool only_freed)
 {
-	struct smset allowed = landing_sms(s, k);
-	if (k->sm_limit > 0)
-		limit_sms(s, k, &allowed);
-	if (blocked) {
-		smset_minus(&allowed, blocked);
-		uint64_t any = 0;
-		for (size_t w = 0; w < sizeof(allowed.w) / sizeof(allowed.w[0]); w++)
-			any |= allowed.w[w];
-		if (!any)
-			return;      /* every SM it may use is held up by an earlier kernel */
-	}
+	struct smset allowed;
+	/* allowed everywhere: no class needs splitting against it */
+	int where = landing_everywhere(s, k, blocked, &allowed);
+	if (where < 0)
+		return;
+	bool everywhere = where > 0;
 	int ncand = 0, maxroom = 0;
 	long total;
-	/* allowed everywhere (the common case): no class needs splitting against it */
-	bool everywhere = !memcmp(&allowed, &s->all, sizeof(allowed));
 	/* the classes as they are now: splits below make new ones, possibly with recycled ids */
 	int nsnap = 0;
 	if (only_freed) {

@@ -718,7 +718,8 @@ static void class_rerate(struct sim *s, struct smclass *c)
 	for (int i = 0; same && i < n; i++)
 		same = kin[i]->order == c->rate_order[i] && view[i].blocks == c->rate_blocks[i];
 	if (same) {
-		memcpy(speed, c->rate_speed, (size_t)n * sizeof(double));
+		for (int i = 0; i < n; i++)
+			speed[i] = c->rate_speed[i];   /* (a loop: memcpy is a libc call here) */
 	} else {
 		struct chip_view chip = { .dram_load = dram };
 		if (n)
@@ -826,7 +827,9 @@ void residency_settle(struct sim *s)
 	for (int p = 0; p < s->n_parts; p++) {
 		struct dram_part *d = &s->parts[p];
 		load_moved |= d->load != before[p];
-		if (d->share > 0) {
+		if (d->load == before[p]) {
+			changed[p] = false;  /* (most settles: no division, no look-up) */
+		} else if (d->share > 0) {
 			double was = part_slowdown(s, d, before[p] / d->share);
 			changed[p] = was != part_slowdown(s, d, d->load / d->share);
 		} else {

@@ -437,6 +437,58 @@ if [ $rc -eq 2 ] && grep -qF "expected a run whose --out lies under $T/sw1/runs/
 else
 	bad "batch --under: exit $rc, $(head -c 300 "$T/batch.err")"
 fi
+# batch --chunk K/N: lines K, K+N, ...; the chunks together run every line once
+for i in 1 2 3 4 5; do
+	printf "'x' run experiments/default.json --set duration_ms=20 --set seed=%d -q --out '%s/ch/%d'\n" $i "$T" $i
+done >"$T/ch.txt"
+"$C" batch --chunk 2/3 "$T/ch.txt" 2>/dev/null; r2=$(ls "$T/ch" 2>/dev/null | tr '\n' ' ')
+"$C" batch --chunk 1/3 "$T/ch.txt" 2>/dev/null && "$C" batch --chunk 3/3 "$T/ch.txt" 2>/dev/null
+"$C" batch --chunk 4/3 "$T/ch.txt" 2>"$T/ch.err"; rc=$?
+"$C" run experiments/default.json --set duration_ms=20 --set seed=5 -q --out "$T/ch5" 2>/dev/null
+if [ "$r2" = "2 5 " ] && [ "$(ls "$T/ch" | tr '\n' ' ')" = "1 2 3 4 5 " ] && [ $rc -eq 2 ] &&
+   grep -q "expects K/N with 1 <= K <= N, got '4/3'" "$T/ch.err" && cmp -s "$T/ch/5/frames.csv" "$T/ch5/frames.csv"; then
+	ok "batch --chunk: chunk 2/3 runs lines 2 and 5, the three chunks every line, as single runs do"
+else
+	bad "batch --chunk: chunk 2/3 ran '$r2', all: $(ls "$T/ch" | tr '\n' ' '), bad chunk exit $rc"
+fi
+# the Slurm array script: task K of N runs chunk K/N (no Slurm needed to check that)
+"$C" sweep $SW --dry-run --out "$T/sl" >/dev/null 2>&1
+for k in 1 2 3; do SLURM_ARRAY_TASK_ID=$k SLURM_ARRAY_TASK_COUNT=3 bash experiments/slurm/sweep.sbatch "$T/sl" 2>/dev/null; done
+if [ "$(ls "$T/sl/runs" | wc -l)" -eq 16 ] && "$C" sweep $SW --out "$T/sl" 2>"$T/sl.err" &&
+   grep -q "16 points, 0 to run, 16 finished before" "$T/sl.err" && cmp -s "$T/sw1/sweep.csv" "$T/sl/sweep.csv"; then
+	ok "Slurm array script: 3 tasks run the 16 points in chunks, same sweep.csv"
+else
+	bad "Slurm array script: $(ls "$T/sl/runs" 2>/dev/null | wc -l) runs; $(head -c 300 "$T/sl.err" 2>/dev/null)"
+fi
+# other hosts: the GNU parallel command a sweep would run (no ssh needed to check it)
+printf 'a.example\n2/b.example\n' >"$T/hosts"
+"$C" sweep $SW -j 2 --hosts "$T/hosts" --transfer --dry-run --out "$T/sh" 2>"$T/sh.err"
+"$C" sweep $SW -j 3 --dry-run --out "$T/sl2" 2>"$T/sl2.err"
+"$C" sweep $SW --transfer --dry-run --out "$T/sh2" 2>"$T/sh2.err"; rc=$?
+shd=$(cd "$T/sh" && pwd)
+if grep -qF "'--sshloginfile' '$T/hosts'" "$T/sh.err" && grep -qF "'--basefile' '$(pwd)/experiments/default.json'" "$T/sh.err" &&
+   grep -qF "'--basefile' '$(pwd)/models/rtx3090.json'" "$T/sh.err" && grep -qF "'--basefile' '$shd/jobs.txt'" "$T/sh.err" &&
+   grep -qF "'--return' '$shd/runs'" "$T/sh.err" && grep -qF "'batch' '--under' '$shd/runs/' '--chunk' '{}/4' '$shd/jobs.txt' ':::' '1' '2' '3' '4'" "$T/sh.err" &&
+   grep -qF "PARALLEL_RSYNC_OPTS='-rlDzR --exclude=*.tmp-* --exclude=*.old-*'" "$T/sh.err" &&
+   grep -qF "'-j' '3' '-q'" "$T/sl2.err" && ! grep -q "basefile\|sshlogin" "$T/sl2.err" && grep -qF "'{}/6'" "$T/sl2.err" &&
+   [ $rc -eq 2 ] && grep -q "give --hosts" "$T/sh2.err" && [ ! -e "$T/sh/runs" ]; then
+	ok "sweep --hosts --transfer: basefiles, return of runs/, chunked batch jobs; --transfer needs --hosts"
+else
+	bad "sweep --hosts --transfer --dry-run: $(head -c 600 "$T/sh.err") / $(head -c 300 "$T/sh2.err")"
+fi
+# --hosts --transfer end to end, through a stand-in for ssh that runs here (needs rsync)
+if command -v rsync >/dev/null 2>&1; then
+	printf '1/host-a\n1/host-b\n' >"$T/hosts2"
+	FAKESSH_LOG=$T/ssh.log PARALLEL_SSH="$(pwd)/tests/fakessh.sh" "$C" sweep $SW --hosts "$T/hosts2" --transfer --out "$T/tr" 2>"$T/tr.err"
+	if cmp -s "$T/sw1/sweep.csv" "$T/tr/sweep.csv" && [ "$(grep -c 'rsync --server --sender' "$T/ssh.log")" -eq 2 ] &&
+	   grep -q "host-a" "$T/ssh.log" && grep -q "host-b" "$T/ssh.log"; then
+		ok "sweep --hosts --transfer: 2 hosts, basefiles out, runs back (stand-in ssh), same sweep.csv"
+	else
+		bad "sweep --hosts --transfer: $(head -c 300 "$T/tr.err")"
+	fi
+else
+	ok "sweep --hosts --transfer end to end: skipped (no rsync)"
+fi
 expect_error "sweep: bad grid" 2 '$.grid.seed.range: expected [first, last] or [first, last, step]' -- \
 	sweep tests/bad_sweeps/range.json --out "$T/swbad"
 

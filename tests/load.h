@@ -15,4 +15,9 @@ struct experiment *test_load_text(const char *json);
  * through a temporary file; NULL with diag filled when the loader rejects it. */
 struct gpu_desc *test_rtx3090_with(const char *key, cJSON *value, struct cfg_diag *diag);
 
+/* Writes the GPU description `base` with members set from (key, JSON text) pairs, NULL-ended
+ * (a member present is replaced, one absent added; a NULL text leaves that key alone), to a new
+ * temporary file whose name goes to path (n bytes); false when base or a text does not parse. */
+bool test_gpu_file(char *path, size_t n, const char *base, ...);
+
 #endif

@@ -29,17 +29,7 @@
 /* The GPU description `base` with `power` (JSON text) as its power object, written to path. */
 static void gpu_file_from(const char *base, const char *power, char *path, size_t n)
 {
-	struct cfg_diag d = { 0 };
-	cJSON *j = cfg_load_file(base, &d);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
-	cJSON_ReplaceItemInObjectCaseSensitive(j, "power", cJSON_Parse(power));
-	snprintf(path, n, "/tmp/combosim-power-XXXXXX");
-	FILE *f = fdopen(mkstemp(path), "w");
-	char *text = cJSON_Print(j);
-	fputs(text, f);
-	fclose(f);
-	free(text);
-	cJSON_Delete(j);
+	CU_ASSERT_FATAL(test_gpu_file(path, n, base, "power", power, NULL));
 }
 
 static void gpu_file(const char *power, char *path, size_t n)
@@ -327,21 +317,7 @@ static void test_bad_missing_unit(void)
 /* The RTX 3090 with `power` and `cap` (JSON text, NULL: none) as its power and power_cap. */
 static void gpu_file_cap(const char *power, const char *cap, char *path, size_t n)
 {
-	char tmp[64];
-	gpu_file(power, tmp, sizeof(tmp));
-	struct cfg_diag d = { 0 };
-	cJSON *j = cfg_load_file(tmp, &d);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
-	unlink(tmp);
-	if (cap)
-		cJSON_AddItemToObject(j, "power_cap", cJSON_Parse(cap));
-	snprintf(path, n, "/tmp/combosim-clock-XXXXXX");
-	FILE *f = fdopen(mkstemp(path), "w");
-	char *text = cJSON_Print(j);
-	fputs(text, f);
-	fclose(f);
-	free(text);
-	cJSON_Delete(j);
+	CU_ASSERT_FATAL(test_gpu_file(path, n, "models/rtx3090.json", "power", power, "power_cap", cap, NULL));
 }
 
 #define CLOCK_POWER "{\"model\": \"linear\", \"const_w\": 50, \"sm_static_w\": 0, \"unit_w\": {\"cuda\": 1}, " \

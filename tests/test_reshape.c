@@ -522,17 +522,7 @@ static void test_yield_conserves_work(void)
  * path (the H100's keys, cuda/scripts/fit_yield.py, on a GPU whose numbers the tests know). */
 static void gpu_with_yield(const char *yield, char *path, size_t n)
 {
-	struct cfg_diag d = { 0 };
-	cJSON *j = cfg_load_file("models/rtx3090.json", &d);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
-	cJSON_AddItemToObject(j, "yield", cJSON_Parse(yield));
-	snprintf(path, n, "/tmp/combosim-yield-XXXXXX");
-	FILE *f = fdopen(mkstemp(path), "w");
-	char *text = cJSON_Print(j);
-	fputs(text, f);
-	fclose(f);
-	free(text);
-	cJSON_Delete(j);
+	CU_ASSERT_FATAL(test_gpu_file(path, n, "models/rtx3090.json", "yield", yield, NULL));
 }
 
 static void test_yield_write_and_spread(void)
@@ -754,22 +744,8 @@ static void test_power_none(void)
 static void test_power_model_unknown(void)
 {
 	/* the GPU description names its power model; one this build lacks fails the run's setup */
-	FILE *in = fopen("models/rtx3090.json", "r");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-	char text[16384];
-	size_t n = fread(text, 1, sizeof(text) - 1, in);
-	fclose(in);
-	text[n] = 0;
-	cJSON *j = cJSON_Parse(text);
-	cJSON_ReplaceItemInObjectCaseSensitive(j, "power", cJSON_Parse("{\"model\": \"cubic\"}"));
-	char path[] = "/tmp/combosim-gpu-XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fdopen(fd, "w");
-	char *out = cJSON_Print(j);
-	fputs(out, f);
-	fclose(f);
-	free(out);
-	cJSON_Delete(j);
+	char path[64];
+	CU_ASSERT_FATAL(test_gpu_file(path, sizeof(path), "models/rtx3090.json", "power", "{\"model\": \"cubic\"}", NULL));
 	char json[512];
 	snprintf(json, sizeof(json), "{\"gpu\": \"%s\", " POL "\"kernels\": [" P_KERNEL "], \"apps\": [{\"name\":\"a\",\"kernels\":[\"P\"]}]}", path);
 	/* the GPU description is checked whole when the experiment loads it */

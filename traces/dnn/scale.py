@@ -27,7 +27,8 @@ utilisations measured: cuda/runs/h100-dnn-ncu, Nsight Compute on one training it
   (the SMQoS rule, traces/smqos/make_profiles.py carry_compute).  The kernel's RTX 3090 time is
       solo_us(H100 queue) x (max_R m_R + rest x r_lat).
   A queue kernel is matched to an ncu row by launch order and (grid, threads)
-  (difflib's longest matching blocks); a kernel without a match (the ncu run profiled ResNet-50
+  (difflib's longest matching blocks), or, between matched launches, by name and threads where
+  cuDNN sized a persistent kernel's grid differently in the two runs; a kernel without a match (the ncu run profiled ResNet-50
   and VGG16 only; a few launches differ between the two runs) keeps the class rule's upper
   bound below and is counted in the queue's notes and totals.
 The class rule (--bound upper|lower; the fallback): the kernel's duration times
@@ -130,7 +131,7 @@ def load_ncu(root):
     per = {}
     for i, r in enumerate(csv.DictReader(io.StringIO(text))):
         try:
-            row = {"grid": int(r["launch__grid_size"]), "threads": int(r["launch__block_size"]),
+            row = {"name": r["Kernel Name"], "grid": int(r["launch__grid_size"]), "threads": int(r["launch__block_size"]),
                    "t_ns": float(r["gpu__time_duration.sum"]), "hz": float(r["sm__cycles_elapsed.avg.per_second"]),
                    "bytes": float(r["dram__bytes_read.sum"]) + float(r["dram__bytes_write.sum"]),
                    "occ": max(1, min(int(float(r[c])) for c in OCC_COLS))}
@@ -175,7 +176,17 @@ def match(q, rows):
     a = [(k["grid"], k["threads"]) for k in q["kernels"]]
     b = [(r["grid"], r["threads"]) for r in rows]
     sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    return {i + n: rows[j + n] for i, j, size in sm.get_matching_blocks() for n in range(size)}
+    out = {}
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op == "equal":
+            out.update({i1 + n: rows[j1 + n] for n in range(i2 - i1)})
+        elif op == "replace" and i2 - i1 == j2 - j1:
+            # same place between matched launches, another grid (a persistent kernel sized by
+            # cuDNN's heuristics): the same kernel if its name and block size agree
+            out.update({i1 + n: rows[j1 + n] for n in range(i2 - i1)
+                        if q["kernels"][i1 + n]["threads"] == rows[j1 + n]["threads"]
+                        and q["kernels"][i1 + n]["name"] in rows[j1 + n]["name"]})
+    return out
 
 
 def measured_factor(gpus, sm, k, r):

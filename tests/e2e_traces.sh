@@ -130,6 +130,34 @@ if python3 traces/dnn/scale.py traces/dnn/gpus.json "$T/dnn3090" 2>"$T/err"; the
 else
 	bad "traces/dnn/scale.py failed: $(cat "$T/err")"
 fi
+# the measured model (cuda/runs/h100-dnn-ncu): traces/README.md's table is the generator's output;
+# on synthetic kernels a Tensor-bound one takes the Tensor ratio and an idle one the clock x waves
+# ratio; every model's iteration lies between the class rule's bounds
+python3 traces/dnn/scale.py --table > "$T/dnn-table.md" 2>"$T/err" && sed 's/^/  /; s/^  $//' "$T/dnn-table.md" > "$T/dnn-table-ind.md" &&
+	python3 -c 'import sys; sys.exit(open(sys.argv[1]).read().rstrip() not in open("traces/README.md").read())' "$T/dnn-table-ind.md" &&
+	ok "traces/README.md carries scale.py --table's output" || bad "traces/README.md's DNN table is not scale.py --table's output: $(cat "$T/err")"
+if python3 - <<'PY' 2>"$T/err"; then ok "scale.py's measured model: Tensor-bound, idle and bounded cases"; else bad "scale.py's measured model: $(cat "$T/err")"; fi
+import json, sys
+sys.path.insert(0, "traces/dnn")
+import scale as S
+g = S.load_gpus("traces/dnn/gpus.json"); sm = S.load_dst_sm("."); h, d = g["h100"], g["rtx3090"]
+k = {"grid": 100000, "threads": 256, "regs": 32, "smem": 0}
+r = {"t_ns": 1e5, "hz": 1.98e9, "bytes": 0.0, "tc": 1.0, "fp32": 0.0, "occ": 8}
+want = h["sm_count"] * h["tc_fp16_fp32acc_flops_per_clock_per_sm"] * 1.98e9 / (d["tc_fp16_fp32acc_tflops"] * 1e12)
+f = S.measured_factor(g, sm, k, r)
+assert abs(f - want) < 1e-9 * want, ("Tensor-bound", f, want)
+r.update(tc=0.0)   # nothing busy: clock x waves (256 threads: 6 blocks per SM on the RTX 3090)
+want = 1.98e9 / (d["fp32_clock_mhz"] * 1e6) * -(-100000 // (82 * 6)) / -(-100000 // (132 * 8))
+f = S.measured_factor(g, sm, k, r)
+assert abs(f - want) < 1e-9 * want, ("idle", f, want)
+ncu = S.load_ncu(".")
+for m in S.MODELS:
+    q = json.load(open("traces/dnn/%s.json" % m))
+    t = [S.scale_queue(g, q, m, p, fx)["totals"]["solo_us"] for p, fx in
+         ((min, None), (max, S.model_factors(g, sm, q, ncu.get(m, []))), (max, None))]
+    assert t[0] <= t[1] <= t[2], (m, t)
+    assert m not in ("resnet50", "vgg16") or S.model_factors(g, sm, q, ncu[m]), (m, "no kernel matched")
+PY
 
 # ---- bad input: exit 2, FILE:LINE or FILE: $.path, nothing on stdout, no results
 expect_error "gen: unknown game" 2 "--game: expected one of quake2, steel, dutm, ascent, dirt3, starcraft2, farcry2, got 'doom'" -- trace gen game --game doom --frames 3

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Turns the G-Space sweeps' results into OUT/reproduction.csv (metric,unit,paper,simulated,note)
 and the data files the plots read (OUT/fig2.csv, fig3.csv, fig4.csv, fig56.csv, fig9.csv,
-fig10.csv).  Called by report.sh; usage: report.py FIG2 FIG34 FIG56 SEARCH OUT (each a
+fig10.csv; fig10_srs_cfd.csv: NN_SRS in the pairs with CFD as BE, trial by trial, for
+RESULTS.md).  Called by report.sh; usage: report.py FIG2 FIG34 FIG56 SEARCH OUT (each a
 `combosim sweep --out` directory)."""
 import csv
 import glob
@@ -28,6 +29,84 @@ def points(sweep, index):
 
 def first_ratio(g):
     return g["trials"][0]["lc_ratio"] if g["trials"] else float("nan")
+
+
+def srs_replay(bf, nn_srs, q, gamma_from_start):
+    """NN_SRS's rule (policies/gspace_search.c) replayed over brute force's trials, which hold
+    every configuration's measured outcome and NN estimate (the simulator is deterministic, so
+    a configuration measures the same in every search).  gamma_from_start=False is the shipped
+    rule, checked here against NN_SRS's recorded trials; True also takes SRS's first gamma step
+    from the profiling run (the whole GPU), which the shipped rule does not.  Returns (trials,
+    violations, chosen, SRS-phase trials, SRS's first pick at gamma 1)."""
+    meas = {(t["n"], t["k"]): (t["lc_ratio"], t["be_tput"]) for t in bf}
+    est = {(t["n"], t["k"]): (t["nn_lc_ratio"], t["nn_be_tput"]) for t in bf}
+    ns, ks = sorted({c[0] for c in meas}), sorted({c[1] for c in meas})
+    cfg = [(n, k) for n in ns for k in ks]
+
+    def better(a, b, qq):
+        aq, bq = a[0] <= qq, b[0] <= qq
+        if aq != bq:
+            return aq
+        return a[1] > b[1] if aq else a[0] < b[0]
+
+    def best(pts, qq):
+        b = cfg[0]
+        for c in cfg[1:]:
+            if better(pts[c], pts[b], qq):
+                b = c
+        return b
+
+    def nbrs(c):
+        i, j = ns.index(c[0]), ks.index(c[1])
+        return [(ns[i + a], ks[j + b]) for a in (-1, 0, 1) for b in (-1, 0, 1)
+                if (a or b) and 0 <= i + a < len(ns) and 0 <= j + b < len(ks)]
+
+    start = cfg[-1]
+    tried, gamma, steps, first = [start], 1.0, 0, best(est, q)
+    if gamma_from_start:
+        gamma *= q / meas[start][0]
+    while True:                                   # SRS: the estimates' best at q x gamma
+        c = best(est, q * gamma)
+        if c in tried:
+            break
+        tried.append(c)
+        steps += 1
+        gamma *= q / meas[c][0]
+    anchor = tried[-1]
+    while True:                                   # local refinement: NS from the last trial
+        tried += [c for c in nbrs(anchor) if c not in tried]
+        b = anchor
+        for c in nbrs(anchor):
+            if better(meas[c], meas[b], q):
+                b = c
+        if b == anchor:
+            break
+        anchor = b
+    if not gamma_from_start and tried != [(t["n"], t["k"]) for t in nn_srs["trials"]]:
+        sys.exit("report.py: the NN_SRS replay does not reproduce the recorded trials")
+    return tried, sum(meas[c][0] > q for c in tried), anchor, steps, first
+
+
+SRS_COLS = ("pair", "nn_pick", "est_meet_qos", "meas_meet_qos", "configs", "min_est_over_meas",
+            "srs_first_pick", "srs_steps", "trials", "violations", "violating_configs", "same_as_ns",
+            "replay_gamma_from_start_trials", "replay_gamma_from_start_violations",
+            "replay_gamma_from_start_chosen")
+
+
+def srs_cfd_row(pair, bf, runs):
+    """NN_SRS in one pair, trial by trial (RESULTS.md's table after the gaps)."""
+    g, q = runs["nn_srs"], runs["nn_srs"]["deadline_ratio"]
+    t = bf["trials"]
+    cfgs = lambda r: [(x["n"], x["k"]) for x in r["trials"]]
+    _, _, _, steps, first = srs_replay(t, g, q, False)
+    tried2, v2, ch2, _, _ = srs_replay(t, g, q, True)
+    fmt = lambda c: "(%d,%d)" % c
+    return (pair, fmt((runs["nn"]["chosen"]["n"], runs["nn"]["chosen"]["k"])),
+            sum(x["nn_lc_ratio"] <= q for x in t), sum(x["lc_ratio"] <= q for x in t), len(t),
+            round(min(x["nn_lc_ratio"] / x["lc_ratio"] for x in t), 2), fmt(first), steps,
+            g["search_trials"], g["search_violations"],
+            " ".join(fmt((x["n"], x["k"])) for x in g["trials"] if x["lc_ratio"] > q),
+            "yes" if cfgs(g) == cfgs(runs["ns"]) else "no", len(tried2), v2, fmt(ch2))
 
 
 def main():
@@ -108,6 +187,7 @@ def main():
     viol = {m: [] for m in METHODS}
     nn_miss = 0
     srs_cfd = []
+    srs_rows = []
     with open(os.path.join(out, "fig9.csv"), "w") as f9, open(os.path.join(out, "fig10_pairs.csv"), "w") as f10:
         f9.write("pair,nn_be,nn_lc,lr_be,lr_lc\n")
         f10.write("pair,method,n,k,tput_over_opt,own_tput_over_opt,overhead_over_brute,trials,violations\n")
@@ -136,6 +216,7 @@ def main():
                     nn_miss += 1
                 if m == "nn_srs" and row["be"] == "cfd":
                     srs_cfd.append(g["search_violations"] / g["search_trials"])
+                    srs_rows.append(srs_cfd_row(pair, bf, runs))
                 f10.write("%s,%s,%d,%d,%.4f,%.4f,%.4f,%d,%d\n" % (pair, m, c[0], c[1], r, own, o, g["search_trials"],
                                                                   g["search_violations"]))
     npair = len(ps)
@@ -162,6 +243,8 @@ def main():
     for m in METHODS:
         rep.append(("fig10_%s_violating_trials" % m, "%", "", round(100 * mean(viol[m]), 1),
                     "share of %s's search trials over the QoS target, mean over pairs (the profiling run included)" % m.upper()))
+    with open(os.path.join(out, "fig10_srs_cfd.csv"), "w", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows([SRS_COLS] + srs_rows)
     with open(os.path.join(out, "reproduction.csv"), "w", newline="") as f:
         csv.writer(f, lineterminator="\n").writerows(rep)
     print("wrote %s/reproduction.csv" % out)

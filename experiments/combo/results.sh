@@ -8,6 +8,7 @@ set -eu
 d=${1:?usage: results.sh FIGURES_DIR}
 out=${2:-experiments/combo/RESULTS.md}
 mkdir -p "$(dirname "$out")"
+exps="fig2/report table3 fig4_fig7 table6 fig13/report fig13_draws/report fig13_medium/report fig13_split/report fig13_exit/report fig13_x2/report fig15/report fig16_17/report fig18/report overhead/report"
 {
 	echo "# COMBO reproduction: paper vs simulation"
 	echo
@@ -18,7 +19,7 @@ mkdir -p "$(dirname "$out")"
 	echo
 	echo "| experiment | metric | unit | paper | simulated | gap | note |"
 	echo "|---|---|---|---|---|---|---|"
-	for e in fig2/report table3 fig4_fig7 table6 fig13/report fig13_draws/report fig13_medium/report fig13_split/report fig13_exit/report fig13_x2/report fig15/report fig16_17/report fig18/report overhead/report; do
+	for e in $exps; do
 		f=$d/$e/reproduction.csv
 		[ -f "$f" ] || { echo "| $e | (not run) | | | | | |"; continue; }
 		awk -F, -v e="$e" 'NR > 1 {
@@ -27,7 +28,27 @@ mkdir -p "$(dirname "$out")"
 			printf "| %s | %s | %s | %s | %s | %s | %s |\n", e, $1, $2, $3, $4, gap, note }' "$f"
 	done
 	echo
-	cat experiments/combo/gaps.md
+	# gaps.md quotes results as {{metric}}: the simulated value of that metric in the CSVs above
+	# ("(not run)" where its experiment did not run; a name no CSV could hold is an error)
+	python3 - "$d" experiments/combo/gaps.md $exps <<'PY'
+import csv, os, re, sys
+d, gaps, exps = sys.argv[1], sys.argv[2], sys.argv[3:]
+vals, missing = {}, False
+for e in exps:
+    f = os.path.join(d, e, "reproduction.csv")
+    if not os.path.exists(f):
+        missing = True
+        continue
+    for r in csv.DictReader(open(f)):
+        vals[r["metric"]] = r["sim"]
+def sub(m):
+    if m.group(1) in vals:
+        return vals[m.group(1)]
+    if missing:
+        return "(not run)"
+    sys.exit("results.sh: %s quotes {{%s}}, which no reproduction.csv under %s has" % (gaps, m.group(1), d))
+sys.stdout.write(re.sub(r"\{\{([a-z0-9_]+)\}\}", sub, open(gaps).read()))
+PY
 } >"$out.tmp"
 mv "$out.tmp" "$out"
 echo "wrote $out"

@@ -75,9 +75,11 @@ def main(argv):
             pm = values.get("power_models", {})
             has = ["%s (%s)" % (g, m) for g, m in sorted(pm.items()) if m != "none"]
             none = [g for g, m in sorted(pm.items()) if m == "none"]
-            return ("from the GPU description's power model, on %s; %s: no power model in the description "
-                    "(the tables say so, and fill in once one lands)" % (", ".join(has) or "no GPU",
-                                                                         " and ".join(none) or "none"))
+            text = "from the GPU description's power model, on %s" % (", ".join(has) or "no GPU")
+            if none:
+                text += ("; %s: no power model in the description (the tables say so, and fill in once one "
+                         "lands)" % " and ".join(none))
+            return text
         if k.startswith("v:"):
             parts = k[2:].split(":")
             fam, label, key = parts[0], parts[1], parts[2]

@@ -101,7 +101,10 @@ test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(FUZZ_HARNESSES:%=$(
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_hardening.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_plot.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_validate.sh
-	COMBOSIM=$(BIN)/combosim sh tests/compare.sh
+	@# tests/compare.sh runs each family's tiny version; under the debug build's sanitizers and
+	@# per-event invariant checks its H100 closed-loop runs (dispatch timing, sim/timing.c: 81 s
+	@# in release for the 2 s vGASA run) take hours, so the debug pass leaves it to the release one
+	[ "$(MODE)" = debug ] || COMBOSIM=$(BIN)/combosim sh tests/compare.sh
 	COMBOSIM=$(BIN)/combosim sh tests/readme.sh
 	sh tests/validation_runs.sh
 	MAKE="$(MAKE) MODE=$(MODE)" sh tests/install.sh

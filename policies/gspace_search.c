@@ -166,6 +166,19 @@ static int srs_next(struct gs_search *s)
 	return c;
 }
 
+/* SRS's first step (G-Space §4.5): the estimates' pick at gamma 1 is tried and gamma corrected
+ * by its measured ratio.  When that pick is the start configuration, already measured, its
+ * measurement takes the trial's place: the correction comes from it, not a convergence on it. */
+static int srs_first(struct gs_search *s)
+{
+	int c = srs_pick(s);
+	if (s->tried[c] && s->meas[c].lc_ratio > 0) {
+		s->gamma *= s->q / s->meas[c].lc_ratio;
+		s->last = c;
+	}
+	return srs_next(s);
+}
+
 /* After the start trial: the method's first phase. */
 static int begin(struct gs_search *s)
 {
@@ -196,7 +209,7 @@ static int begin(struct gs_search *s)
 		return s->tried[s->pick] ? guided_next(s) : s->pick;
 	case GS_NN_SRS:
 		s->phase = GS_PH_SRS;
-		return srs_next(s);
+		return srs_first(s);
 	case GS_BRUTE:
 		s->phase = GS_PH_BRUTE;
 		s->next_brute = 0;

@@ -386,13 +386,13 @@ static int drive_log(struct gs_search *s, int *log, int limit)
 	return trials;
 }
 
-/* The mechanism behind fig10_nn_srs_violating_trials_cfd (experiments/gspace/gaps.md): with
- * pessimistic micro-benchmark estimates (every estimated LC ratio above the measured one and
- * above q, as the nearest rows are for the CFD pairs), SRS's pick at gamma 1 is the least
- * degraded estimate, the whole GPU, which the profiling run already tried; SRS takes no gamma
- * step from that run, so its local refinement is NS from the whole GPU and NN_SRS tries exactly
- * NS's configurations. */
-static void test_srs_pessimistic_runs_ns(void)
+/* With pessimistic micro-benchmark estimates (every estimated LC ratio above the measured one
+ * and above q, as the nearest rows are for the CFD pairs), SRS's pick at gamma 1 is the least
+ * degraded estimate, the whole GPU, which the profiling run already measured.  That
+ * measurement serves as the pick's trial (G-Space §4.5): gamma takes its step from it, and the
+ * second pick is the estimates' best at the corrected ratio, off the whole GPU, so NN_SRS does
+ * not merely repeat NS from the whole GPU. */
+static void test_srs_pessimistic_steps_from_profile(void)
 {
 	struct gs_grid g = grid80();
 	int nc = gs_ncfg(&g), start = nc - 1;
@@ -403,19 +403,20 @@ static void test_srs_pessimistic_runs_ns(void)
 		CU_ASSERT_FATAL(est[c].lc_ratio > 2.0);
 	}
 	CU_ASSERT_FATAL(gs_best(est, NULL, nc, 2.0) == start);
-	/* a gamma step from the profiling run would have moved SRS off the whole GPU */
-	CU_ASSERT_FATAL(gs_best(est, NULL, nc, 2.0 * 2.0 / land(&g, start, 0).lc_ratio) != start);
+	double step = 2.0 / land(&g, start, 0).lc_ratio;
+	int second = gs_best(est, NULL, nc, 2.0 * step);
+	CU_ASSERT_FATAL(second != start);
 	struct gs_search srs, ns;
 	int a[GS_MAX_CFG], b[GS_MAX_CFG];
 	gs_search_init(&srs, GS_NN_SRS, &g, 2.0, est, start, gs_best(est, NULL, nc, 2.0));
 	gs_search_init(&ns, GS_NS, &g, 2.0, NULL, start, start);
 	int ta = drive_log(&srs, a, GS_MAX_CFG), tb = drive_log(&ns, b, GS_MAX_CFG);
 	CU_ASSERT_EQUAL(srs.phase, GS_PH_DONE);
-	CU_ASSERT_DOUBLE_EQUAL(srs.gamma, 1.0, 0);
-	CU_ASSERT_EQUAL(ta, tb);
-	CU_ASSERT(ta > 2);
-	CU_ASSERT_EQUAL(memcmp(a, b, sizeof(int) * (size_t)(ta < tb ? ta : tb)), 0);
-	CU_ASSERT_EQUAL(srs.chosen, ns.chosen);
+	CU_ASSERT(ta >= 2 && tb >= 2);
+	CU_ASSERT_EQUAL(a[0], start);
+	CU_ASSERT_EQUAL(a[1], second);               /* the step from the profiling run */
+	CU_ASSERT(ta != tb || memcmp(a, b, sizeof(int) * (size_t)ta) != 0);
+	check_ns_stop(&srs);
 }
 
 static void test_brute_and_nn_counts(void)
@@ -487,7 +488,7 @@ void register_gspace_tests(void)
 	CU_add_test(s, "NS stops only at a local optimum", test_ns_stops_by_its_rule);
 	CU_add_test(s, "GNS guided, then NS refinement", test_gns_guided_then_refined);
 	CU_add_test(s, "SRS scales gamma and stops on a repeat", test_srs_scales_and_stops);
-	CU_add_test(s, "SRS with pessimistic estimates runs NS's trials", test_srs_pessimistic_runs_ns);
+	CU_add_test(s, "SRS with pessimistic estimates steps gamma from the profiling run", test_srs_pessimistic_steps_from_profile);
 	CU_add_test(s, "brute and NN trial counts", test_brute_and_nn_counts);
 	CU_add_test(s, "bad table: file, path, expectation", test_bad_table);
 	CU_add_test(s, "shipped table loads and drives NN", test_shipped_table_drives_nn);

@@ -93,6 +93,18 @@ static void test_launch_rate(void)
 	long long end = end_of(&r, "A");
 	CU_ASSERT(end >= 213000 && end <= 216000);
 	trun_close(&r);
+	/* blocks land in rounds of one per SM: slots freed between rounds wait for the next one.
+	 * Behind the tail of a launch-bound grid, a second one of 1.4 us blocks (100352 in 137 us)
+	 * takes about 4000 events, not a group per block exit (100 000 when freed slots took the
+	 * credit earned so far) */
+	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":168960,\"threads\":64,\"solo_us\":50},"
+				  "{\"name\":\"B\",\"class\":\"CD\",\"grid\":100352,\"threads\":256,\"solo_us\":137}",
+				  "{\"name\":\"a\",\"kernels\":[\"A\",\"B\"],\"repeat\":1}", 1));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	end = end_of(&r, "B");
+	CU_ASSERT(end >= 213000 + 137000 && end <= 213000 + 140000);
+	CU_ASSERT(sim_events(r.s) < 10000);
+	trun_close(&r);
 	/* blocks that wait for room, not credit, wake nobody: 10 waves of 2 blocks per SM, 6000
 	 * blocks ahead of the credit, take an event per wave, not one per ns */
 	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":2640,\"threads\":1024,\"solo_us\":1000}",

@@ -31,13 +31,14 @@ def first_ratio(g):
     return g["trials"][0]["lc_ratio"] if g["trials"] else float("nan")
 
 
-def srs_replay(bf, nn_srs, q, gamma_from_start):
+def srs_replay(bf, nn_srs, q, profile_step):
     """NN_SRS's rule (policies/gspace_search.c) replayed over brute force's trials, which hold
     every configuration's measured outcome and NN estimate (the simulator is deterministic, so
-    a configuration measures the same in every search).  gamma_from_start=False is the shipped
-    rule, checked here against NN_SRS's recorded trials; True also takes SRS's first gamma step
-    from the profiling run (the whole GPU), which the shipped rule does not.  Returns (trials,
-    violations, chosen, SRS-phase trials, SRS's first pick at gamma 1)."""
+    a configuration measures the same in every search).  profile_step=True is the shipped rule,
+    checked here against NN_SRS's recorded trials: when SRS's first pick at gamma 1 is the
+    profiling run's configuration (the whole GPU), its measurement gives SRS's first gamma step.
+    False is the rule without that step, under which a first pick already measured ends SRS at
+    once.  Returns (trials, violations, chosen, SRS-phase trials, SRS's first pick at gamma 1)."""
     meas = {(t["n"], t["k"]): (t["lc_ratio"], t["be_tput"]) for t in bf}
     est = {(t["n"], t["k"]): (t["nn_lc_ratio"], t["nn_be_tput"]) for t in bf}
     ns, ks = sorted({c[0] for c in meas}), sorted({c[1] for c in meas})
@@ -63,8 +64,8 @@ def srs_replay(bf, nn_srs, q, gamma_from_start):
 
     start = cfg[-1]
     tried, gamma, steps, first = [start], 1.0, 0, best(est, q)
-    if gamma_from_start:
-        gamma *= q / meas[start][0]
+    if profile_step and first in tried:
+        gamma *= q / meas[first][0]
     while True:                                   # SRS: the estimates' best at q x gamma
         c = best(est, q * gamma)
         if c in tried:
@@ -82,15 +83,15 @@ def srs_replay(bf, nn_srs, q, gamma_from_start):
         if b == anchor:
             break
         anchor = b
-    if not gamma_from_start and tried != [(t["n"], t["k"]) for t in nn_srs["trials"]]:
+    if profile_step and tried != [(t["n"], t["k"]) for t in nn_srs["trials"]]:
         sys.exit("report.py: the NN_SRS replay does not reproduce the recorded trials")
     return tried, sum(meas[c][0] > q for c in tried), anchor, steps, first
 
 
 SRS_COLS = ("pair", "nn_pick", "est_meet_qos", "meas_meet_qos", "configs", "min_est_over_meas",
             "srs_first_pick", "srs_steps", "trials", "violations", "violating_configs", "same_as_ns",
-            "replay_gamma_from_start_trials", "replay_gamma_from_start_violations",
-            "replay_gamma_from_start_chosen")
+            "replay_no_profile_step_trials", "replay_no_profile_step_violations",
+            "replay_no_profile_step_chosen")
 
 
 def srs_cfd_row(pair, bf, runs):
@@ -98,8 +99,8 @@ def srs_cfd_row(pair, bf, runs):
     g, q = runs["nn_srs"], runs["nn_srs"]["deadline_ratio"]
     t = bf["trials"]
     cfgs = lambda r: [(x["n"], x["k"]) for x in r["trials"]]
-    _, _, _, steps, first = srs_replay(t, g, q, False)
-    tried2, v2, ch2, _, _ = srs_replay(t, g, q, True)
+    _, _, _, steps, first = srs_replay(t, g, q, True)
+    tried2, v2, ch2, _, _ = srs_replay(t, g, q, False)
     fmt = lambda c: "(%d,%d)" % c
     return (pair, fmt((runs["nn"]["chosen"]["n"], runs["nn"]["chosen"]["k"])),
             sum(x["nn_lc_ratio"] <= q for x in t), sum(x["lc_ratio"] <= q for x in t), len(t),

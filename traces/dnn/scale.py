@@ -11,7 +11,8 @@ with the JSON path of the first figure that is missing, not positive, or inconsi
 the published RTX 3090 measurement) and writes nothing.
 
 The shipped model (every input in gpus.json or models/rtx3090.json with its source; the
-utilisations measured: cuda/runs/h100-dnn-ncu, Nsight Compute on one training iteration):
+utilisations measured by Nsight Compute on one training iteration: cuda/runs/h100-dnn-ncu for
+ResNet-50 and VGG16, cuda/runs/h100-dnn-ncu-2 for Inception-v3 and DenseNet-121, NCU_RUNS):
   a resource R of GPU G serves a kernel of `grid` blocks at
       thr(G, R, grid) = peak_R(G) * min(grid, SMs(G)) / SMs(G)
   R: the Tensor pipe (FP16 with FP32 accumulate), the FMA pipe (FP32 CUDA cores) and DRAM.  The
@@ -28,9 +29,10 @@ utilisations measured: cuda/runs/h100-dnn-ncu, Nsight Compute on one training it
       solo_us(H100 queue) x (max_R m_R + rest x r_lat).
   A queue kernel is matched to an ncu row by launch order and (grid, threads)
   (difflib's longest matching blocks), or, between matched launches, by name and threads where
-  cuDNN sized a persistent kernel's grid differently in the two runs; a kernel without a match (the ncu run profiled ResNet-50
-  and VGG16 only; a few launches differ between the two runs) keeps the class rule's upper
-  bound below and is counted in the queue's notes and totals.
+  cuDNN sized a persistent kernel's grid differently in the two runs; a kernel without a match
+  (launches that differ between the capture and the ncu run, mostly cuDNN convolutions whose
+  tiles cudnn.benchmark chose otherwise and the layout transposes around them) keeps the class
+  rule's upper bound below and is counted in the queue's notes and totals.
 The class rule (--bound upper|lower; the fallback): the kernel's duration times
       max (upper) or min (lower) over the resources its class uses of thr(H100)/thr(RTX 3090)
   CD kernels use the CUDA cores (FP32) and DRAM; TC kernels the Tensor cores and DRAM.  With
@@ -47,9 +49,12 @@ import sys
 import tarfile
 
 MODELS = ["resnet50", "vgg16", "densenet121", "inception_v3"]
-NCU_RUN = "cuda/runs/h100-dnn-ncu/run.tgz"
+# the ncu runs, each an archive of ncu*.csv members (one row per kernel, a leading "model" column);
+# a model's rows come from one run
+NCU_RUNS = ["cuda/runs/h100-dnn-ncu/run.tgz",     # ResNet-50, VGG16
+            "cuda/runs/h100-dnn-ncu-2/run.tgz"]   # Inception-v3, DenseNet-121
 DST_MODEL = "models/rtx3090.json"
-# ncu columns (cuda/runs/h100-dnn-ncu/RUN.md)
+# ncu columns (cuda/runs/h100-dnn-ncu/RUN.md; h100-dnn-ncu-2 has the same)
 PIPE_COLS = {"tc": "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed",
              "fp32": "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_elapsed"}
 OCC_COLS = ["launch__occupancy_limit_blocks", "launch__occupancy_limit_registers",
@@ -121,28 +126,44 @@ def ratio(gpus, cls, grid, pick=max):
 
 
 def load_ncu(root):
-    """cuda/runs/h100-dnn-ncu's rows, per model in launch order."""
-    path = os.path.join(root, NCU_RUN)
-    try:
-        with tarfile.open(path) as t:
-            text = t.extractfile("ncu.csv").read().decode()
-    except (OSError, KeyError, tarfile.TarError) as e:
-        fail(path, "ncu.csv", "a readable ncu.csv in the archive", str(e))
-    per = {}
-    for i, r in enumerate(csv.DictReader(io.StringIO(text))):
+    """The ncu runs' rows (NCU_RUNS), per model in launch order, and the run each model's came from."""
+    per, src = {}, {}
+    for run in NCU_RUNS:
+        path = os.path.join(root, run)
         try:
-            row = {"name": r["Kernel Name"], "grid": int(r["launch__grid_size"]), "threads": int(r["launch__block_size"]),
-                   "t_ns": float(r["gpu__time_duration.sum"]), "hz": float(r["sm__cycles_elapsed.avg.per_second"]),
-                   "bytes": float(r["dram__bytes_read.sum"]) + float(r["dram__bytes_write.sum"]),
-                   "occ": max(1, min(int(float(r[c])) for c in OCC_COLS))}
-            row.update({res: float(r[c]) / 100 for res, c in PIPE_COLS.items()})
-        except (KeyError, ValueError) as e:
-            fail(path, "ncu.csv row %d" % (i + 2), "numeric launch__grid_size, launch__block_size, duration, "
-                 "clock, DRAM bytes, occupancy limits and the two pipe shares", str(e))
-        if row["t_ns"] <= 0 or row["hz"] <= 0:
-            fail(path, "ncu.csv row %d" % (i + 2), "a positive duration and clock", (row["t_ns"], row["hz"]))
-        per.setdefault(r["model"], []).append(row)
-    return per
+            with tarfile.open(path) as t:
+                members = sorted(m.name for m in t.getmembers()
+                                 if os.path.basename(m.name).startswith("ncu") and m.name.endswith(".csv"))
+                texts = [(m, t.extractfile(m).read().decode()) for m in members]
+        except (OSError, KeyError, tarfile.TarError, AttributeError) as e:
+            fail(path, "ncu*.csv", "a readable archive of ncu*.csv members", str(e))
+        if not texts:
+            fail(path, "ncu*.csv", "at least one ncu*.csv member", [])
+        for name, text in texts:
+            mine = {}
+            for i, r in enumerate(csv.DictReader(io.StringIO(text))):
+                where = "%s row %d" % (name, i + 2)
+                try:
+                    row = {"name": r["Kernel Name"], "grid": int(r["launch__grid_size"]),
+                           "threads": int(r["launch__block_size"]),
+                           "t_ns": float(r["gpu__time_duration.sum"]), "hz": float(r["sm__cycles_elapsed.avg.per_second"]),
+                           "bytes": float(r["dram__bytes_read.sum"]) + float(r["dram__bytes_write.sum"]),
+                           "occ": max(1, min(int(float(r[c])) for c in OCC_COLS))}
+                    row.update({res: float(r[c]) / 100 for res, c in PIPE_COLS.items()})
+                    model = r["model"]
+                except (KeyError, ValueError, TypeError) as e:
+                    fail(path, where, "a model, numeric launch__grid_size, launch__block_size, duration, "
+                         "clock, DRAM bytes, occupancy limits and the two pipe shares", str(e))
+                if row["t_ns"] <= 0 or row["hz"] <= 0:
+                    fail(path, where, "a positive duration and clock", (row["t_ns"], row["hz"]))
+                if model in src and src[model] != run:
+                    fail(path, where, "a model no other ncu run has rows of (%s has)" % src[model], model)
+                mine.setdefault(model, []).append(row)
+            for model, rows in mine.items():
+                if model in per and src[model] == run:
+                    fail(path, name, "one ncu*.csv member per model", model)
+                per[model], src[model] = rows, run
+    return per, src
 
 
 def load_dst_sm(root):
@@ -208,9 +229,10 @@ def measured_factor(gpus, sm, k, r):
     return max(m) + rest * r_lat
 
 
-def scale_queue(gpus, q, model, pick=max, factors=None):
+def scale_queue(gpus, q, model, pick=max, factors=None, ncu_run=NCU_RUNS[0]):
     """The queue with each kernel's solo_us carried over: by factors[i] (the measured model) where
-    the kernel has one, else by the class rule's ratio (pick max: upper bound, min: lower)."""
+    the kernel has one, else by the class rule's ratio (pick max: upper bound, min: lower);
+    ncu_run: the ncu run the factors come from, named in the notes."""
     factors = factors or {}
     out = dict(q)
     kernels = []
@@ -232,7 +254,7 @@ def scale_queue(gpus, q, model, pick=max, factors=None):
     s, d = gpus[SRC], gpus[DST]
     out["name"] = model
     out["generator"] = "traces/dnn/scale.py (from traces/dnn/%s.json, traces/dnn/gpus.json, %s and %s)" % (
-        model, NCU_RUN, DST_MODEL)
+        model, ncu_run, DST_MODEL)
     out["source"] = "traces/dnn/%s.json" % model
     rule = ("the roofline upper bound max" if pick is max else "the roofline LOWER bound min") + \
         " over the kernel's class resources (CD: CUDA-core FP32 and DRAM; TC: FP16 Tensor cores with FP32 " \
@@ -249,7 +271,7 @@ def scale_queue(gpus, q, model, pick=max, factors=None):
         "iteration %.1f ms on the H100, %.1f ms here (traces/README.md: the bounds and a check "
         "against a published RTX 3090 measurement).  Order, grid, threads, registers and shared "
         "memory are the H100 queue's." % (
-            model, d["name"], n_meas, len(kernels), 100 * h_meas / q["totals"]["solo_us"], NCU_RUN, rule,
+            model, d["name"], n_meas, len(kernels), 100 * h_meas / q["totals"]["solo_us"], ncu_run, rule,
             s["sm_count"], s["fp32_tflops"], s["tc_fp16_fp32acc_tflops"], s["dram_gbps"], d["sm_count"],
             d["fp32_clock_mhz"], d["fp32_tflops"], d["tc_fp16_fp32acc_tflops"], d["dram_gbps"],
             q["totals"]["solo_us"] / 1000, all_us / 1000))
@@ -290,7 +312,7 @@ def model_factors(gpus, sm, q, rows):
 
 def table(root, here, gpus):
     """traces/README.md's table: per model the H100 iteration, the model, both bounds."""
-    ncu, sm = load_ncu(root), load_dst_sm(root)
+    (ncu, src), sm = load_ncu(root), load_dst_sm(root)
     lines = ["| model | H100 (ms / iteration) | RTX 3090, measured model (shipped) | kernels by ncu "
              "(share of H100 time) | upper bound | lower bound | TC share shipped |",
              "|---|---|---|---|---|---|---|"]
@@ -298,7 +320,8 @@ def table(root, here, gpus):
     for m in MODELS:
         with open(os.path.join(here, m + ".json")) as f:
             q = json.load(f)
-        out = scale_queue(gpus, q, m, max, model_factors(gpus, sm, q, ncu.get(m, [])))
+        out = scale_queue(gpus, q, m, max, model_factors(gpus, sm, q, ncu.get(m, [])),
+                          src.get(m, NCU_RUNS[0]))
         up = scale_queue(gpus, q, m, max)["totals"]["solo_us"] / 1000
         lo = scale_queue(gpus, q, m, min)["totals"]["solo_us"] / 1000
         ms = out["totals"]["solo_us"] / 1000
@@ -339,14 +362,15 @@ def main(argv):
     if want_table:
         sys.stdout.write(table(root, here, gpus))
         return 0
-    ncu = {} if bound else load_ncu(root)
+    ncu, src = ({}, {}) if bound else load_ncu(root)
     sm = None if bound else load_dst_sm(root)
     outdir = args[1] if len(args) > 1 else os.path.join(here, DST)
     os.makedirs(outdir, exist_ok=True)
     for m in MODELS:
         with open(os.path.join(here, m + ".json")) as f:
             q = json.load(f)
-        out = scale_queue(gpus, q, m, pick, None if bound else model_factors(gpus, sm, q, ncu.get(m, [])))
+        out = scale_queue(gpus, q, m, pick, None if bound else model_factors(gpus, sm, q, ncu.get(m, [])),
+                          src.get(m, NCU_RUNS[0]))
         text = dump(out)
         tmp = os.path.join(outdir, m + ".json.tmp")
         with open(tmp, "w") as f:

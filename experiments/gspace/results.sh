@@ -40,7 +40,7 @@ for r in list(csv.reader(open(sys.argv[1])))[1:]:
 		echo "### Fig. 9-10 with the paper-size micro-benchmark suite"
 		echo
 		echo "The same searches over a table of 180 micro-benchmarks (the paper's count; stored run"
-		echo "experiments/gspace/suite180/, simulated on the device machine's CPUs) in place of 18:"
+		echo "experiments/gspace/suite180/; where and with which binary each part was simulated: its RUN.md) in place of 18:"
 		echo
 		echo "| metric | unit | paper | simulated, 180 | gap | simulated, 18 |"
 		echo "|---|---|---|---|---|---|"

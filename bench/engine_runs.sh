@@ -67,6 +67,10 @@ run default-5-policies-2s experiments/default.json
 run pilotfish-10k-frames experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"pilotfish"}]' --set baseline=null
 run combo-10k-frames experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"combo"}]' --set baseline=null
 run game-alone-10k-frames experiments/default.json --set duration_ms=83333 --set 'policies=[{"name":"exclusive"}]' --set baseline=null
+# the H100's dispatch timing (block launch rounds, block spread: sim/timing.c) on a closed-loop
+# run with many-block DNN kernels on 114 SMs (vGASA's oracle split at 18 game SMs)
+run h100-vgasa-mask18-2s experiments/compare/vgasa_h100.json --set duration_ms=2000 \
+	--set 'policies=[{"name":"static","game_sms":18,"mechanism":"mask"}]' --set baseline=null
 # start-up: a run of 1 ms simulated is load, set-up and output, nearly no simulation
 run startup-1ms experiments/combo/fig13.json --set duration_ms=1
 

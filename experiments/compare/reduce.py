@@ -406,9 +406,10 @@ def main(argv):
                 r["label"]: {k: r.get(k) for k in ("be", "viol", "met", "p99_ms", "p99_norm", "vs_oracle", "wins", "ls_rate", "energy_j")}
                 for r in table if r["gpu"] == gpu and r["runs"] == "yes"}
             findings.append("%s family on the %s: %s" % (
-                name, gpu, ("best online policy meeting QoS on every workload: %s (BE %.4f, %.0f %% of the oracle's)"
-                            % (best["label"], best["be"], 100 * best["vs_oracle"]) if best else
-                            "no online policy meets QoS on every workload")
+                name, gpu, ("best online policy meeting QoS on every workload: %s (BE %.4f, %s)"
+                            % (best["label"], best["be"], "%.0f %% of the oracle's" % (100 * best["vs_oracle"])
+                               if best["vs_oracle"] == best["vs_oracle"] else "no oracle split meets QoS to compare with")
+                            if best else "no online policy meets QoS on every workload")
                 + "; workload winners: " + ", ".join("%s %s" % (wl, winner[wl] or "none") for wl in wls)))
             # gnuplot data: online and oracle points
             with open(os.path.join(outdir, "%s_%s.dat" % (name, gpu)), "w") as f:

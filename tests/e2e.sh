@@ -362,6 +362,23 @@ if [ -n "$first" ] && [ "$nv" -eq $((${first% *} - 1)) ]; then
 else
 	bad "Fig. 2: VGG16 under Pilotfish ran $nv kernels; first kernel longer than the largest headroom ($room us): '$first'"
 fi
+# Fig. 2, 13 and the run length: the dynamic frames leave at most 1/fps less 0.80 of the peak
+# (about 1.67 ms), shorter than ResNet-50's longest kernel, so Pilotfish's ResNet-50 job stops
+# in the dynamic half at a kernel that fits no headroom there and stays stopped to the end
+# (the unused share of the non-VGG16 pairs; Pilotfish's drift with the run length)
+"$C" run experiments/combo/fig2.json -q --set duration_ms=4000 --set "games[0].trace=$W/quake2.csv" \
+	--set 'apps[0].queue=../../traces/dnn/rtx3090/resnet50.json' --set outputs.kernels_csv=true --out "$T/g2r" ||
+	bad "Fig. 2 ResNet-50 run failed"
+nr=$(awk -F, '$5 == "dnn" && $9 >= 0' "$T/g2r/kernels.csv" | wc -l)
+lastr=$(awk -F, '$5 == "dnn" && $9 >= 0 { if ($9 > m) m = $9 } END { printf "%.0f\n", m }' "$T/g2r/kernels.csv")
+droom=$(awk -F, '/^[0-9]/ && $1 >= 240 { if (min == "" || $2 < min) min = $2 } END { print (1000 / 120 - min) * 1000 }' "$W/quake2.csv")
+qn=$(grep -c '^ *{ "name":' traces/dnn/rtx3090/resnet50.json)
+nextr=$(grep '^ *{ "name":' traces/dnn/rtx3090/resnet50.json | sed 's/.*"solo_us": *\([0-9.]*\).*/\1/' | sed -n "$((nr % qn + 1))p")
+if [ "$lastr" -ge 2000000000 ] && [ "$lastr" -lt 3900000000 ] && awk -v k="$nextr" -v r="$droom" 'BEGIN { exit !(k > r) }'; then
+	ok "Fig. 2: Pilotfish's ResNet-50 job stops at $lastr ns in the dynamic half: its next kernel ($nextr us) exceeds the dynamic headroom ($droom us)"
+else
+	bad "Fig. 2: Pilotfish's ResNet-50 job: last start $lastr ns, next kernel '$nextr' us, largest dynamic headroom $droom us"
+fi
 # Run length: COMBO's first 10 frames profile the game alone (no BE kernel starts before the
 # 10th frame ends), a fixed cost that a short run overweights
 "$C" run experiments/combo/fig13.json -q --set duration_ms=2000 --set "games[0].trace=$W/quake2.csv" \

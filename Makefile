@@ -150,11 +150,10 @@ bench: all $(patsubst bench/%.c,$(BIN)/bench-%,$(BENCH_SRC))
 # Every reproduced paper figure: runs the reproductions (workloads generated first), writes
 # each one's reproduction.csv and RESULTS.md under build/figures/, draws plots/out/*.png with
 # gnuplot; the tracked tree stays as it was (`make results` copies the write-ups).  Measured
-# per recipe line with /usr/bin/time on the 2-core development machine with other jobs running
-# (load 3-8; bench/results/figures_time.txt): 5 min 06 s wall, 119 s user + 32 s system CPU, all
-# four papers, the COMBO part 114 s wall and 75 s CPU with the run-length check, which
-# `make figures-stability` now runs instead (26 s wall, 16 s CPU of it).  The sweeps start
-# afresh: a sweep resumes finished runs, which would keep results of an older binary.
+# per recipe line with /usr/bin/time on the idle 2-core development machine from an empty
+# build/figures (bench/results/figures_time.txt): 120 s wall, 151 s user + 21 s system CPU, all
+# four papers; the run-length check is `make figures-stability`.  The sweeps start afresh: a
+# sweep resumes finished runs, which would keep results of an older binary.
 FIG := build/figures
 figures: all
 	@command -v gnuplot >/dev/null || scripts/deps.sh all
@@ -249,6 +248,8 @@ figures-vgasa: all
 .PHONY: figures-smqos
 figures-smqos: all
 	@command -v gnuplot >/dev/null || scripts/deps.sh all
+	@# a sweep resumes the points it finds done: stale runs of an older binary must not count
+	rm -rf $(FIG)/smqos
 	for x in pairs fig9 fig10 fig14 h100_rh; do \
 		$(BIN)/combosim sweep experiments/smqos/$${x}_sweep.json -j $(or $(JOBS),2) --out $(FIG)/smqos/$$x >/dev/null || exit 1; done
 	sh experiments/smqos/report.sh $(FIG)/smqos/pairs $(FIG)/smqos/fig9 $(FIG)/smqos/fig10 \

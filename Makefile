@@ -182,7 +182,7 @@ figures: all
 	rm -rf $(FIG)/fig13_exit
 	$(BIN)/combosim sweep experiments/combo/fig13_exit_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_exit
 	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_exit $(FIG)/fig13_exit/report exithold "the RTX 3090 with the H100's measured exit time of SM-bound blocks"
-	rm -rf $(FIG)/fig13_x2
+	rm -rf $(FIG)/fig13_x2 $(FIG)/fig13_x4 $(FIG)/fig13_x8 $(FIG)/stability
 	$(BIN)/combosim sweep experiments/combo/fig2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig2
 	sh experiments/combo/fig2/report.sh $(FIG)/fig2 $(FIG)/fig2/report
 	$(BIN)/combosim sweep experiments/combo/fig16_17_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig16_17
@@ -213,15 +213,24 @@ figures: all
 	$(MAKE) --no-print-directory figures-smqos
 	$(MAKE) --no-print-directory figures-gspace
 
-# The run-length check of COMBO Fig. 13 (fig13_x2: the 256 runs with game traces twice as long):
-# a one-off stability check, not part of `make figures` (which leaves its RESULTS.md row "not
-# run"); run after `make figures`, it adds its rows and rewrites build/figures/combo/RESULTS.md.
+# The run-length check of COMBO Fig. 13 (fig13_x2, _x4, _x8: the 256 runs with game traces 2, 4
+# and 8 times as long; x4 and x8 written under $(FIG)/stability by fig13/make_long_sweep.py):
+# not part of `make figures` (which leaves its RESULTS.md rows "not run"); run after `make
+# figures`, it adds its rows and rewrites build/figures/combo/RESULTS.md.  About 2 min of wall
+# time on the idle 2-core machine (x8: 46 s).
 .PHONY: figures-stability
 figures-stability: all
 	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim experiments/combo/workloads-x2 high 1 960
 	rm -rf $(FIG)/fig13_x2
 	$(BIN)/combosim sweep experiments/combo/fig13_x2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_x2
 	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_x2 $(FIG)/fig13_x2/report x2 "run-length check: game traces twice as long, 16 s per run"
+	for m in 4 8; do \
+		sh experiments/combo/fig13/workloads.sh $(BIN)/combosim $(FIG)/stability/workloads-x$$m high 1 $$((480 * m)) >/dev/null && \
+		python3 experiments/combo/fig13/make_long_sweep.py $$m $(FIG)/stability/workloads-x$$m $(FIG)/stability/fig13_x$${m}_sweep.json && \
+		rm -rf $(FIG)/fig13_x$$m && \
+		$(BIN)/combosim sweep $(FIG)/stability/fig13_x$${m}_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_x$$m >/dev/null && \
+		sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_x$$m $(FIG)/fig13_x$$m/report x$$m \
+			"run-length check: game traces $$m times as long, $$((8 * m)) s per run" >/dev/null || exit 1; done
 	sh experiments/combo/results.sh $(FIG) $(FIG)/combo/RESULTS.md
 
 # vGASA (experiments/vgasa/): Fig. 7 on the first-picked times, the calibration of the games'

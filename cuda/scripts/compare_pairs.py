@@ -12,38 +12,31 @@ Usage: compare_pairs.py BIN/combosim RUN_DIR [--gpu GPU] [--json FILE]
            (simulator only, at the bench's target solo times; --before: a second description's
            durations beside, e.g. the model before a change)
        compare_pairs.py --ls-sequential RUN_DIR   (how many LS pairs did not overlap on the GPU)"""
-import csv, glob, json, os, statistics, subprocess, sys, tarfile, tempfile
+import csv, glob, json, os, re, statistics, subprocess, sys, tarfile, tempfile
 
 N = 132
 CLS = {'CD', 'TC', 'MEM', 'RT'}
-# cuda/bench_pairs.c's shapes: name, long class, threads, per SM, solo us, short class, threads,
-# grid, solo us, delay us (kept in step with dev_pairs / test_pairs there)
-SHAPES = {
-    'dev': [('CD1+MEMs', 'CD', 256, 1, 1000, 'MEM', 128, 98304, 80, 200),
-            ('TC1+MEMs', 'TC', 256, 1, 1000, 'MEM', 128, 98304, 80, 200),
-            ('MEM1+MEMs', 'MEM', 256, 1, 1000, 'MEM', 128, 98304, 80, 200),
-            ('RT1+MEMs', 'RT', 256, 1, 1000, 'MEM', 128, 98304, 80, 200),
-            ('CD4+MEMs', 'CD', 256, 4, 1000, 'MEM', 128, 98304, 80, 200),
-            ('MEM4+MEMs', 'MEM', 256, 4, 1000, 'MEM', 128, 98304, 80, 200),
-            ('CD1+CDs', 'CD', 256, 1, 1000, 'CD', 128, 98304, 80, 200),
-            ('TC1+CDs', 'TC', 256, 1, 1000, 'CD', 128, 98304, 80, 200),
-            ('MEM1+CDs', 'MEM', 256, 1, 1000, 'CD', 128, 98304, 80, 200),
-            ('CD4+CDs', 'CD', 256, 4, 1000, 'CD', 128, 98304, 80, 200),
-            ('TC4+CDs', 'TC', 256, 4, 1000, 'CD', 128, 98304, 80, 200),
-            ('TC1+TCs', 'TC', 256, 1, 1000, 'TC', 128, 98304, 80, 200)],
-    'test': [('t-CD2+MEMs', 'CD', 512, 2, 700, 'MEM', 256, 32768, 150, 150),
-             ('t-TC2+MEMs', 'TC', 512, 2, 700, 'MEM', 256, 32768, 150, 150),
-             ('t-MEM2+CDs', 'MEM', 512, 2, 700, 'CD', 256, 32768, 150, 150),
-             ('t-CD2+CDs', 'CD', 512, 2, 700, 'CD', 256, 32768, 150, 150),
-             ('t-TC2+CDs', 'TC', 512, 2, 700, 'CD', 256, 32768, 150, 150),
-             ('t-RT2+MEMs', 'RT', 512, 2, 700, 'MEM', 256, 32768, 150, 150)],
-    'test2': [('u-CD3+MEMs', 'CD', 384, 3, 800, 'MEM', 512, 8192, 120, 100),
-              ('u-TC1+CDs', 'TC', 1024, 1, 600, 'CD', 64, 65536, 100, 120),
-              ('u-MEM3+TCs', 'MEM', 384, 3, 800, 'TC', 512, 8192, 120, 100),
-              ('u-RT1+CDs', 'RT', 1024, 1, 600, 'CD', 64, 65536, 100, 120),
-              ('u-CD1+TCs', 'CD', 1024, 1, 600, 'TC', 256, 16384, 100, 120),
-              ('u-TC3+MEMs', 'TC', 384, 3, 800, 'MEM', 64, 65536, 120, 100)],
-}
+
+
+def bench_shapes():
+    """cuda/bench_pairs.c's pair sets (dev_pairs, test_pairs, test2_pairs), read from its source:
+    {set: [(name, long class, threads, per SM, solo us, short class, threads, grid, solo us,
+    delay us)]}"""
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bench_pairs.c')).read()
+    num = lambda x: float(x) if '.' in x else int(x)
+    row = re.compile(r'\{ "([^"]+)", CK_(\w+), (\d+), (\d+), ([\d.]+), CK_(\w+), (\d+), (\d+), ([\d.]+), ([\d.]+) \}')
+    out = {}
+    for name, var in (('dev', 'dev_pairs'), ('test', 'test_pairs'), ('test2', 'test2_pairs')):
+        m = re.search(r'pair_shape %s\[\] = \{(.*?)\n\};' % var, src, re.S)
+        rows = row.findall(m.group(1)) if m else []
+        if not rows:
+            sys.exit("compare_pairs.py: no %s[] table in cuda/bench_pairs.c" % var)
+        out[name] = [(r[0], r[1], int(r[2]), int(r[3]), num(r[4]), r[5], int(r[6]), int(r[7]), num(r[8]), num(r[9]))
+                     for r in rows]
+    return out
+
+
+SHAPES = bench_shapes()
 
 
 def simulate(binary, gpu, pair, order, tmp):

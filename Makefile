@@ -167,7 +167,7 @@ figures: all
 	sh experiments/combo/table6/report.sh $(FIG)/table6a $(FIG)/table6b $(FIG)/table6
 	$(BIN)/combosim sweep experiments/combo/fig13_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13
 	sh experiments/combo/fig13/report.sh $(FIG)/fig13 $(FIG)/fig13/report
-	for d in 2 3; do sh experiments/combo/fig13/workloads.sh $(BIN)/combosim experiments/combo/workloads-d$$d high $$d || exit 1; done
+	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim experiments/combo/workloads-d2 high 2
 	rm -rf $(FIG)/fig13_draws
 	$(BIN)/combosim sweep experiments/combo/fig13_draws_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_draws
 	sh experiments/combo/fig13/draws_report.sh $(FIG)/fig13 $(FIG)/fig13_draws $(FIG)/fig13_draws/report
@@ -182,7 +182,7 @@ figures: all
 	rm -rf $(FIG)/fig13_exit
 	$(BIN)/combosim sweep experiments/combo/fig13_exit_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_exit
 	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_exit $(FIG)/fig13_exit/report exithold "the RTX 3090 with the H100's measured exit time of SM-bound blocks"
-	rm -rf $(FIG)/fig13_x2 $(FIG)/fig13_x4 $(FIG)/fig13_x8 $(FIG)/stability
+	rm -rf $(FIG)/fig13_x2 $(FIG)/fig2_x2 $(FIG)/fig16_17_x2 $(FIG)/fig13_modes8s $(FIG)/stability
 	$(BIN)/combosim sweep experiments/combo/fig2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig2
 	sh experiments/combo/fig2/report.sh $(FIG)/fig2 $(FIG)/fig2/report
 	$(BIN)/combosim sweep experiments/combo/fig16_17_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig16_17
@@ -213,28 +213,34 @@ figures: all
 	$(MAKE) --no-print-directory figures-smqos
 	$(MAKE) --no-print-directory figures-gspace
 
-# The run-length check of COMBO Fig. 13 (fig13_x2, _x4, _x8: the 256 runs with game traces 2, 4
-# and 8 times as long; x4 and x8 written under $(FIG)/stability by fig13/make_long_sweep.py):
-# not part of `make figures` (which leaves its RESULTS.md rows "not run"); run after `make
-# figures`, it adds its rows and rewrites build/figures/combo/RESULTS.md.  About 2 min of wall
-# time on the idle 2-core machine (x8: 46 s).
 .PHONY: figures-stability
+# The length checks of COMBO Fig. 2, 13/14 and 16/17 (not part of `make figures`, which leaves
+# their RESULTS.md rows "not run"; run after `make figures`, they add their rows and rewrite
+# build/figures/combo/RESULTS.md).  Run length: the same runs twice as long, 4 cycles of the
+# load modes instead of 2 (experiments/combo/workloads-x2; fig13_x2_sweep.json, the Fig. 2 and
+# 16/17 copies written under $(FIG)/stability by fig13/make_long_sweep.py).  Mode length (an
+# assumption the paper's traces would fix): 2 cycles of stretches twice as long, 960 + 960
+# frames (rows fig13_modes8s_*).
+STAB := $(FIG)/stability
 figures-stability: all
-	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim experiments/combo/workloads-x2 high 1 960
-	rm -rf $(FIG)/fig13_x2
+	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim experiments/combo/workloads-x2 high 1 4
+	sh experiments/combo/fig13/workloads.sh $(BIN)/combosim $(STAB)/workloads-modes8s high 1 2 960
+	rm -rf $(FIG)/fig13_x2 $(FIG)/fig2_x2 $(FIG)/fig16_17_x2 $(FIG)/fig13_modes8s $(STAB)/*.json
 	$(BIN)/combosim sweep experiments/combo/fig13_x2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_x2
-	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_x2 $(FIG)/fig13_x2/report x2 "run-length check: game traces twice as long, 16 s per run"
-	for m in 4 8; do \
-		sh experiments/combo/fig13/workloads.sh $(BIN)/combosim $(FIG)/stability/workloads-x$$m high 1 $$((480 * m)) >/dev/null && \
-		python3 experiments/combo/fig13/make_long_sweep.py $$m $(FIG)/stability/workloads-x$$m $(FIG)/stability/fig13_x$${m}_sweep.json && \
-		rm -rf $(FIG)/fig13_x$$m && \
-		$(BIN)/combosim sweep $(FIG)/stability/fig13_x$${m}_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_x$$m >/dev/null && \
-		sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_x$$m $(FIG)/fig13_x$$m/report x$$m \
-			"run-length check: game traces $$m times as long, $$((8 * m)) s per run" >/dev/null || exit 1; done
+	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_x2 $(FIG)/fig13_x2/report x2 "run-length check: 4 cycles of the load modes, 32 s per run"
+	python3 experiments/combo/fig13/make_long_sweep.py experiments/combo/fig2_sweep.json 2 experiments/combo/workloads-x2 $(STAB)/fig2_x2_sweep.json "4 cycles of the load modes"
+	$(BIN)/combosim sweep $(STAB)/fig2_x2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig2_x2
+	sh experiments/combo/fig2/report.sh $(FIG)/fig2_x2 $(FIG)/fig2_x2/report
+	sh experiments/combo/fig13/retag.sh $(FIG)/fig2_x2/report/reproduction.csv x2 "run-length check: 4 cycles of the load modes, 32 s per run"
+	python3 experiments/combo/fig13/make_long_sweep.py experiments/combo/fig16_17_sweep.json 2 experiments/combo/workloads-x2 $(STAB)/fig16_17_x2_sweep.json "4 cycles of the load modes"
+	$(BIN)/combosim sweep $(STAB)/fig16_17_x2_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig16_17_x2
+	sh experiments/combo/fig16_17/report.sh $(FIG)/fig13_x2 $(FIG)/fig16_17_x2 $(FIG)/fig16_17_x2/report
+	sh experiments/combo/fig13/retag.sh $(FIG)/fig16_17_x2/report/reproduction.csv x2 "run-length check: 4 cycles of the load modes, 32 s per run"
+	python3 experiments/combo/fig13/make_long_sweep.py experiments/combo/fig13_sweep.json 2 $(STAB)/workloads-modes8s $(STAB)/fig13_modes8s_sweep.json "2 cycles of 960 stable-load and 960 dynamic-load frames"
+	$(BIN)/combosim sweep $(STAB)/fig13_modes8s_sweep.json -j $(or $(JOBS),2) --out $(FIG)/fig13_modes8s
+	sh experiments/combo/fig13/sensitivity.sh $(FIG)/fig13_modes8s $(FIG)/fig13_modes8s/report modes8s "mode length: 8 s stretches of each load mode, 2 cycles, 32 s per run"
 	sh experiments/combo/results.sh $(FIG) $(FIG)/combo/RESULTS.md
 
-# vGASA (experiments/vgasa/): Fig. 7 on the first-picked times, the calibration of the games'
-# GPU times on its SA usage (traces/cal/), then Fig. 7 and 9, consolidation, BE, Fig. 8; its
 # reproduction.csv under build/figures/vgasa/report, plots/out/vgasa_*.png, experiments/vgasa/RESULTS.md
 .PHONY: figures-vgasa
 figures-vgasa: all

@@ -5,7 +5,7 @@
 set terminal pngcairo size 1400,500 font ",10"
 set output out
 set datafile separator ","
-set title "COMBO's scheme over a Severed Steel trace (first half stable load, second half dynamic), simulated\nblue: exact integrated SM sharing; white: relaxed intra-SM sharing"
+set title "COMBO's scheme over a Severed Steel trace (4 s of stable and 4 s of dynamic load in turn), simulated\nblue: exact integrated SM sharing; white: relaxed intra-SM sharing"
 set xlabel "frame"
 set ylabel "render time (ms)"
 set yrange [4:9.5]

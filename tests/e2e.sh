@@ -293,7 +293,7 @@ fi
 
 # ---- COMBO Fig. 2, 15-18 and §6.7 mechanisms, on workloads generated into $T (not build/figures)
 W=$T/w
-sh experiments/combo/fig13/workloads.sh "$C" "$W" high 1 240 && sh experiments/combo/fig15/workloads.sh "$C" "$W" 240 || bad "Fig. 15-18 workloads failed"
+sh experiments/combo/fig13/workloads.sh "$C" "$W" high 1 1 240 && sh experiments/combo/fig15/workloads.sh "$C" "$W" 240 || bad "Fig. 15-18 workloads failed"
 # value METRIC CSV: the sim column of a reproduction.csv row
 value() { awk -F, -v m="$1" '$1 == m { print $4 }' "$2"; }
 
@@ -362,10 +362,9 @@ if [ -n "$first" ] && [ "$nv" -eq $((${first% *} - 1)) ]; then
 else
 	bad "Fig. 2: VGG16 under Pilotfish ran $nv kernels; first kernel longer than the largest headroom ($room us): '$first'"
 fi
-# Fig. 2, 13 and the run length: the dynamic frames leave at most 1/fps less 0.80 of the peak
-# (about 1.67 ms), shorter than ResNet-50's longest kernel, so Pilotfish's ResNet-50 job stops
-# in the dynamic half at a kernel that fits no headroom there and stays stopped to the end
-# (the unused share of the non-VGG16 pairs; Pilotfish's drift with the run length)
+# Fig. 2 and 13: the dynamic frames leave at most 1/fps less 0.80 of the peak (about 1.67 ms),
+# shorter than ResNet-50's longest kernel, so Pilotfish's ResNet-50 job stops in the dynamic
+# stretch at a kernel that fits no headroom there (the unused share of the non-VGG16 pairs)
 "$C" run experiments/combo/fig2.json -q --set duration_ms=4000 --set "games[0].trace=$W/quake2.csv" \
 	--set 'apps[0].queue=../../traces/dnn/rtx3090/resnet50.json' --set outputs.kernels_csv=true --out "$T/g2r" ||
 	bad "Fig. 2 ResNet-50 run failed"
@@ -378,6 +377,24 @@ if [ "$lastr" -ge 2000000000 ] && [ "$lastr" -lt 3900000000 ] && awk -v k="$next
 	ok "Fig. 2: Pilotfish's ResNet-50 job stops at $lastr ns in the dynamic half: its next kernel ($nextr us) exceeds the dynamic headroom ($droom us)"
 else
 	bad "Fig. 2: Pilotfish's ResNet-50 job: last start $lastr ns, next kernel '$nextr' us, largest dynamic headroom $droom us"
+fi
+# Fig. 13 per game: the four games' stable stretches are the same load (the same fraction of
+# the same Table-4 peak), so Pilotfish's BE work there is the same in every game, and the
+# dynamic stretch, where the games differ, carries a small share of either policy's BE work:
+# the games' means lie close together whatever their order
+pg=""
+for g in quake2 steel dutm ascent; do
+	"$C" run experiments/combo/fig13.json -q --set duration_ms=4000 --set "games[0].trace=$W/$g.csv" --set "games[0].profile=$g" \
+		--set "games[0].name=$g" --set "apps[0].queue=$W/mri-q.json" --set outputs.kernels_csv=true --out "$T/pg-$g" || bad "Fig. 13 $g run failed"
+	pg="$pg$(awk -F, -v g="$g" 'NR > 1 && $5 != g && $10 >= 0 { w[$1, $10 < 2e9 ? "s" : "d"] += $11 }
+		END { printf "%s %.0f %.0f %.0f %.0f\n", g, w["pilotfish", "s"], w["pilotfish", "d"], w["combo", "s"], w["combo", "d"] }' "$T/pg-$g/kernels.csv")
+"
+done
+if echo "$pg" | awk 'NF == 5 { n++; if (!ref) ref = $2; if ($2 < 0.99 * ref || $2 > 1.01 * ref) bad = 1
+		if ($3 > 0.25 * ($2 + $3) || $5 > 0.25 * ($4 + $5)) bad = 1 } END { exit !(n == 4 && !bad) }'; then
+	ok "Fig. 13 per game: Pilotfish's stable-stretch BE work equal, the dynamic stretch under 25 % (BE solo ns, game pf-stable pf-dynamic combo-stable combo-dynamic: $(echo "$pg" | sed '/^$/d' | paste -sd';'))"
+else
+	bad "Fig. 13 per game: BE solo ns (game pf-stable pf-dynamic combo-stable combo-dynamic): $(echo "$pg" | sed '/^$/d' | paste -sd';')"
 fi
 # Run length: COMBO's first 10 frames profile the game alone (no BE kernel starts before the
 # 10th frame ends), a fixed cost that a short run overweights

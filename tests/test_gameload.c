@@ -24,7 +24,8 @@
 
 #define PERIOD_MS (1000.0 / 120)     /* COMBO Table 2: 120 fps */
 #define SMS 82                       /* COMBO Table 1 */
-#define MODE_FRAMES 480              /* experiments/combo/fig13/workloads.sh: 480 + 480 frames */
+#define MODE_FRAMES 480              /* experiments/combo/fig13/workloads.sh: stretches of 480 frames */
+#define CYCLES 2                     /* ... and 2 cycles of stable + dynamic in the figures' runs */
 
 static const struct {
 	const char *game;
@@ -74,19 +75,25 @@ static int read_need(FILE *f, double *need, double *share, int max)
 	return n;
 }
 
-/* Generates `frames` stable frames (seed 2d-1) then `frames` dynamic ones (seed 2d), as
- * experiments/combo/fig13/workloads.sh does for draw d. */
-static int gen_trace(const struct game_profile *p, enum quality q, int draw, int frames, double *need, double *share)
+/* Generates `cycles` cycles of `frames` stable frames then `frames` dynamic ones, as
+ * experiments/combo/fig13/workloads.sh does for draw d: cycle c (from 1) uses seeds 2k-1
+ * (stable) and 2k (dynamic), k = 100 (d - 1) + c. */
+static int gen_trace(const struct game_profile *p, enum quality q, int draw, int cycles, int frames, double *need,
+		     double *share)
 {
-	FILE *s = tmpfile(), *y = tmpfile();
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(y);
-	gen_game(p, q, MODE_STABLE, frames, (uint64_t)(2 * draw - 1), 120, "test", s);
-	gen_game(p, q, MODE_DYNAMIC, frames, (uint64_t)(2 * draw), 120, "test", y);
-	int n = read_need(s, need, share, frames);
-	n += read_need(y, need + n, share + n, frames);
-	fclose(s);
-	fclose(y);
+	int n = 0;
+	for (int c = 1; c <= cycles; c++) {
+		uint64_t k = (uint64_t)(100 * (draw - 1) + c);
+		FILE *s = tmpfile(), *y = tmpfile();
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+		gen_game(p, q, MODE_STABLE, frames, 2 * k - 1, 120, "test", s);
+		gen_game(p, q, MODE_DYNAMIC, frames, 2 * k, 120, "test", y);
+		n += read_need(s, need + n, share + n, frames);
+		n += read_need(y, need + n, share + n, frames);
+		fclose(s);
+		fclose(y);
+	}
 	return n;
 }
 
@@ -127,13 +134,18 @@ static int sms_for(double need)
 	return (int)ceil(SMS * need - 1e-6);
 }
 
-/* Checks one trace of n = 2 x half frames (stable, then dynamic) against the inputs for the
- * Table-4 ratio r; tol is the tolerance of the 70 / 90 % figures (one draw of a random load). */
-static void check_trace(const char *what, const double *need, int n, double r, double tol)
+/* Checks one trace of n frames, stretches of `mode` stable and `mode` dynamic frames in turn
+ * from a stable one, against the inputs for the Table-4 ratio r; tol is the tolerance of the
+ * 70 / 90 % figures (one draw of a random load). */
+static void check_trace(const char *what, const double *need, int n, int mode, double r, double tol)
 {
-	int half = n / 2;
-	double all = mean_of(need, n), st = mean_of(need, half), dy = mean_of(need + half, half);
-	double peak = max_of(need, n);
+	CU_ASSERT_EQUAL_FATAL(n % (2 * mode), 0);
+	double st = 0, dy = 0;
+	for (int i = 0; i < n; i += 2 * mode) {
+		st += mean_of(need + i, mode) * 2 * mode / n;
+		dy += mean_of(need + i + mode, mode) * 2 * mode / n;
+	}
+	double all = mean_of(need, n), peak = max_of(need, n);
 	if (sms_for(peak) != sms_for(r) || fabs(all - TEXT_MEAN * r) > tol * r ||
 	    fabs(fmax(st, dy) - TEXT_MAX * r) > tol * r)
 		fprintf(stderr, "\n%s: peak %.4f (%d SMs, Table 4 %d), mean %.4f, stable %.4f, dynamic %.4f (of r = %.4f)\n",
@@ -143,9 +155,11 @@ static void check_trace(const char *what, const double *need, int n, double r, d
 	CU_ASSERT_DOUBLE_EQUAL(all, TEXT_MEAN * r, tol * r);             /* §2.3.2: average 70 % */
 	CU_ASSERT_DOUBLE_EQUAL(fmax(st, dy), TEXT_MAX * r, tol * r);     /* §2.3.2: maximum 90 % */
 	CU_ASSERT_TRUE(st < dy);                                         /* the heavier mode is the dynamic one */
-	/* Eq. 2-3 over 10 frames: the stable part never dynamic, the dynamic part mostly */
-	CU_ASSERT_DOUBLE_EQUAL(dynamic_windows(need, half, 10), 0, 1e-12);
-	CU_ASSERT_TRUE(dynamic_windows(need + half, half, 30) > 0.5);
+	/* Eq. 2-3 over 10 frames: the stable stretches never dynamic, the dynamic ones mostly */
+	for (int i = 0; i < n; i += 2 * mode) {
+		CU_ASSERT_DOUBLE_EQUAL(dynamic_windows(need + i, mode, 10), 0, 1e-12);
+		CU_ASSERT_TRUE(dynamic_windows(need + i + mode, mode, 30) > 0.5);
+	}
 }
 
 /* Long generated traces reproduce every input closely, at every quality. */
@@ -160,9 +174,9 @@ static void test_generated_inputs(void)
 		for (int q = 0; q < Q_COUNT; q++) {
 			char what[64];
 			snprintf(what, sizeof(what), "%s %s, %d frames", games[g].game, quality_names[q], 2 * LONG);
-			int n = gen_trace(p, (enum quality)q, 1, LONG, need, share);
+			int n = gen_trace(p, (enum quality)q, 1, 1, LONG, need, share);
 			CU_ASSERT_EQUAL_FATAL(n, 2 * LONG);
-			check_trace(what, need, n, games[g].table4[q], 0.01);
+			check_trace(what, need, n, LONG, games[g].table4[q], 0.01);
 			/* §5.5: the dynamic load's next frame resembles this one (lag-1 autocorrelation) */
 			const double *y = need + LONG;
 			double m = mean_of(y, LONG), var = 0, lag = 0;
@@ -182,7 +196,7 @@ static void test_generated_inputs(void)
 	free(share);
 }
 
-/* Each draw of the length the figures run (480 + 480 frames) reproduces them within a draw's
+/* Each draw of the length the figures run (2 cycles of 480 + 480 frames) reproduces them within a draw's
  * spread, and so do the shipped traces (make figures regenerates them with these generators):
  * 480 frames of the dynamic wander (sigma 0.08, tau 100 ms: about twenty independent
  * stretches) put its mean within about 0.015 of the profile's, so a draw is held to 0.04; the
@@ -190,21 +204,20 @@ static void test_generated_inputs(void)
 static void test_shipped_inputs(void)
 {
 	static const struct { const char *dir; enum quality q; int frames; } sets[] = {
-		{ "experiments/combo/workloads", Q_HIGH, 2 * MODE_FRAMES },
-		{ "experiments/combo/workloads-d2", Q_HIGH, 2 * MODE_FRAMES },
-		{ "experiments/combo/workloads-d3", Q_HIGH, 2 * MODE_FRAMES },
-		{ "experiments/combo/workloads-medium", Q_MEDIUM, 2 * MODE_FRAMES },
-		{ "experiments/combo/workloads-x2", Q_HIGH, 4 * MODE_FRAMES },
+		{ "experiments/combo/workloads", Q_HIGH, 2 * CYCLES * MODE_FRAMES },
+		{ "experiments/combo/workloads-d2", Q_HIGH, 2 * CYCLES * MODE_FRAMES },
+		{ "experiments/combo/workloads-medium", Q_MEDIUM, 2 * CYCLES * MODE_FRAMES },
+		{ "experiments/combo/workloads-x2", Q_HIGH, 4 * CYCLES * MODE_FRAMES },
 	};
-	static double need[4 * MODE_FRAMES], share[4 * MODE_FRAMES];
+	static double need[4 * CYCLES * MODE_FRAMES], share[4 * CYCLES * MODE_FRAMES];
 	for (size_t g = 0; g < N_GAMES; g++) {
 		struct game_profile *p = load(games[g].game);
 		for (int draw = 1; draw <= 3; draw++) {
 			char what[64];
 			snprintf(what, sizeof(what), "%s high, draw %d", games[g].game, draw);
-			int n = gen_trace(p, Q_HIGH, draw, MODE_FRAMES, need, share);
-			CU_ASSERT_EQUAL_FATAL(n, 2 * MODE_FRAMES);
-			check_trace(what, need, n, 1.0, 0.04);
+			int n = gen_trace(p, Q_HIGH, draw, CYCLES, MODE_FRAMES, need, share);
+			CU_ASSERT_EQUAL_FATAL(n, 2 * CYCLES * MODE_FRAMES);
+			check_trace(what, need, n, MODE_FRAMES, 1.0, 0.04);
 		}
 		for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++) {
 			char path[256];
@@ -214,7 +227,7 @@ static void test_shipped_inputs(void)
 			int n = read_need(f, need, share, sets[s].frames);
 			fclose(f);
 			CU_ASSERT_EQUAL(n, sets[s].frames);
-			check_trace(path, need, n, games[g].table4[sets[s].q], 0.04);
+			check_trace(path, need, n, MODE_FRAMES, games[g].table4[sets[s].q], 0.04);
 		}
 		game_profile_free(p);
 	}

@@ -8,7 +8,7 @@ set -eu
 d=${1:?usage: results.sh FIGURES_DIR}
 out=${2:-experiments/combo/RESULTS.md}
 mkdir -p "$(dirname "$out")"
-exps="fig2/report table3 fig4_fig7 table6 fig13/report fig13_draws/report fig13_medium/report fig13_split/report fig13_exit/report fig13_x2/report fig13_x4/report fig13_x8/report fig15/report fig16_17/report fig18/report overhead/report"
+exps="fig2/report table3 fig4_fig7 table6 fig13/report fig13_draws/report fig13_medium/report fig13_split/report fig13_exit/report fig13_x2/report fig2_x2/report fig16_17_x2/report fig13_modes8s/report fig15/report fig16_17/report fig18/report overhead/report"
 {
 	echo "# COMBO reproduction: paper vs simulation"
 	echo

@@ -1,6 +1,6 @@
 #!/bin/sh
 # How much COMBO Fig. 13's per-group comparison moves with the draw of the generated game load:
-# the main sweep (draw 1) beside fig13_draws_sweep.json (draws 2, 3; its games are labelled
+# the main sweep (draw 1) beside fig13_draws_sweep.json (draw 2; its games are labelled
 # GAME@dN).  Per group: COMBO's improvement over Pilotfish (Eq. 6) in each draw and pooled
 # (each policy's BE throughput summed over the draws); reproduction rows with no paper value
 # but the pooled count and mean, which answer the same question as the paper's 128 / 14.0.

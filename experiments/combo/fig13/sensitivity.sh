@@ -21,11 +21,4 @@ awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gpu") drop = i 
 # the runs keep their numbers: report.sh reads their frames.csv through a link
 ln -sfn "$(cd "$in" && pwd)/runs" "$out/unfolded/runs"
 sh "$(dirname "$0")/report.sh" "$out/unfolded" "$out" >/dev/null
-awk -F, -v OFS=, -v tag="$tag" -v what="$note" 'NR == 1 { print; next }
-{
-	sub(/^fig13_/, "fig13_" tag "_", $1); sub(/^fig14_/, "fig14_" tag "_", $1)
-	n = $5; for (i = 6; i <= NF; i++) n = n "," $i
-	print $1, $2, "", $4, "sensitivity (" what "; not in the paper)" (n == "" ? "" : ": " n)
-}' "$out/reproduction.csv" >"$out/reproduction.csv.tmp"
-mv "$out/reproduction.csv.tmp" "$out/reproduction.csv"
-cat "$out/reproduction.csv"
+sh "$(dirname "$0")/retag.sh" "$out/reproduction.csv" "$tag" "$note"

@@ -150,9 +150,10 @@ bench: all $(patsubst bench/%.c,$(BIN)/bench-%,$(BENCH_SRC))
 # Every reproduced paper figure: runs the reproductions (workloads generated first), writes
 # each one's reproduction.csv and RESULTS.md under build/figures/, draws plots/out/*.png with
 # gnuplot; the tracked tree stays as it was (`make results` copies the write-ups).  Measured
-# per recipe line with /usr/bin/time on the idle 2-core development machine from an empty
-# build/figures (bench/results/figures_time.txt): 120 s wall, 151 s user + 21 s system CPU, all
-# four papers; the run-length check is `make figures-stability`.  The sweeps start afresh: a
+# per recipe line by bench/figures_time.sh on the idle 2-core development machine from an
+# empty build/figures (bench/results/figures_time.txt): 149 s wall, 199 s user + 23 s system
+# CPU, all four papers (COMBO's runs 16 s each); the length checks are `make
+# figures-stability`.  The sweeps start afresh: a
 # sweep resumes finished runs, which would keep results of an older binary.
 FIG := build/figures
 figures: all

@@ -12,7 +12,8 @@ cat >"$tmp/timesh" <<SH
 #!/bin/sh
 # make calls SHELL -c LINE
 shift
-exec /usr/bin/time -a -o "$tmp/lines" -f "%e %U %S	\$(printf '%s' "\$1" | tr '\n\t' '  ' | cut -c1-150)" sh -c "\$1"
+# (time's format treats backslash and percent specially: the label drops the one, doubles the other)
+exec /usr/bin/time -a -o "$tmp/lines" -f "%e %U %S	\$(printf '%s' "\$1" | tr '\n\t' '  ' | tr -d '\\\\' | cut -c1-150 | sed 's/%/%%/g')" sh -c "\$1"
 SH
 chmod +x "$tmp/timesh"
 before=$(uptime)

@@ -248,8 +248,10 @@ figures-vgasa: all
 	@command -v gnuplot >/dev/null || scripts/deps.sh all
 	$(BIN)/combosim run experiments/vgasa/fig7_uncal.json -q --out $(FIG)/vgasa/fig7_uncal
 	sh experiments/vgasa/calibrate.sh $(FIG)/vgasa/fig7_uncal >/dev/null
-	for x in fig7 fig8 fig9 consolidation consolidation_sc2 be; do \
-		$(BIN)/combosim run experiments/vgasa/$$x.json -q --out $(FIG)/vgasa/$$x || exit 1; done
+	@command -v parallel >/dev/null || scripts/deps.sh all
+	@# independent runs, as many at once as the sweeps run (GNU parallel; the first failure stops it)
+	printf '%s\n' fig7 fig8 fig9 consolidation consolidation_sc2 be | parallel --will-cite -j $(or $(JOBS),2) \
+		--halt now,fail=1 '$(BIN)/combosim run experiments/vgasa/{}.json -q --out $(FIG)/vgasa/{}'
 	sh experiments/vgasa/report.sh $(FIG)/vgasa/fig7 $(FIG)/vgasa/fig8 $(FIG)/vgasa/fig9 \
 		$(FIG)/vgasa/consolidation $(FIG)/vgasa/be $(FIG)/vgasa/fig7_uncal $(FIG)/vgasa/consolidation_sc2 \
 		$(FIG)/vgasa/report >/dev/null
@@ -362,7 +364,7 @@ CUDA_CPU_OBJ  := $(patsubst %.c,$(BUILD)/%.o,cuda/ck.c cuda/bvh.c cuda/calib.c c
 		 cuda/launch.c cuda/backend.c cuda/hostrun.c cuda/hostloop.c cuda/hostclosed.c cuda/hostprogress.c \
 		 cuda/hostreshape.c cuda/hostrelaunch.c \
 		 cuda/report.c)
-CUDA_HOST_OBJ := $(CUDA_CPU_OBJ) $(BUILD)/cuda/bench.o $(BUILD)/cuda/bench_progress.o $(BUILD)/cuda/bench_reshape.o $(BUILD)/cuda/bench_pairs.o $(BUILD)/cuda/bench_power.o $(BUILD)/cuda/hostdev.o $(BUILD)/cuda/runner.o $(BUILD)/cuda/main.o
+CUDA_HOST_OBJ := $(CUDA_CPU_OBJ) $(BUILD)/cuda/bench.o $(BUILD)/cuda/bench_progress.o $(BUILD)/cuda/bench_reshape.o $(BUILD)/cuda/bench_pairs.o $(BUILD)/cuda/bench_pileup.o $(BUILD)/cuda/bench_power.o $(BUILD)/cuda/hostdev.o $(BUILD)/cuda/runner.o $(BUILD)/cuda/main.o
 CUDA_TEST_OBJ := $(BUILD)/cuda/test_ck.o $(BUILD)/cuda/test_hostloop.o $(BUILD)/cuda/test_hosthooks.o \
 		 $(BUILD)/cuda/test_hostreshape.o $(BUILD)/cuda/test_hostrelaunch.o \
 		 $(BUILD)/cuda/testfake.o $(BUILD)/cuda/fakegpu.o

@@ -1195,6 +1195,8 @@ int bench_run(const struct bench_opts *o)
 		bench_pairs(d, &cal, o, sum, 1);
 	if (o->what & BENCH_PAIRS_TEST2)
 		bench_pairs(d, &cal, o, sum, 2);
+	if (o->what & BENCH_PILEUP)
+		bench_pileup(d, &cal, o, sum);
 	if (o->what & BENCH_POWER)
 		bench_power(d, &cal, o, sum, false);
 	if (o->what & BENCH_POWER_CLOCK)

@@ -9,7 +9,8 @@
 
 enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_SATURATION = 8, BENCH_PROGRESS = 16,
        BENCH_ALL = 31, BENCH_RESHAPE = 32, BENCH_PAIRS = 64,
-       BENCH_PAIRS_TEST = 128, BENCH_POWER = 256, BENCH_POWER_CLOCK = 512, BENCH_PAIRS_TEST2 = 1024 };
+       BENCH_PAIRS_TEST = 128, BENCH_POWER = 256, BENCH_POWER_CLOCK = 512, BENCH_PAIRS_TEST2 = 1024,
+       BENCH_PILEUP = 2048 };
 
 struct bench_opts {
 	int what;                  /* BENCH_* bits */
@@ -41,6 +42,10 @@ void bench_reshape(struct ck_dev *d, struct ck_calib *cal, const struct bench_op
  * orders; set 0: the development set, 1: the test set's shapes, 2: the second test set's (none is
  * part of `all`). */
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set);
+
+/* cuda/bench_pileup.c: where a long kernel's blocks land behind a many-block kernel, block by
+ * block (development set; not part of `all`). */
+void bench_pileup(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum);
 
 /* cuda/bench_power.c: phases of steady activity for a power and clock sampler beside the
  * program (not part of `all`); clock: the phases near the power cap (`power-clock`). */

@@ -935,5 +935,6 @@ combo_section
 sh cuda/scripts/validation_traces.sh "$1"
 sh cuda/scripts/validation_issue.sh "$1"
 sh cuda/scripts/dispatch_section.sh "$1"
+sh cuda/scripts/pileup_section.sh "$1"
 } > cuda/VALIDATION.md
 echo "wrote cuda/VALIDATION.md"

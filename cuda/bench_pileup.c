@@ -1,0 +1,157 @@
+/* bench_pileup — `bench pileup`: where the blocks of a kernel launched behind a many-block one
+ * land, block by block (cuda/README.md, Pile-up bench).
+ *
+ * What it asks: when a long kernel L of a few blocks per SM is launched right behind a short
+ * kernel S of thousands of small blocks (the SL order of `bench pairs`), its blocks wait behind
+ * S's (the leftover rule) and land as S's last wave drains.  The pair benches saw L run up to
+ * 5/3 of its solo time, as if some SMs took more of L's blocks than L alone puts there; this
+ * bench records every block of L, alone and behind S, and S's blocks from shortly before L's
+ * first one (where S's SMs free up), so the rule that places them can be read off.
+ * Development set only (structure is chosen from it); its shapes are none of the pair test
+ * sets'.  Outputs: pileup_blocks.csv (pair, rep, run: alone or SL, kernel, block, smid,
+ * start_ns, end_ns from the run's first block), summary.json `pileup` (per pair: L's blocks per
+ * SM alone and behind S, its occupancy, durations).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/bench.h"
+
+#define PILEUP_REPS_MAX 8
+#define S_LEAD_NS 30000              /* S's blocks recorded: those ending at most this long before L's first start */
+
+struct pileup_shape {
+	const char *name;
+	int lcls, lthreads, lper_sm;       /* long kernel: class, threads, blocks per SM alone */
+	double lus;                        /* its solo time target */
+	int scls, sthreads, sgrid;         /* short kernel: class, threads, grid */
+	double sus;                        /* its solo time target */
+};
+
+/* L's occupancy leaves room to pile (2 or 4 per SM alone against up to 8 or 4 by threads); S's
+ * blocks short (tens of thousands of 64-256-thread blocks) or longer (2048 of 512 threads). */
+static const struct pileup_shape shapes[] = {
+	{ "p-CD2+MEMs", CK_CD, 256, 2, 500, CK_MEM, 128, 65536, 80 },
+	{ "p-CD2+CDs", CK_CD, 256, 2, 500, CK_CD, 256, 32768, 80 },
+	{ "p-TC2+MEMs", CK_TC, 256, 2, 500, CK_MEM, 128, 65536, 80 },
+	{ "p-CD1+MEMs", CK_CD, 512, 1, 500, CK_MEM, 64, 65536, 80 },
+	{ "p-CD2+MEMl", CK_CD, 256, 2, 500, CK_MEM, 512, 2048, 80 },
+	{ "p-MEM2+CDs", CK_MEM, 256, 2, 500, CK_CD, 256, 32768, 80 },
+};
+
+static double dur_us(const struct ck_timing *t)
+{
+	return (double)(t->last_ns - t->first_ns) / 1e3;
+}
+
+/* Blocks of L per SM: how many SMs ran 0, 1, ... max blocks (hist, max + 1 entries). */
+static int per_sm(const struct ck_block_rec *l, int nl, int N, int *cnt, int *hist, int hmax)
+{
+	memset(cnt, 0, (size_t)N * sizeof(int));
+	memset(hist, 0, (size_t)(hmax + 1) * sizeof(int));
+	int m = 0;
+	for (int b = 0; b < nl; b++)
+		if (l[b].smid < (uint32_t)N && ++cnt[l[b].smid] > m)
+			m = cnt[l[b].smid];
+	for (int s = 0; s < N; s++)
+		hist[cnt[s] < hmax ? cnt[s] : hmax]++;
+	return m;
+}
+
+static void write_blocks(FILE *f, const char *pair, int rep, const char *run, int kernel, const struct ck_block_rec *r,
+			 int n, uint64_t t0, uint64_t from)
+{
+	for (int b = 0; b < n; b++)
+		if (r[b].end_ns >= from)
+			fprintf(f, "%s,%d,%s,%d,%d,%u,%llu,%llu\n", pair, rep, run, kernel, b, r[b].smid,
+				(unsigned long long)(r[b].start_ns - t0), (unsigned long long)(r[b].end_ns - t0));
+}
+
+static cJSON *hist_json(const int *hist, int n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(hist[i]));
+	return a;
+}
+
+void bench_pileup(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)
+{
+	int N = ck_sm_count(d), reps = o->reps > PILEUP_REPS_MAX ? PILEUP_REPS_MAX : o->reps;
+	FILE *f = bench_out(o, "pileup_blocks.csv");
+	fputs("pair,rep,run,kernel,block,smid,start_ns,end_ns\n", f);
+	cJSON *js = cJSON_AddObjectToObject(sum, "pileup");
+	cJSON_AddStringToObject(js, "set", "development");
+	cJSON_AddStringToObject(js, "what", "L alone, then S with L right behind it on the other stream (SL); every block of L, and S's blocks ending no earlier than 30 us before L's first start; times from the run's first block; kernel 0 = S, 1 = L in SL, 0 = L alone");
+	int *cnt = calloc((size_t)N, sizeof(int));
+	if (!cnt) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+	for (size_t p = 0; p < sizeof(shapes) / sizeof(shapes[0]); p++) {
+		const struct pileup_shape *s = &shapes[p];
+		struct ck_kernel L = { .cls = s->lcls, .variant = CK_ORIGINAL, .threads = s->lthreads,
+				       .tasks = s->lper_sm * N, .work = 1 };
+		L.workers = L.tasks;
+		struct ck_kernel S = { .cls = s->scls, .variant = CK_ORIGINAL, .threads = s->sthreads,
+				       .tasks = s->sgrid, .work = 1 };
+		S.workers = S.tasks;
+		bench_calibrate(d, cal, &L, s->lus);
+		bench_calibrate(d, cal, &S, s->sus);
+		int occ = ck_occupancy(d, L.cls, L.threads, L.smem);
+		int hmax = occ > 0 && occ < 64 ? occ : 64;
+		int *hist = calloc((size_t)hmax + 1, sizeof(int));
+		struct ck_block_rec *rs = calloc((size_t)S.tasks, sizeof(*rs)), *rl = calloc((size_t)L.tasks, sizeof(*rl));
+		if (!hist || !rs || !rl) {
+			fprintf(stderr, "combosim-cuda: out of memory\n");
+			exit(1);
+		}
+		cJSON *jp = cJSON_AddObjectToObject(js, s->name);
+		cJSON_AddStringToObject(jp, "long_class", ck_class_names[L.cls]);
+		cJSON_AddNumberToObject(jp, "long_grid", L.tasks);
+		cJSON_AddNumberToObject(jp, "long_threads", L.threads);
+		cJSON_AddNumberToObject(jp, "long_occupancy", occ);
+		cJSON_AddNumberToObject(jp, "long_work", (double)L.work);
+		cJSON_AddStringToObject(jp, "short_class", ck_class_names[S.cls]);
+		cJSON_AddNumberToObject(jp, "short_grid", S.tasks);
+		cJSON_AddNumberToObject(jp, "short_threads", S.threads);
+		cJSON_AddNumberToObject(jp, "short_work", (double)S.work);
+		cJSON *jr = cJSON_AddArrayToObject(jp, "reps");
+		for (int r = 0; r < reps; r++) {
+			struct ck_timing t, tg[2];
+			struct ck_block_rec *r1[1] = { rl };
+			ck_run_group(d, &L, NULL, 1, &t, r1);
+			int mx_alone = per_sm(rl, L.tasks, N, cnt, hist, hmax);
+			cJSON *je = cJSON_CreateObject();
+			cJSON_AddNumberToObject(je, "long_alone_us", dur_us(&t));
+			cJSON_AddNumberToObject(je, "long_alone_max_per_sm", mx_alone);
+			cJSON_AddItemToObject(je, "long_alone_sms_by_blocks", hist_json(hist, hmax + 1));
+			write_blocks(f, s->name, r, "alone", 0, rl, L.tasks, t.first_ns, 0);
+			struct ck_kernel g[2] = { S, L };
+			struct ck_block_rec *rr[2] = { rs, rl };
+			ck_run_group(d, g, (int[]){ 0, 1 }, 2, tg, rr);
+			int mx = per_sm(rl, L.tasks, N, cnt, hist, hmax);
+			uint64_t t0 = tg[0].first_ns < tg[1].first_ns ? tg[0].first_ns : tg[1].first_ns;
+			uint64_t from = tg[1].first_ns > S_LEAD_NS ? tg[1].first_ns - S_LEAD_NS : 0;
+			write_blocks(f, s->name, r, "SL", 0, rs, S.tasks, t0, from);
+			write_blocks(f, s->name, r, "SL", 1, rl, L.tasks, t0, 0);
+			cJSON_AddNumberToObject(je, "short_us", dur_us(&tg[0]));
+			cJSON_AddNumberToObject(je, "long_behind_us", dur_us(&tg[1]));
+			cJSON_AddNumberToObject(je, "long_start_after_short_start_us", ((double)tg[1].first_ns - (double)tg[0].first_ns) / 1e3);
+			cJSON_AddNumberToObject(je, "short_end_after_long_start_us", ((double)tg[0].last_ns - (double)tg[1].first_ns) / 1e3);
+			cJSON_AddNumberToObject(je, "long_behind_max_per_sm", mx);
+			cJSON_AddItemToObject(je, "long_behind_sms_by_blocks", hist_json(hist, hmax + 1));
+			cJSON_AddItemToArray(jr, je);
+			fprintf(stderr, "%s rep %d: L alone %.1f us (max %d/SM); SL: S %.1f us, L %.1f us from %.1f us, max %d/SM of occupancy %d\n",
+				s->name, r, dur_us(&t), mx_alone, dur_us(&tg[0]), dur_us(&tg[1]),
+				((double)tg[1].first_ns - (double)tg[0].first_ns) / 1e3, mx, occ);
+			fflush(f);
+		}
+		free(hist);
+		free(rs);
+		free(rl);
+	}
+	free(cnt);
+	bench_out_close(f, "pileup_blocks.csv");
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""The pile-up bench (cuda/bench_pileup.c) read and simulated: per pair, L's duration alone and
+behind S on the GPU (each repetition) and in the simulator (compare_pairs.py's SL experiment at
+the measured times: L alone's median, S's duration in SL), the most L blocks one SM ran, and
+what S's drain looked like while L landed: the spread of S's block durations (p10 / median /
+p90 over the recorded blocks) and S's block exits per SM in L's landing window (from 0.2 us
+before L's first block to its last block's start: mean, variance / mean, max over the SMs) and
+their correlation with L's blocks per SM.  Repetition 0's blocks for the drain columns.
+Usage: pileup_report.py BIN/combosim RUN_DIR   (RUN_DIR: pileup_blocks.csv and summary.json, or
+       run.tgz holding them under r/); prints a markdown table"""
+import collections, csv, io, json, os, statistics, sys, tarfile, tempfile, types
+
+
+def load(run_dir):
+    tgz = os.path.join(run_dir, 'run.tgz')
+    if os.path.exists(tgz):
+        with tarfile.open(tgz) as t:
+            blocks = t.extractfile('r/pileup_blocks.csv').read().decode()
+            summ = json.load(t.extractfile('r/summary.json'))
+    else:
+        blocks = open(os.path.join(run_dir, 'pileup_blocks.csv')).read()
+        summ = json.load(open(os.path.join(run_dir, 'summary.json')))
+    return csv.DictReader(io.StringIO(blocks)), summ['pileup']
+
+
+def compare_pairs():
+    """cuda/scripts/compare_pairs.py as a module (its simulate()), without running its main"""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'compare_pairs.py')
+    src = open(path).read()
+    if not src.endswith('\nmain()\n'):
+        sys.exit('pileup_report.py: compare_pairs.py no longer ends with main()')
+    m = types.ModuleType('compare_pairs')
+    m.__file__ = path
+    exec(compile(src[:-len('main()\n')], path, 'exec'), m.__dict__)
+    return m
+
+
+def drain(rows, n_sms):
+    """S's block duration p10 / median / p90 (us); S exits per SM in L's landing window: mean,
+    variance / mean, max; the most L blocks on one SM; corr(exits, L blocks) over the SMs"""
+    S = [r for r in rows if r['kernel'] == '0']
+    L = [r for r in rows if r['kernel'] == '1']
+    t0 = min(int(r['start_ns']) for r in L)
+    t1 = max(int(r['start_ns']) for r in L)
+    ex, nl = collections.Counter(), collections.Counter()
+    for r in S:
+        if t0 - 200 <= int(r['end_ns']) <= t1:
+            ex[int(r['smid'])] += 1
+    for r in L:
+        nl[int(r['smid'])] += 1
+    xs = [ex[s] for s in range(n_sms)]
+    ls = [nl[s] for s in range(n_sms)]
+    d = sorted((int(r['end_ns']) - int(r['start_ns'])) / 1e3 for r in S)
+    m = statistics.mean(xs)
+    v = statistics.pvariance(xs)
+    c = statistics.correlation(xs, ls) if v > 0 and statistics.pvariance(ls) > 0 else float('nan')
+    return (d[len(d) // 10], statistics.median(d), d[9 * len(d) // 10]), (m, v / m if m else 0, max(xs)), \
+        max(ls), c, (t1 - t0) / 1e3
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    binary, run_dir = sys.argv[1], sys.argv[2]
+    reader, summ = load(run_dir)
+    sl = collections.defaultdict(list)
+    for r in reader:
+        if r['run'] == 'SL' and r['rep'] == '0':
+            sl[r['pair']].append(r)
+    cp = compare_pairs()
+    tmp = tempfile.mkdtemp(prefix='combosim-pileup.')
+    print('| pair | L alone | L behind S: GPU (reps) | most L blocks on one SM: GPU | sim | sim / alone '
+          '| S blocks: p10 / median / p90 | L lands over | S exits per SM there: mean, var/mean, max | corr(exits, L) |')
+    print('|---|---|---|---|---|---|---|---|---|---|')
+    for name, sh in summ.items():
+        if not isinstance(sh, dict):
+            continue
+        reps = sh['reps']
+        la = statistics.median(r['long_alone_us'] for r in reps)
+        su = statistics.median(r['short_us'] for r in reps)
+        pair = dict(lcls=sh['long_class'], lgrid=sh['long_grid'], lthr=sh['long_threads'], lus=la,
+                    scls=sh['short_class'], sgrid=sh['short_grid'], sthr=sh['short_threads'], sus=su, delay=0)
+        r = cp.simulate(binary, 'h100', pair, 'SL', tmp)
+        sim = r['L'][1] - r['L'][0]
+        (p10, p50, p90), (m, vm, mx), _, c, window = drain(sl[name], cp.N)
+        print('| %s (L %s %dx%d, S %s %dx%d) | %.0f us | %s us | %s (occupancy %d) | %.0f us | %.2f | %.2f / %.2f / %.2f us '
+              '| %.2f us | %.2f, %.2f, %d | %.2f |' % (
+                  name, sh['long_class'], sh['long_grid'], sh['long_threads'], sh['short_class'], sh['short_grid'],
+                  sh['short_threads'], la, ' / '.join('%.0f' % x['long_behind_us'] for x in reps),
+                  ' / '.join(str(x['long_behind_max_per_sm']) for x in reps), sh['long_occupancy'], sim, sim / la,
+                  p10, p50, p90, window, m, vm, mx, c))
+
+
+if __name__ == '__main__':
+    main()

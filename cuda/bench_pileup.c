@@ -8,9 +8,10 @@
  * bench records every block of L, alone and behind S, and S's blocks from shortly before L's
  * first one (where S's SMs free up), so the rule that places them can be read off.
  * Development set only (structure is chosen from it); its shapes are none of the pair test
- * sets'.  Outputs: pileup_blocks.csv (pair, rep, run: alone or SL, kernel, block, smid,
- * start_ns, end_ns from the run's first block), summary.json `pileup` (per pair: L's blocks per
- * SM alone and behind S, its occupancy, durations).
+ * sets'.  Outputs: pileup_blocks.csv (pair, rep, run: alone (L alone), S-alone (the first
+ * repetition's S alone, its first 16384 blocks: the spread of S's block durations) or SL,
+ * kernel, block, smid, start_ns, end_ns from the run's first block), summary.json `pileup` (per
+ * pair: L's blocks per SM alone and behind S, its occupancy, durations).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 
 #define PILEUP_REPS_MAX 8
 #define S_LEAD_NS 30000              /* S's blocks recorded: those ending at most this long before L's first start */
+#define S_ALONE_BLOCKS 16384         /* S alone (first repetition): its first blocks by index recorded */
 
 struct pileup_shape {
 	const char *name;
@@ -38,6 +40,11 @@ static const struct pileup_shape shapes[] = {
 	{ "p-CD1+MEMs", CK_CD, 512, 1, 500, CK_MEM, 64, 65536, 80 },
 	{ "p-CD2+MEMl", CK_CD, 256, 2, 500, CK_MEM, 512, 2048, 80 },
 	{ "p-MEM2+CDs", CK_MEM, 256, 2, 500, CK_CD, 256, 32768, 80 },
+	/* added after cuda/runs/h100-pileup-dev: S of the other classes, and a CD S of many small
+	 * blocks per SM (does block count or class make the exits uneven?) */
+	{ "p-CD2+TCs", CK_CD, 256, 2, 500, CK_TC, 128, 65536, 80 },
+	{ "p-CD2+RTs", CK_CD, 256, 2, 500, CK_RT, 128, 65536, 80 },
+	{ "p-TC2+CDm", CK_TC, 256, 2, 500, CK_CD, 64, 65536, 80 },
 };
 
 static double dur_us(const struct ck_timing *t)
@@ -83,7 +90,7 @@ void bench_pileup(struct ck_dev *d, struct ck_calib *cal, const struct bench_opt
 	fputs("pair,rep,run,kernel,block,smid,start_ns,end_ns\n", f);
 	cJSON *js = cJSON_AddObjectToObject(sum, "pileup");
 	cJSON_AddStringToObject(js, "set", "development");
-	cJSON_AddStringToObject(js, "what", "L alone, then S with L right behind it on the other stream (SL); every block of L, and S's blocks ending no earlier than 30 us before L's first start; times from the run's first block; kernel 0 = S, 1 = L in SL, 0 = L alone");
+	cJSON_AddStringToObject(js, "what", "L alone, then S with L right behind it on the other stream (SL); every block of L, and S's blocks ending no earlier than 30 us before L's first start; in the first repetition also S alone (S-alone: its first 16384 blocks); times from the run's first block; kernel 0 = S, 1 = L in SL, 0 = L alone");
 	int *cnt = calloc((size_t)N, sizeof(int));
 	if (!cnt) {
 		fprintf(stderr, "combosim-cuda: out of memory\n");
@@ -128,6 +135,14 @@ void bench_pileup(struct ck_dev *d, struct ck_calib *cal, const struct bench_opt
 			cJSON_AddNumberToObject(je, "long_alone_max_per_sm", mx_alone);
 			cJSON_AddItemToObject(je, "long_alone_sms_by_blocks", hist_json(hist, hmax + 1));
 			write_blocks(f, s->name, r, "alone", 0, rl, L.tasks, t.first_ns, 0);
+			if (r == 0) {
+				struct ck_block_rec *r0[1] = { rs };
+				struct ck_timing ts;
+				ck_run_group(d, &S, NULL, 1, &ts, r0);
+				cJSON_AddNumberToObject(je, "short_alone_us", dur_us(&ts));
+				write_blocks(f, s->name, r, "S-alone", 0, rs, S.tasks < S_ALONE_BLOCKS ? S.tasks : S_ALONE_BLOCKS,
+					     ts.first_ns, 0);
+			}
 			struct ck_kernel g[2] = { S, L };
 			struct ck_block_rec *rr[2] = { rs, rl };
 			ck_run_group(d, g, (int[]){ 0, 1 }, 2, tg, rr);

@@ -19,7 +19,15 @@ TXT
 python3 cuda/scripts/pileup_report.py "$C" cuda/runs/h100-pileup-dev
 cat <<'TXT'
 
-What the blocks show (the columns above; no choice has been made from them yet):
+The same bench with three more pairs (S of TC and RT blocks, and a CD S of 64-thread blocks),
+captured again (cuda/runs/h100-pileup-dev2, development; its RUN.md says which S calibrated
+away from its target):
+
+TXT
+python3 cuda/scripts/pileup_report.py "$C" cuda/runs/h100-pileup-dev2
+cat <<'TXT'
+
+What the blocks show (the columns of both tables; no choice has been made from them yet):
 - L's blocks all land while S drains, within the window in the "L lands over" column, as
   S's exits free room; L's duration behind S is its solo time times the most L blocks one SM
   ran over L's blocks per SM alone (the slowest SM sets it).
@@ -28,6 +36,8 @@ What the blocks show (the columns above; no choice has been made from them yet):
   where many exit take many of L's blocks (the positive correlations): the most on one SM is
   well above L's blocks per SM alone.  Where S's blocks all last alike (the CD kernels) the
   exits are even (variance / mean near 0) and L's blocks spread as the simulator spreads them.
+  TC and RT blocks vary too (uneven exits, strongly correlated with L's blocks); the same pair
+  can pile differently from one repetition to the next.
 - The simulator frees the room of all SMs of a class at the same instants (its block spread
   acts inside an SM, the same on every SM of the class), and places a waiting kernel's blocks
   by filling the most room first, level by level: it never piles more than the room its

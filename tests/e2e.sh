@@ -374,7 +374,7 @@ droom=$(awk -F, '/^[0-9]/ && $1 >= 240 { if (min == "" || $2 < min) min = $2 } E
 qn=$(grep -c '^ *{ "name":' traces/dnn/rtx3090/resnet50.json)
 nextr=$(grep '^ *{ "name":' traces/dnn/rtx3090/resnet50.json | sed 's/.*"solo_us": *\([0-9.]*\).*/\1/' | sed -n "$((nr % qn + 1))p")
 if [ "$lastr" -ge 2000000000 ] && [ "$lastr" -lt 3900000000 ] && awk -v k="$nextr" -v r="$droom" 'BEGIN { exit !(k > r) }'; then
-	ok "Fig. 2: Pilotfish's ResNet-50 job stops at $lastr ns in the dynamic half: its next kernel ($nextr us) exceeds the dynamic headroom ($droom us)"
+	ok "Fig. 2: Pilotfish's ResNet-50 job stops at $lastr ns in the dynamic stretch: its next kernel ($nextr us) exceeds the dynamic headroom ($droom us)"
 else
 	bad "Fig. 2: Pilotfish's ResNet-50 job: last start $lastr ns, next kernel '$nextr' us, largest dynamic headroom $droom us"
 fi

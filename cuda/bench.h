@@ -38,6 +38,20 @@ void bench_progress(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
  * (not part of `all`: the stored bench runs keep their contents). */
 void bench_reshape(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum);
 
+/* A long kernel L (a few blocks per SM) and a short kernel S (many small blocks), the pair and
+ * pile-up benches' shapes (cuda/bench_pairs.c, cuda/bench_pileup.c). */
+struct pair_shape {
+	const char *name;
+	int lcls, lthreads, lper_sm;       /* long kernel: class, threads, blocks per SM */
+	double lus;                        /* its solo time target */
+	int scls, sthreads, sgrid;         /* short kernel: class, threads, grid */
+	double sus;                        /* its solo time target */
+	double delay_us;                   /* spin before the second launch (pairs' LS order) */
+};
+/* L and S of shape s on N SMs, original variant, calibrated to their solo-time targets. */
+void bench_pair_kernels(struct ck_dev *d, struct ck_calib *cal, const struct pair_shape *s, int N, struct ck_kernel *L,
+			struct ck_kernel *S);
+
 /* cuda/bench_pairs.c: a long kernel and a short kernel of many small blocks, both launch
  * orders; set 0: the development set, 1: the test set's shapes, 2: the second test set's (none is
  * part of `all`). */

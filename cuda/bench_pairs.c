@@ -26,15 +26,6 @@
 
 #define PAIR_REPS_MAX 16
 
-struct pair_shape {
-	const char *name;
-	int lcls, lthreads, lper_sm;       /* long kernel: class, threads, blocks per SM */
-	double lus;                        /* its solo time target */
-	int scls, sthreads, sgrid;         /* short kernel: class, threads, grid */
-	double sus;                        /* its solo time target */
-	double delay_us;                   /* spin before the second launch */
-};
-
 /* Development set: the element-wise-beside-a-long-kernel case (98304 blocks of 128 threads,
  * ~80 us alone) beside each class at 1 and 4 blocks (256 threads) per SM. */
 static const struct pair_shape dev_pairs[] = {
@@ -72,6 +63,19 @@ static const struct pair_shape test2_pairs[] = {
 	{ "u-CD1+TCs", CK_CD, 1024, 1, 600, CK_TC, 256, 16384, 100, 120 },
 	{ "u-TC3+MEMs", CK_TC, 384, 3, 800, CK_MEM, 64, 65536, 120, 100 },
 };
+
+void bench_pair_kernels(struct ck_dev *d, struct ck_calib *cal, const struct pair_shape *s, int N, struct ck_kernel *L,
+			struct ck_kernel *S)
+{
+	*L = (struct ck_kernel){ .cls = s->lcls, .variant = CK_ORIGINAL, .threads = s->lthreads, .tasks = s->lper_sm * N,
+				 .work = 1 };
+	L->workers = L->tasks;
+	*S = (struct ck_kernel){ .cls = s->scls, .variant = CK_ORIGINAL, .threads = s->sthreads, .tasks = s->sgrid,
+				 .work = 1 };
+	S->workers = S->tasks;
+	bench_calibrate(d, cal, L, s->lus);
+	bench_calibrate(d, cal, S, s->sus);
+}
 
 static double dur_us(const struct ck_timing *t)
 {
@@ -134,14 +138,8 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 	struct ck_kernel spin = { .cls = CK_CD, .variant = CK_ORIGINAL, .threads = 32, .tasks = 1 };
 	for (int p = 0; p < np; p++) {
 		const struct pair_shape *s = &ps[p];
-		struct ck_kernel L = { .cls = s->lcls, .variant = CK_ORIGINAL, .threads = s->lthreads,
-				       .tasks = s->lper_sm * N, .work = 1 };
-		L.workers = L.tasks;
-		struct ck_kernel S = { .cls = s->scls, .variant = CK_ORIGINAL, .threads = s->sthreads,
-				       .tasks = s->sgrid, .work = 1 };
-		S.workers = S.tasks;
-		bench_calibrate(d, cal, &L, s->lus);
-		bench_calibrate(d, cal, &S, s->sus);
+		struct ck_kernel L, S;
+		bench_pair_kernels(d, cal, s, N, &L, &S);
 		bench_calibrate(d, cal, &spin, s->delay_us);
 		struct ck_block_rec *rs = calloc((size_t)S.tasks, sizeof(*rs)), *rl = calloc((size_t)L.tasks, sizeof(*rl));
 		if (!rs || !rl) {

@@ -23,28 +23,20 @@
 #define S_LEAD_NS 30000              /* S's blocks recorded: those ending at most this long before L's first start */
 #define S_ALONE_BLOCKS 16384         /* S alone (first repetition): its first blocks by index recorded */
 
-struct pileup_shape {
-	const char *name;
-	int lcls, lthreads, lper_sm;       /* long kernel: class, threads, blocks per SM alone */
-	double lus;                        /* its solo time target */
-	int scls, sthreads, sgrid;         /* short kernel: class, threads, grid */
-	double sus;                        /* its solo time target */
-};
-
 /* L's occupancy leaves room to pile (2 or 4 per SM alone against up to 8 or 4 by threads); S's
  * blocks short (tens of thousands of 64-256-thread blocks) or longer (2048 of 512 threads). */
-static const struct pileup_shape shapes[] = {
-	{ "p-CD2+MEMs", CK_CD, 256, 2, 500, CK_MEM, 128, 65536, 80 },
-	{ "p-CD2+CDs", CK_CD, 256, 2, 500, CK_CD, 256, 32768, 80 },
-	{ "p-TC2+MEMs", CK_TC, 256, 2, 500, CK_MEM, 128, 65536, 80 },
-	{ "p-CD1+MEMs", CK_CD, 512, 1, 500, CK_MEM, 64, 65536, 80 },
-	{ "p-CD2+MEMl", CK_CD, 256, 2, 500, CK_MEM, 512, 2048, 80 },
-	{ "p-MEM2+CDs", CK_MEM, 256, 2, 500, CK_CD, 256, 32768, 80 },
+static const struct pair_shape shapes[] = {   /* delay_us unused: SL order only */
+	{ "p-CD2+MEMs", CK_CD, 256, 2, 500, CK_MEM, 128, 65536, 80, 0 },
+	{ "p-CD2+CDs", CK_CD, 256, 2, 500, CK_CD, 256, 32768, 80, 0 },
+	{ "p-TC2+MEMs", CK_TC, 256, 2, 500, CK_MEM, 128, 65536, 80, 0 },
+	{ "p-CD1+MEMs", CK_CD, 512, 1, 500, CK_MEM, 64, 65536, 80, 0 },
+	{ "p-CD2+MEMl", CK_CD, 256, 2, 500, CK_MEM, 512, 2048, 80, 0 },
+	{ "p-MEM2+CDs", CK_MEM, 256, 2, 500, CK_CD, 256, 32768, 80, 0 },
 	/* added after cuda/runs/h100-pileup-dev: S of the other classes, and a CD S of many small
 	 * blocks per SM (does block count or class make the exits uneven?) */
-	{ "p-CD2+TCs", CK_CD, 256, 2, 500, CK_TC, 128, 65536, 80 },
-	{ "p-CD2+RTs", CK_CD, 256, 2, 500, CK_RT, 128, 65536, 80 },
-	{ "p-TC2+CDm", CK_TC, 256, 2, 500, CK_CD, 64, 65536, 80 },
+	{ "p-CD2+TCs", CK_CD, 256, 2, 500, CK_TC, 128, 65536, 80, 0 },
+	{ "p-CD2+RTs", CK_CD, 256, 2, 500, CK_RT, 128, 65536, 80, 0 },
+	{ "p-TC2+CDm", CK_TC, 256, 2, 500, CK_CD, 64, 65536, 80, 0 },
 };
 
 static double dur_us(const struct ck_timing *t)
@@ -97,15 +89,9 @@ void bench_pileup(struct ck_dev *d, struct ck_calib *cal, const struct bench_opt
 		exit(1);
 	}
 	for (size_t p = 0; p < sizeof(shapes) / sizeof(shapes[0]); p++) {
-		const struct pileup_shape *s = &shapes[p];
-		struct ck_kernel L = { .cls = s->lcls, .variant = CK_ORIGINAL, .threads = s->lthreads,
-				       .tasks = s->lper_sm * N, .work = 1 };
-		L.workers = L.tasks;
-		struct ck_kernel S = { .cls = s->scls, .variant = CK_ORIGINAL, .threads = s->sthreads,
-				       .tasks = s->sgrid, .work = 1 };
-		S.workers = S.tasks;
-		bench_calibrate(d, cal, &L, s->lus);
-		bench_calibrate(d, cal, &S, s->sus);
+		const struct pair_shape *s = &shapes[p];
+		struct ck_kernel L, S;
+		bench_pair_kernels(d, cal, s, N, &L, &S);
 		int occ = ck_occupancy(d, L.cls, L.threads, L.smem);
 		int hmax = occ > 0 && occ < 64 ? occ : 64;
 		int *hist = calloc((size_t)hmax + 1, sizeof(int));

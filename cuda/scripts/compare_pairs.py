@@ -201,4 +201,5 @@ def main():
                       open(jpath, 'w'), indent=1)
 
 
-main()
+if __name__ == '__main__':
+    main()

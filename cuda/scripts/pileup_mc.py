@@ -8,14 +8,12 @@ placed (the leftover rule); then L's blocks land where the freed room (threads, 
 occupancy) fits one, as S's blocks end.  Prints, per pair, the most L blocks on one SM over 20
 trials (median and range) beside the GPU's repetitions.  Not a model of the simulator: a test of
 the mechanism a model would build (no launch rate, no other resources than threads).
-Usage: pileup_mc.py RUN_DIR/run.tgz"""
-import csv, collections, heapq, io, json, random, sys, tarfile, statistics
+Usage: pileup_mc.py RUN_DIR   (run.tgz inside, or its files)"""
+import heapq, os, random, statistics, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pileup_report import load  # noqa: E402
 N = 132
-def load(tgz):
-    t = tarfile.open(tgz)
-    rows = list(csv.DictReader(io.StringIO(t.extractfile('r/pileup_blocks.csv').read().decode())))
-    summ = json.load(t.extractfile('r/summary.json'))['pileup']
-    return rows, summ
 def durations(rows, pair):
     a = [(int(r['end_ns']) - int(r['start_ns'])) for r in rows if r['pair'] == pair and r['run'] == 'S-alone']
     if not a:   # dev1: S's blocks in SL before L's first start
@@ -51,7 +49,8 @@ def trial(sh, dur, rng):
     return max(lcount)
 if len(sys.argv) != 2:
     sys.exit(__doc__)
-rows, summ = load(sys.argv[1])
+reader, summ = load(sys.argv[1])
+rows = list(reader)
 rng = random.Random(1)
 for pair, sh in summ.items():
     if not isinstance(sh, dict): continue

@@ -8,7 +8,10 @@ before L's first block to its last block's start: mean, variance / mean, max ove
 their correlation with L's blocks per SM.  Repetition 0's blocks for the drain columns.
 Usage: pileup_report.py BIN/combosim RUN_DIR   (RUN_DIR: pileup_blocks.csv and summary.json, or
        run.tgz holding them under r/); prints a markdown table"""
-import collections, csv, io, json, os, statistics, sys, tarfile, tempfile, types
+import collections, csv, io, json, os, statistics, sys, tarfile, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare_pairs as cp  # noqa: E402  (its simulate(): the pair benches' SL experiment)
 
 
 def load(run_dir):
@@ -21,18 +24,6 @@ def load(run_dir):
         blocks = open(os.path.join(run_dir, 'pileup_blocks.csv')).read()
         summ = json.load(open(os.path.join(run_dir, 'summary.json')))
     return csv.DictReader(io.StringIO(blocks)), summ['pileup']
-
-
-def compare_pairs():
-    """cuda/scripts/compare_pairs.py as a module (its simulate()), without running its main"""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'compare_pairs.py')
-    src = open(path).read()
-    if not src.endswith('\nmain()\n'):
-        sys.exit('pileup_report.py: compare_pairs.py no longer ends with main()')
-    m = types.ModuleType('compare_pairs')
-    m.__file__ = path
-    exec(compile(src[:-len('main()\n')], path, 'exec'), m.__dict__)
-    return m
 
 
 def drain(rows, n_sms):
@@ -67,7 +58,6 @@ def main():
     for r in reader:
         if r['run'] == 'SL' and r['rep'] == '0':
             sl[r['pair']].append(r)
-    cp = compare_pairs()
     tmp = tempfile.mkdtemp(prefix='combosim-pileup.')
     print('| pair | L alone | L behind S: GPU (reps) | most L blocks on one SM: GPU | sim | sim / alone '
           '| S blocks: p10 / median / p90 | L lands over | S exits per SM there: mean, var/mean, max | corr(exits, L) |')

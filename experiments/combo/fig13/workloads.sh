@@ -32,24 +32,21 @@ if [ "$R" -lt 1 ] || [ "$K" -lt 1 ] || [ "$K" -gt 99 ] || [ "$N" -lt 1 ]; then
 fi
 mkdir -p "$D"
 for g in quake2 steel dutm ascent; do
-	parts=
+	parts= notes=
 	c=1
 	while [ $c -le "$K" ]; do
 		k=$((100 * (R - 1) + c))
+		f=$((2 * N * (c - 1)))
 		"$C" trace gen game --game "$g" --quality "$Q" --mode stable --frames "$N" --seed $((2 * k - 1)) >"$D/$g-$c-stable.csv"
 		"$C" trace gen game --game "$g" --quality "$Q" --mode dynamic --frames "$N" --seed $((2 * k)) >"$D/$g-$c-dynamic.csv"
 		parts="$parts $D/$g-$c-stable.csv $D/$g-$c-dynamic.csv"
+		notes="$notes# $g: frames $f-$((f + N - 1)) stable (seed $((2 * k - 1))), $((f + N))-$((f + 2 * N - 1)) dynamic (seed $((2 * k))): combosim trace gen game --game $g --quality $Q
+"
 		c=$((c + 1))
 	done
 	{
 		echo "# combosim game-trace v1 frame-level"
-		c=1
-		while [ $c -le "$K" ]; do
-			k=$((100 * (R - 1) + c))
-			f=$((2 * N * (c - 1)))
-			echo "# $g: frames $f-$((f + N - 1)) stable (seed $((2 * k - 1))), $((f + N))-$((f + 2 * N - 1)) dynamic (seed $((2 * k))): combosim trace gen game --game $g --quality $Q"
-			c=$((c + 1))
-		done
+		printf '%s' "$notes"
 		grep -m1 '^frame,' "$D/$g-1-stable.csv"
 		# shellcheck disable=SC2086 # $parts: the files in order
 		awk -F, -v OFS=, '/^[0-9]/ { $1 = n++; print }' $parts

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Exactness check for engine speed work: runs a set of shipped experiments with a reference
 # binary and a candidate binary and compares every output file byte for byte (frames.csv,
-# kernels.csv, summary.json and the stdout table; the version string in summary.json aside).
+# kernels.csv, summary.json, occupancy.csv, timeline.json and the stdout table; the version
+# string in summary.json aside).
 # The Fig. 13 sweep is compared too (sweep.csv and each run's summary.json).
 # Usage: sh bench/identical.sh REF_BINARY [NEW_BINARY]   (NEW_BINARY defaults to bin/combosim)
 # Exit status 0: every output identical.  Outputs are written to a temporary directory and
@@ -25,7 +26,7 @@ check() {
 	bad=""
 	[ "$ra" = "$rb" ] || bad="$bad exit($ra/$rb)"
 	cmp -s "$tmp/a.stdout" "$tmp/b.stdout" || bad="$bad stdout"
-	for f in frames.csv kernels.csv summary.json corun.csv reproduction.csv; do
+	for f in frames.csv kernels.csv summary.json corun.csv reproduction.csv occupancy.csv timeline.json; do
 		[ -e "$tmp/a/$f" ] || [ -e "$tmp/b/$f" ] || continue
 		if [ "$f" = summary.json ]; then
 			# the binary's version string differs by construction
@@ -60,6 +61,16 @@ for p in combo-exact combo-intra combo-nm pilotfish static exclusive; do
 	check "default-$p-8k" experiments/default.json --set duration_ms=8333 --set "policies=[{\"name\":\"$p\"$(test $p = static && echo ,\"game_share\":0.75)}]" --set baseline=null
 done
 check default-seed7 experiments/default.json --set seed=7 --set duration_ms=4000
+check default-timeline-sms experiments/default.json --set duration_ms=1000 \
+	--set 'outputs={"timeline":true,"timeline_lanes":"sms","timeline_from_ms":300,"timeline_to_ms":330,"occupancy_ms":1}'
+# the other papers' policies, on both GPUs (the H100's dispatch timing, persistent workers,
+# masks, SM limits and power gating take the engine's other paths)
+for x in combo_rtx3090 gspace_rtx3090 gspace_h100 smqos_rtx3090 smqos_h100 smqos_gpgpusim-sm24 vgasa_rtx3090; do
+	check "compare-$x" experiments/compare/$x.json
+done
+check compare-combo_h100-1s experiments/compare/combo_h100.json --set duration_ms=1000
+check compare-vgasa_h100-mask18-2s experiments/compare/vgasa_h100.json --set duration_ms=2000 \
+	--set 'policies=[{"name":"static","game_sms":18,"mechanism":"mask"}]' --set baseline=null
 # the Fig. 13 sweep (256 runs through `combosim batch`, chunked, inputs read once per process):
 # sweep.csv and every run's summary.json
 n=$((n + 1))

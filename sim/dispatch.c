@@ -380,6 +380,48 @@ static bool place_timed(struct sim *s, struct kinst *k, const struct smset *bloc
 	return held > 0;
 }
 
+/* The pass that follows an instant whose one event was gr's blocks finishing, when all it would
+ * do is hand their room back to gr's kernel: the kernel is first in dispatch order with blocks
+ * waiting, settled (no room anywhere else), lands anywhere by the plain rules (no mask, limit,
+ * reshape, SM-bound set, relaunch, gated SM, launch credit or block spread) and has more blocks
+ * waiting than the room takes, so the pass would place room blocks per SM of gr's class, the
+ * one class it freed, and stop.  Then the group restarts in place and the class is settled, as
+ * the pass would leave them (bench/identical.sh: byte-identical outputs); most events of a run
+ * are this one (bench/results/refill_prediction.txt).  False, nothing changed: dispatch as usual. */
+bool dispatch_refill(struct sim *s, struct group *gr)
+{
+	struct kinst *k = gr->k;
+	if (s->no_refill || s->need_dispatch || s->same_instant || s->n_dirty || s->n_freed ||
+	    s->n_gated || s->epoch_due || evq_peek_time(s->q) <= s->now)
+		return false;
+	if (gr->exiting || gr->leaving || !k->settled || k->unplaced <= 0 || k->shape || k->masked ||
+	    k->sm_limit > 0 || k->relaunch || persistent(k) || timing_acts(s, k))
+		return false;
+	int at = 0;
+	while (at < s->n_active && s->active[at] != k) {
+		if (s->active[at]->unplaced || s->active[at]->shape)
+			return false;          /* placed first, or reshape_clamp'ed by the pass */
+		at++;
+	}
+	for (int i = at + 1; i < s->n_active; i++)
+		if (s->active[i]->shape)
+			return false;
+	int room = group_room_after(s, gr);
+	if ((long)room * gr->c->nsm >= k->unplaced)
+		return false;                  /* the pass would go on to later kernels */
+	group_restart(s, gr, room);
+	k->unplaced -= room * gr->c->nsm;
+	for (int i = at + 1; i < s->n_active; i++)
+		if (s->active[i]->unplaced)
+			s->active[i]->settled = false;     /* the pass stops at k: they wait behind it */
+	residency_settle_restart(s, gr);
+	s->refills++;
+#ifdef COMBOSIM_DEBUG
+	residency_check(s);
+#endif
+	return true;
+}
+
 void dispatch(struct sim *s)
 {
 	struct smset blocked;

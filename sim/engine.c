@@ -117,6 +117,9 @@ struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, const str
 	k->inv_threads = 1.0 / k->fit.threads;
 	k->inv_regs = k->fit.regs ? 1.0 / k->fit.regs : 0;
 	k->inv_smem = k->fit.smem ? 1.0 / k->fit.smem : 0;
+	struct smclass empty;
+	memset(&empty, 0, sizeof(empty));
+	k->room_alone = class_room(s, &empty, k);
 	k->variant = o->variant;
 	k->sms = o->sms;
 	k->sm_quota = o->variant == VAR_SMBOUND && o->sm_quota > 0 ? o->sm_quota : 0;
@@ -298,6 +301,8 @@ static void on_group_done(struct sim *s, struct group *gr)
 		return;
 	}
 	k->done_blocks += gr->n * gr->c->nsm;
+	if (dispatch_refill(s, gr))
+		return;
 	group_remove(s, gr);
 	if (k->done_blocks == k->blocks)
 		kernel_done(s, k);
@@ -827,6 +832,8 @@ double sim_sm_kernel_speed(const struct sim *s, int smi, const char *kernel)
 const char *sim_error(const struct sim *s) { return s->err; }
 sim_time sim_last_finish(const struct sim *s) { return s->last_finish; }
 uint64_t sim_events(const struct sim *s) { return s->events; }
+void sim_set_refill(struct sim *s, bool on) { s->no_refill = !on; }
+uint64_t sim_refills(const struct sim *s) { return s->refills; }
 void *sim_policy_state(const struct sim *s) { return s->pol_self; }
 
 bool sim_colocated(const struct sim *s)

@@ -66,6 +66,12 @@ int sim_active_kernels(const struct sim *sim);
 sim_time sim_last_finish(const struct sim *sim);
 /* Number of events the run processed. */
 uint64_t sim_events(const struct sim *sim);
+/* Whether an instant whose one event is a group of blocks finishing may hand their room
+ * straight back to their kernel's next blocks (on by default: most events of a run) instead of
+ * taking the dispatcher's full pass; the outputs are the same either way (tests/test_engine.c).
+ * Set before sim_run.  sim_refills: the instants handled so. */
+void sim_set_refill(struct sim *sim, bool on);
+uint64_t sim_refills(const struct sim *sim);
 /* The policy's state (what its init returned), for tests of example policies. */
 void *sim_policy_state(const struct sim *sim);
 /* Blocks of the named kernel on an SM told to leave at their next task boundary (resize,

@@ -125,6 +125,7 @@ struct kinst {
 	uint64_t order;
 	int blocks, unplaced, resident, done_blocks, exited;
 	double inv_threads, inv_regs, inv_smem;   /* 1 / per-block needs (0 where none): class_room */
+	int room_alone;          /* class_room on an empty SM (group_room_after) */
 	double pool, pool_rate;  /* persistent kernels: work left (block-ns) and drain rate */
 	sim_time pool_since;
 	ev_handle pool_ev;
@@ -219,6 +220,10 @@ struct sim {
 	bool need_dispatch;
 	bool started;
 	long same_instant;           /* events handled at the current instant */
+	/* dispatch_refill: on (the default) or off (every instant takes the full pass: tests);
+	 * the instants it handled */
+	bool no_refill;
+	uint64_t refills;
 
 	/* SM classes: classes[0..n_classes) of which the alive ones partition the SMs */
 	struct smclass *classes;
@@ -353,6 +358,15 @@ void group_add_work(struct sim *s, struct kinst *k, struct smclass *c, int n, do
  * for the GPU's exit time (gpu_desc.exit_hold_ns) when it has one. */
 void group_add_exiting(struct sim *s, struct kinst *k, struct smclass *c, int n);
 void group_remove(struct sim *s, struct group *gr);
+/* How many blocks of gr's kernel one member SM of its class could take once gr's blocks left. */
+int group_room_after(struct sim *s, const struct group *gr);
+/* gr's blocks are done and n of its kernel's next blocks take their place: as group_remove then
+ * group_add(.., n) with nothing in between, in place (dispatch_refill). */
+void group_restart(struct sim *s, struct group *gr, int n);
+/* After group_restart(s, gr, n) on a class that was clean: residency_settle's result, reached
+ * directly when the class holds the kernels, in the same order, and blocks of its last re-rate
+ * (its cached speeds hold). */
+void residency_settle_restart(struct sim *s, struct group *gr);
 /* Re-rates dirty classes (and DRAM users when the chip's DRAM bottleneck moved), merges idle
  * classes. */
 void residency_settle(struct sim *s);
@@ -417,6 +431,9 @@ void group_left(struct sim *s, struct group *gr);
 
 /* dispatch.c */
 void dispatch(struct sim *s);
+/* gr's blocks finished, the instant's one event: when the dispatch pass would only refill
+ * their room with their kernel's next blocks, does that and settles; false: nothing done. */
+bool dispatch_refill(struct sim *s, struct group *gr);
 
 /* reshape.c */
 /* The running (in hardware) kernel with that id, or NULL. */
@@ -465,6 +482,8 @@ void timing_init(struct sim *s);
 void timing_free(struct sim *s);
 /* How many of k's waiting blocks the launch credit holds back now (0: none, or not rated). */
 int timing_held(struct sim *s, const struct kinst *k);
+/* Whether the launch credit or the block spread acts on k's blocks. */
+bool timing_acts(const struct sim *s, const struct kinst *k);
 /* k placed `placed` blocks and `held` wait for credit: spends it, wakes the dispatcher later. */
 void timing_spent(struct sim *s, const struct kinst *k, int placed, int held);
 /* The launch event popped. */

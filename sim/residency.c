@@ -628,6 +628,73 @@ void group_remove(struct sim *s, struct group *gr)
 		s->maybe_idle = true;
 }
 
+/* How many blocks of gr's kernel one member SM of its class could take once gr's blocks left. */
+int group_room_after(struct sim *s, const struct group *gr)
+{
+	if (gr->c->groups == gr && !gr->c_next)
+		return gr->k->room_alone;    /* its class's one group: an empty SM after it */
+	/* released and committed back: the class's integer counts come back exactly */
+	class_release(gr->c, gr->k, gr->n);
+	int room = class_room(s, gr->c, gr->k);
+	class_commit(s, gr->c, gr->k, gr->n);
+	return room;
+}
+
+/* gr's blocks finished and n of its kernel's next blocks take their place on the same SMs: the
+ * state group_remove and then group_add_work(.., n, block_ns) leave when nothing else happens
+ * in between (dispatch_refill says when), reached without freeing and searching.  The same
+ * struct (group_remove frees it, the next group_new takes it back), list places (last in the
+ * class, first in the kernel), lowest free lane and a ring of its own; speed 0 and no event, so
+ * the class's re-rate times it as a new group. */
+void group_restart(struct sim *s, struct group *gr, int n)
+{
+	struct smclass *c = gr->c;
+	struct kinst *k = gr->k;
+	if (s->out.timeline)
+		timeline_group(s, gr);
+	class_integrate(s, c);
+	if (n != gr->n) {
+		class_release(c, k, gr->n);
+		class_commit(s, c, k, n);
+		k->resident += (n - gr->n) * c->nsm;
+	}
+	class_mark_dirty(s, c);
+	if (c->groups == gr && !gr->c_next)
+		s->maybe_idle = true;        /* group_remove would have emptied the class */
+	c->lanes &= ~(1ull << gr->lane);
+	gr->lane = c->lanes == ~0ull ? MAX_LANES - 1 : __builtin_ctzll(~c->lanes);
+	c->lanes |= 1ull << gr->lane;
+	if (gr->c_next) {
+		unlink_group(s, c, k, gr);
+		link_group(s, c, k, gr);
+	} else if (gr->k_prev) {
+		/* already last in the class: only first in the kernel's list */
+		gr->k_prev->k_next = gr->k_next;
+		if (gr->k_next)
+			gr->k_next->k_prev = gr->k_prev;
+		gr->k_prev = NULL;
+		gr->k_next = k->groups;
+		k->groups->k_prev = gr;
+		k->groups = gr;
+	}
+	if (k->newest == gr)
+		k->newest = gr->sib_next != gr ? gr->sib_next : NULL;
+	gr->sib_prev->sib_next = gr->sib_next;
+	gr->sib_next->sib_prev = gr->sib_prev;
+	if (k->newest && k->newest->start == s->now) {
+		sib_join(gr, k->newest);
+	} else {
+		gr->sib_next = gr->sib_prev = gr;
+		k->newest = gr;
+	}
+	gr->n = n;
+	gr->remaining = k->fit.block_ns;
+	gr->speed = 0;
+	gr->start = gr->since = s->now;
+	gr->at = 0;
+	gr->hold = 0;
+}
+
 /* ---------------------------------------------------------------- rates */
 
 static void pool_advance(struct sim *s, struct kinst *k)
@@ -869,6 +936,73 @@ void residency_rerate_all(struct sim *s)
 	for (int i = 0; i < s->n_classes; i++)
 		if (s->classes[i].alive && s->classes[i].groups)
 			class_rerate(s, &s->classes[i]);
+}
+
+/* The class's kernels (by first group, exiting groups aside) and their blocks are those of its
+ * last re-rate, at the same DRAM load, with no persistent kernel: class_rerate would keep the
+ * speeds it cached then.  kin[] gets the kernels in that order. */
+static bool rates_hold(const struct sim *s, const struct smclass *c, const struct kinst **kin)
+{
+	int blocks[RATE_CACHE], n = 0;
+	for (const struct group *gr = c->groups; gr; gr = gr->c_next) {
+		if (gr->exiting)
+			continue;
+		if (persistent(gr->k))
+			return false;        /* its pool is advanced and rescheduled: the full path */
+		int i;
+		for (i = 0; i < n && kin[i] != gr->k; i++)
+			;
+		if (i == n) {
+			if (n == c->rate_n)
+				return false;
+			kin[n] = gr->k;
+			blocks[n++] = 0;
+		}
+		blocks[i] += gr->n;
+	}
+	if (n == 0 || n != c->rate_n)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (kin[i]->order != c->rate_order[i] || blocks[i] != c->rate_blocks[i])
+			return false;
+	return partition_rel_load(s, c) == c->rate_dram;
+}
+
+void residency_settle_restart(struct sim *s, struct group *gr)
+{
+	struct smclass *c = gr->c;
+	const struct kinst *kin[RATE_CACHE];
+	/* The one dirty class, clean before gr's restart (dispatch_refill): residency_settle would
+	 * recompute its DRAM demand, and while that stays the same no partition's load moves and
+	 * only this class is re-rated; no merge is possible (a twin would hold a sibling of the
+	 * group placed now).  With the same kernels, order and blocks as its last re-rate
+	 * (rates_hold), that re-rate keeps the cached speeds: what is left is every group's work
+	 * advanced and the new one timed. */
+	if (s->clock_on) {
+		residency_settle(s);
+		return;
+	}
+	if (rates_hold(s, c, kin)) {
+		dram_integrate(s);
+		for (struct group *g = c->groups; g; g = g->c_next) {
+			if (g->exiting)
+				continue;
+			int i;
+			for (i = 0; kin[i] != g->k; i++)
+				;
+			group_retime(s, g, c->rate_speed[i] * s->clock);
+		}
+		c->dirty = false;
+	} else {
+		if (s->g->dram_sharing && (c->dram_groups ? class_dram(c) : 0) != c->dram) {
+			residency_settle(s);
+			return;
+		}
+		dram_integrate(s);
+		class_rerate(s, c);
+	}
+	s->n_dirty = 0;
+	merge_idle(s);
 }
 
 /* ---------------------------------------------------------------- leaving workers */

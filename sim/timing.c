@@ -54,6 +54,11 @@ static bool rated(const struct sim *s, const struct kinst *k)
 	return s->g->launch_per_ns > 0 && k->variant == VAR_ORIGINAL && !k->relaunch && !k->shape;
 }
 
+bool timing_acts(const struct sim *s, const struct kinst *k)
+{
+	return rated(s, k) || (s->spread_rng && !persistent(k));
+}
+
 int timing_held(struct sim *s, const struct kinst *k)
 {
 	if (!rated(s, k))

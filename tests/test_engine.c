@@ -10,6 +10,7 @@
 
 #include "models/interference.h"
 #include "sim/engine.h"
+#include "traces/timeline.h"
 #include "tests/load.h"
 #include "tests/suites.h"
 
@@ -865,6 +866,85 @@ static void test_frames(void)
 	experiment_free(e);
 }
 
+/* frames.csv, kernels.csv, the summary and the first 2 ms of the timeline of policy i of e,
+ * the refill on or off; *refills: how many instants it handled */
+static char *policy_text(const struct experiment *e, int i, bool refill, size_t *len, uint64_t *refills)
+{
+	char *buf = NULL, *tl = NULL;
+	size_t tl_len = 0;
+	FILE *f = open_memstream(&buf, len), *tf = open_memstream(&tl, &tl_len);
+	/* the per-SM timeline lanes too: where a group ran (its lane) shows only there */
+	struct timeline *t = timeline_open(tf);
+	timeline_window(t, 0, 2 * 1000000LL);
+	struct sim_sinks sk = { .kernels = f, .frames = f, .timeline = t, .timeline_sm_lanes = true,
+				.label = "t" };
+	struct cfg_diag d = { 0 };
+	struct sim *s = sim_new(e, &e->policies[i], &sk, &d);
+	*refills = 0;
+	if (s) {
+		sim_set_refill(s, refill);
+		if (sim_run(s) == 0) {
+			cJSON *o = cJSON_CreateObject();
+			sim_report(s, o);
+			char *txt = cJSON_PrintUnformatted(o);
+			fputs(txt, f);
+			free(txt);
+			cJSON_Delete(o);
+		}
+		*refills = sim_refills(s);
+	}
+	sim_free(s);
+	timeline_close(t);
+	fclose(tf);
+	fwrite(tl, 1, tl_len, f);
+	free(tl);
+	fclose(f);
+	return buf;
+}
+
+/* An instant whose one event is a group finishing hands the room straight back to its kernel
+ * (sim/dispatch.c dispatch_refill) where the full pass would do only that: every output is
+ * the same with it off, for every policy of shipped experiments on both GPUs (the H100's
+ * dispatch timing, persistent and SM-bound workers, masks and gating take the full pass). */
+static void test_refill_exact(void)
+{
+	static const struct { const char *file, *duration; } runs[] = {
+		{ "experiments/default.json", "duration_ms=400" },
+		{ "experiments/compare/vgasa_rtx3090.json", "duration_ms=300" },
+		{ "experiments/compare/gspace_rtx3090.json", "duration_ms=100" },
+		{ "experiments/compare/smqos_rtx3090.json", "duration_ms=30" },
+		{ "experiments/compare/gspace_h100.json", "duration_ms=10" },
+		{ "experiments/compare/combo_h100.json", "duration_ms=20" },
+	};
+	uint64_t refilled = 0, policies = 0;
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		const char *sets[] = { runs[r].duration };
+		struct cfg_diag d = { 0 };
+		struct experiment *e = experiment_load(runs[r].file, sets, 1, &d);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		for (int i = 0; i < e->n_policies; i++) {
+			size_t n1, n2;
+			uint64_t on, off;
+			char *a = policy_text(e, i, true, &n1, &on), *b = policy_text(e, i, false, &n2, &off);
+			CU_ASSERT_FATAL(a && b);
+			CU_ASSERT(n1 > 100);
+			CU_ASSERT_EQUAL(off, 0);
+			if (n1 != n2 || memcmp(a, b, n1) != 0)
+				fprintf(stderr, "\n%s policy %d (%s): outputs differ with the refill\n",
+					runs[r].file, i, e->policies[i].name);
+			CU_ASSERT(n1 == n2 && memcmp(a, b, n1) == 0);
+			refilled += on;
+			policies++;
+			free(a);
+			free(b);
+		}
+		experiment_free(e);
+	}
+	CU_ASSERT(policies >= 15);
+	/* the comparison means something only where the refill acted: most of the events */
+	CU_ASSERT(refilled > 10000);
+}
+
 void register_engine_tests(void)
 {
 	CU_pSuite s = CU_add_suite("engine", NULL, NULL);
@@ -892,5 +972,6 @@ void register_engine_tests(void)
 	CU_add_test(s, "SM-bound workers that exit on landing free their room at once", test_smbound_exits_free_room);
 	CU_add_test(s, "H100 exit hold: a grid behind another SM-bound grid is trapped", test_exit_hold);
 	CU_add_test(s, "determinism", test_determinism);
+	CU_add_test(s, "refill in place: the same outputs as the full dispatch pass", test_refill_exact);
 	CU_add_test(s, "frames and QoS", test_frames);
 }

@@ -33,22 +33,35 @@ static inline void csv_char(struct csvrow *r, char c)
 		r->b[r->n++] = c;
 }
 
-/* as printf's %lld */
+/* as printf's %lld; two digits per division (the digit loop was most of a row's cost) */
 static inline void csv_int(struct csvrow *r, long long v)
 {
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+				    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+				    "8081828384858687888990919293949596979899";
 	char t[24];
-	int i = 0;
+	int i = sizeof(t);
 	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	do {
-		t[i++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	while (u >= 100) {
+		unsigned q = (unsigned)(u % 100);
+		u /= 100;
+		t[--i] = pairs[2 * q + 1];
+		t[--i] = pairs[2 * q];
+	}
+	if (u >= 10) {
+		t[--i] = pairs[2 * u + 1];
+		t[--i] = pairs[2 * u];
+	} else {
+		t[--i] = (char)('0' + u);
+	}
 	if (v < 0)
-		t[i++] = '-';
-	if (r->n + (size_t)i > CSVROW_MAX)
+		t[--i] = '-';
+	size_t len = sizeof(t) - (size_t)i;
+	if (r->n + len > CSVROW_MAX)
 		return;
-	while (i)
-		r->b[r->n++] = t[--i];
+	for (size_t j = 0; j < len; j++)
+		r->b[r->n + j] = t[i + (int)j];
+	r->n += len;
 }
 
 /* The row as it stands; 0, or EOF when the write failed (as fprintf's stream error). */

@@ -1,7 +1,8 @@
-/* CUnit tests for the validated-config reader (base/cfg.c).  The error messages are the
- * product, so every form is checked by exact string comparison: typed readers with their
- * ranges and defaults, first-error-wins, unknown keys, syntax errors with line:column,
- * duplicate keys, file loading and `--set` overrides.
+/* CUnit tests for the validated-config reader (base/cfg.c), and for base/csvrow.h's rows
+ * (the bytes fprintf would write).  The reader's error messages are the product, so every form
+ * is checked by exact string comparison: typed readers with their ranges and defaults,
+ * first-error-wins, unknown keys, syntax errors with line:column, duplicate keys, file loading
+ * and `--set` overrides.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 #include <CUnit/CUnit.h>
 
 #include "base/cfg.h"
+#include "base/csvrow.h"
 #include "tests/suites.h"
 
 /* Like CU_ASSERT_STRING_EQUAL, but shows both strings when they differ. */
@@ -1028,6 +1030,39 @@ static void test_stream(void)
 	CHECK_STR(d.msg, "s.json:1:12: invalid JSON: NUL byte");
 }
 
+/* csvrow writes the bytes fprintf would: integers of every length and sign, strings, cuts */
+static void test_csvrow_as_printf(void)
+{
+	long long vals[200] = { 0, 1, -1, 9, 10, 11, 99, 100, 101, 999, 1000, -10, -99, -100,
+				9223372036854775807LL, -9223372036854775807LL - 1 };
+	int n = 16;
+	unsigned long long x = 88172645463325252ULL;     /* xorshift: digits of every length */
+	while (n < 200) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		long long sign = n % 2 ? 1 : -1;
+		vals[n++] = (long long)(x >> (x % 63)) * sign;
+	}
+	for (int i = 0; i < n; i++) {
+		struct csvrow r = { .n = 0 };
+		char want[64];
+		csv_str(&r, "k");
+		csv_char(&r, ',');
+		csv_int(&r, vals[i]);
+		snprintf(want, sizeof(want), "k,%lld", vals[i]);
+		CU_ASSERT_EQUAL(r.n, strlen(want));
+		CU_ASSERT(r.n == strlen(want) && memcmp(r.b, want, r.n) == 0);
+	}
+	/* a row that is full keeps what fits and drops an integer that would overflow it */
+	struct csvrow r = { .n = CSVROW_MAX - 3 };
+	csv_int(&r, 12345);
+	CU_ASSERT_EQUAL(r.n, CSVROW_MAX - 3);
+	csv_int(&r, 123);
+	CU_ASSERT_EQUAL(r.n, CSVROW_MAX);
+	CU_ASSERT(memcmp(r.b + CSVROW_MAX - 3, "123", 3) == 0);
+}
+
 void register_cfg_tests(void)
 {
 	static const struct {
@@ -1035,6 +1070,7 @@ void register_cfg_tests(void)
 		CU_TestFunc fn;
 	} tests[] = {
 		{ "int range edges", test_int_range_edges },
+		{ "CSV rows as fprintf writes them", test_csvrow_as_printf },
 		{ "int rejects non-integers", test_int_rejects_non_integers },
 		{ "int exact limits and nan", test_int_exact_limits_and_nan },
 		{ "num", test_num },

@@ -797,6 +797,17 @@ static const char game_exp[] = "{" RTX ", \"seed\": 3, \"duration_ms\": 100, \"k
 	"\"apps\":[{\"name\":\"dnn\",\"kernels\":[\"T\"]}],"
 	"\"policies\":[{\"name\":\"static\",\"game_sms\":70}]}";
 
+/* the run's summary, as one line of JSON */
+static void write_report(struct sim *s, FILE *f)
+{
+	cJSON *o = cJSON_CreateObject();
+	sim_report(s, o);
+	char *txt = cJSON_PrintUnformatted(o);
+	fputs(txt, f);
+	free(txt);
+	cJSON_Delete(o);
+}
+
 static char *run_to_text(const char *json, size_t *len)
 {
 	struct experiment *e = test_load_text(json);
@@ -805,14 +816,8 @@ static char *run_to_text(const char *json, size_t *len)
 	struct sim_sinks sk = { .kernels = f, .frames = f, .label = "t" };
 	struct cfg_diag d = { 0 };
 	struct sim *s = e ? sim_new(e, &e->policies[0], &sk, &d) : NULL;
-	if (s && sim_run(s) == 0) {
-		cJSON *o = cJSON_CreateObject();
-		sim_report(s, o);
-		char *txt = cJSON_PrintUnformatted(o);
-		fputs(txt, f);
-		free(txt);
-		cJSON_Delete(o);
-	}
+	if (s && sim_run(s) == 0)
+		write_report(s, f);
 	sim_free(s);
 	fclose(f);
 	experiment_free(e);
@@ -883,14 +888,8 @@ static char *policy_text(const struct experiment *e, int i, bool refill, size_t 
 	*refills = 0;
 	if (s) {
 		sim_set_refill(s, refill);
-		if (sim_run(s) == 0) {
-			cJSON *o = cJSON_CreateObject();
-			sim_report(s, o);
-			char *txt = cJSON_PrintUnformatted(o);
-			fputs(txt, f);
-			free(txt);
-			cJSON_Delete(o);
-		}
+		if (sim_run(s) == 0)
+			write_report(s, f);
 		*refills = sim_refills(s);
 	}
 	sim_free(s);

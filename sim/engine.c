@@ -711,7 +711,8 @@ int sim_run_until(struct sim *s, sim_time until)
 		sim_start(s);
 	if (until > s->end)
 		until = s->end;
-	while (!s->failed && evq_peek_time(s->q) <= until && !epoch_alone(s) && evq_pop(s->q, &ev)) {
+	sim_time next = evq_peek_time(s->q);
+	while (!s->failed && next <= until && !epoch_alone(s) && evq_pop(s->q, &ev)) {
 		if (ev.time == s->now) {
 			/* a livelock guard: no sane workload has this many events at one instant */
 			if (++s->same_instant > 50000000) {
@@ -750,8 +751,12 @@ int sim_run_until(struct sim *s, sim_time until)
 			timing_woken(s);
 			break;
 		}
-		if (evq_peek_time(s->q) > s->now)
+		next = evq_peek_time(s->q);
+		/* the instant's last event handled: what is due at its end may add events */
+		if (next > s->now && (s->need_dispatch || s->epoch_due)) {
 			instant_end(s);
+			next = evq_peek_time(s->q);
+		}
 		if (s->out.progress && (s->events & 0xffff) == 0)
 			s->out.progress(s->out.progress_ctx, s->now, s->end);
 	}

@@ -54,7 +54,7 @@ $(BUILD)/%.o: %.c $(foreach d,$(LAYERS),$(wildcard $(d)/*.h)) | deps
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # the version string is rebuilt whenever `git describe` changes, not only when runner.c does
-$(TEST_SRC:%.c=$(BUILD)/%.o) $(CUDA_TEST_OBJ): | deps-test
+$(TEST_SRC:%.c=$(BUILD)/%.o): | deps-test
 $(BUILD)/version.h: FORCE
 	@mkdir -p $(BUILD)
 	@echo '#define COMBOSIM_VERSION "$(VERSION)"' >$@.tmp
@@ -375,6 +375,8 @@ all: $(CUDA_PROG)
 test: cuda-test
 cuda: $(CUDA_PROG)
 $(CUDA_HOST_OBJ) $(CUDA_TEST_OBJ): $(CUDA_HDR)
+# CUnit: the packages first (under -j the tests would compile before deps-test installs them)
+$(CUDA_TEST_OBJ): | deps-test
 $(BUILD)/cuda/kernels.o: cuda/kernels.cu cuda/ck.h cuda/check.h | deps
 	@mkdir -p $(dir $@)
 	$(NVCC) -std=c++17 -O3 -I. $(CUDA_ARCH) -c $< -o $@

@@ -95,16 +95,60 @@ static void read_tie_list(struct gpu_desc *g, const struct cfg *root)
 static const char *const top_keys[] = {
 	"name", "sources", "notes", "sm_count", "sm", "clock_mhz", "l2_mb", "dram_gbps",
 	"dram_sharing", "dram_saturation", "sm_tie_order", "rt_emulation_unit", "class_defaults", "exit_hold", "yield",
-	"block_launch", "block_spread", "interference", "power", "power_cap", "mig", NULL
+	"block_launch", "block_spread", "block_drain", "interference", "power", "power_cap", "mig", NULL
 };
 static const char *const sm_keys[] = {
 	"max_threads", "max_blocks", "registers", "reg_alloc_unit", "max_threads_per_block",
 	"warp_size", "l1_smem_kb", "smem_compute_kb", "smem_graphics_kb", "graphics_reserved_kb",
 	"smem_reserved_per_block_b", "smem_alloc_unit_b", "carveouts_kb", "units", NULL
 };
+/* Quantiles q0 .. q1 of a ratio to its mean at evenly spaced points: they rise, and are
+ * rescaled to mean 1 (a kernel's solo time stays its own).  The count read, or 0 on an error. */
+static int read_quantiles(struct cfg *qs, int n, double *q)
+{
+	double d, sum = 0;
+	if (n < 2 || n > GPU_MAX_SPREAD) {
+		cfg_fail(qs, "expected 2 to %d quantiles, got %d", GPU_MAX_SPREAD, n);
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		struct cfg e = cfg_at(qs, i);
+		if (!cfg_self_num(&e, 1e-3, 1e3, &d))
+			return 0;
+		if (i > 0 && d < q[i - 1]) {
+			cfg_fail(&e, "expected quantiles that do not fall, got %g after %g", d, q[i - 1]);
+			return 0;
+		}
+		q[i] = d;
+		/* the mean of the piecewise-linear quantile function */
+		if (i > 0)
+			sum += (q[i] + q[i - 1]) / 2;
+	}
+	double mean = sum / (n - 1);
+	for (int i = 0; i < n; i++)
+		q[i] /= mean;
+	return n;
+}
+
+/* "block_drain": {"quantiles": {CLASS: [q0 .. q1], ...}, "source"}: per class, a grid's block
+ * durations over their mean (gpu.h: dispatch timing). */
+static void read_block_drain(struct gpu_desc *g, const struct cfg *root)
+{
+	struct cfg bd, per, qs;
+	int n;
+	if (!cfg_obj(root, "block_drain", false, &bd))
+		return;
+	cfg_only(&bd, (const char *const[]){ "quantiles", "source", NULL });
+	if (!cfg_obj(&bd, "quantiles", true, &per))
+		return;
+	cfg_only(&per, (const char *const[]){ "RT", "CD", "TC", "MEM", NULL });
+	for (int c = 0; c < KC_COUNT && !root->diag->failed; c++)
+		if (cfg_arr(&per, kclass_names[c], false, &qs, &n))
+			g->n_drain[c] = read_quantiles(&qs, n, g->drain[c]);
+}
+
 /* "block_launch": {"blocks_per_us", "burst_blocks"} and "block_spread": {"quantiles": [q0 ..
- * q1]}, each with its "source" (gpu.h: dispatch timing).  The quantiles rise and are rescaled to
- * mean 1 (the kernel's solo time stays its own). */
+ * q1]}, each with its "source" (gpu.h: dispatch timing). */
 static void read_dispatch_timing(struct gpu_desc *g, const struct cfg *root)
 {
 	struct cfg bl, bs, qs;
@@ -118,33 +162,13 @@ static void read_dispatch_timing(struct gpu_desc *g, const struct cfg *root)
 		if (cfg_int(&bl, "burst_blocks", 1, 1 << 30, CFG_REQUIRED, &v))
 			g->launch_burst = (int)v;
 	}
+	read_block_drain(g, root);
 	if (!cfg_obj(root, "block_spread", false, &bs))
 		return;
 	cfg_only(&bs, (const char *const[]){ "quantiles", "source", NULL });
 	if (!cfg_arr(&bs, "quantiles", true, &qs, &n))
 		return;
-	if (n < 2 || n > GPU_MAX_SPREAD) {
-		cfg_fail(&qs, "expected 2 to %d quantiles, got %d", GPU_MAX_SPREAD, n);
-		return;
-	}
-	double sum = 0;
-	for (int i = 0; i < n && !root->diag->failed; i++) {
-		struct cfg e = cfg_at(&qs, i);
-		if (!cfg_self_num(&e, 1e-3, 1e3, &d))
-			return;
-		if (i > 0 && d < g->spread[i - 1]) {
-			cfg_fail(&e, "expected quantiles that do not fall, got %g after %g", d, g->spread[i - 1]);
-			return;
-		}
-		g->spread[i] = d;
-		/* the mean of the piecewise-linear quantile function */
-		if (i > 0)
-			sum += (g->spread[i] + g->spread[i - 1]) / 2;
-	}
-	double mean = sum / (n - 1);
-	for (int i = 0; i < n; i++)
-		g->spread[i] /= mean;
-	g->n_spread = n;
+	g->n_spread = read_quantiles(&qs, n, g->spread);
 }
 
 static const char *const tie_orders[] = { "sequential", "evens-then-odds", NULL };

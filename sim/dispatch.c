@@ -391,7 +391,7 @@ static bool place_timed(struct sim *s, struct kinst *k, const struct smset *bloc
 bool dispatch_refill(struct sim *s, struct group *gr)
 {
 	struct kinst *k = gr->k;
-	if (s->no_refill || s->need_dispatch || s->same_instant || s->n_dirty || s->n_freed ||
+	if (s->no_refill || s->drain_rng || s->need_dispatch || s->same_instant || s->n_dirty || s->n_freed ||
 	    s->n_gated || s->epoch_due || evq_peek_time(s->q) <= s->now)
 		return false;
 	if (gr->exiting || gr->leaving || !k->settled || k->unplaced <= 0 || k->shape || k->masked ||
@@ -470,6 +470,7 @@ void dispatch(struct sim *s)
 			blocked.w[w] |= held_up->w[w];
 		any_blocked = true;
 	}
+	drain_pass(s);
 	residency_settle(s);
 	residency_clear_freed(s);
 #ifdef COMBOSIM_DEBUG

@@ -605,6 +605,7 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 	s->bk = (struct backend){ .ops = &sim_backend_ops, .self = s };
 	residency_init(s);
 	timing_init(s);
+	drain_init(s);
 
 	const char *mname = "bottleneck";
 	if (s->g->interference) {
@@ -873,6 +874,7 @@ void sim_free(struct sim *s)
 	occupancy_free(s);
 	residency_free(s);
 	timing_free(s);
+	drain_free(s);
 	for (int i = 0; i < s->n_streams; i++)
 		for (struct kinst *k = s->streams[i].head, *n; k; k = n) {
 			n = k->q_next;

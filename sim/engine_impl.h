@@ -48,6 +48,7 @@ struct group {
 	int n;                   /* blocks on each member SM of the class */
 	int lane;
 	double remaining;        /* per block, ns at speed 1 (original variant only) */
+	double work;             /* per block, ns at speed 1, as placed (or restarted) */
 	double speed;
 	sim_time since, start, at;
 	ev_handle ev;
@@ -141,6 +142,8 @@ struct kinst {
 	/* resized or yielded (sim/reshape.c): per-SM caps on its workers, its set in `sms`;
 	 * NULL: placed by its launch's rules */
 	struct reshape *shape;
+	/* its blocks, all placed, were told apart per SM while a kernel waited (sim/drain.c) */
+	bool drained;
 };
 
 struct stream {
@@ -297,6 +300,7 @@ struct sim {
 	sim_time launch_at;
 	ev_handle launch_ev;
 	gsl_rng *spread_rng;
+	gsl_rng *drain_rng;      /* sim/drain.c's draws (NULL: no class drains unevenly) */
 };
 
 void *xcalloc(size_t n, size_t sz);
@@ -358,6 +362,10 @@ void group_add_work(struct sim *s, struct kinst *k, struct smclass *c, int n, do
  * for the GPU's exit time (gpu_desc.exit_hold_ns) when it has one. */
 void group_add_exiting(struct sim *s, struct kinst *k, struct smclass *c, int n);
 void group_remove(struct sim *s, struct group *gr);
+/* One of gr's blocks (gr->n >= 2) as a group of its own on the same class, alike in all else. */
+struct group *group_split_one(struct sim *s, struct group *gr);
+/* gr's work left per block set to `left` (ns at speed 1) from now, its completion moved. */
+void group_rework(struct sim *s, struct group *gr, double left);
 /* How many blocks of gr's kernel one member SM of its class could take once gr's blocks left. */
 int group_room_after(struct sim *s, const struct group *gr);
 /* gr's blocks are done and n of its kernel's next blocks take their place: as group_remove then
@@ -490,5 +498,12 @@ void timing_spent(struct sim *s, const struct kinst *k, int placed, int held);
 void timing_woken(struct sim *s);
 /* group_add, each original block with its drawn share of the block spread. */
 void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n);
+
+/* drain.c: grids whose blocks are all placed drain unevenly over the SMs (models/gpu.h
+ * block_drain) */
+void drain_init(struct sim *s);
+void drain_free(struct sim *s);
+/* After a dispatch pass: with a kernel left waiting, each draining grid's blocks told apart. */
+void drain_pass(struct sim *s);
 
 #endif

@@ -496,7 +496,7 @@ void group_add_work(struct sim *s, struct kinst *k, struct smclass *c, int n, do
 			return;
 		}
 	struct group *gr = group_place(s, k, c, n);
-	gr->remaining = work;
+	gr->remaining = gr->work = work;
 	if (k->fit.dram_delta > 0)
 		c->dram_groups++;
 }
@@ -688,7 +688,7 @@ void group_restart(struct sim *s, struct group *gr, int n)
 		k->newest = gr;
 	}
 	gr->n = n;
-	gr->remaining = k->fit.block_ns;
+	gr->remaining = gr->work = k->fit.block_ns;
 	gr->speed = 0;
 	gr->start = gr->since = s->now;
 	gr->at = 0;
@@ -723,9 +723,8 @@ static void pool_schedule(struct sim *s, struct kinst *k)
 		k->pool_ev = evq_push(s->q, at, EV_POOL_DONE, k);
 }
 
-/* A group's work left advanced at its old speed, its completion event moved to the end of that
- * work at speed v. */
-static void group_retime(struct sim *s, struct group *gr, double v)
+/* A group's work left advanced to now at its speed. */
+static inline void group_advance(struct sim *s, struct group *gr)
 {
 	/* a leaving group's task rest counts down only once its word has landed (hold) */
 	sim_time from = gr->since > gr->hold ? gr->since : gr->hold;
@@ -734,9 +733,12 @@ static void group_retime(struct sim *s, struct group *gr, double v)
 	if (gr->remaining < 0)
 		gr->remaining = 0;
 	gr->since = s->now;
-	if (v == gr->speed && gr->ev)
-		return;
-	gr->speed = v;
+}
+
+/* A group's completion event at the end of its work left at its speed. */
+static void group_schedule(struct sim *s, struct group *gr)
+{
+	double v = gr->speed;
 	sim_time base = s->now > gr->hold ? s->now : gr->hold;
 	gr->at = v > 1e-12 ? base + (sim_time)ceil_nonneg(gr->remaining / v) : SIM_TIME_NEVER;
 	if (gr->at == SIM_TIME_NEVER) {
@@ -748,6 +750,41 @@ static void group_retime(struct sim *s, struct group *gr, double v)
 	} else {
 		gr->ev = evq_push(s->q, gr->at, EV_GROUP_DONE, gr);
 	}
+}
+
+/* A group's work left advanced at its old speed, its completion event moved to the end of that
+ * work at speed v. */
+static void group_retime(struct sim *s, struct group *gr, double v)
+{
+	group_advance(s, gr);
+	if (v == gr->speed && gr->ev)
+		return;
+	gr->speed = v;
+	group_schedule(s, gr);
+}
+
+void group_rework(struct sim *s, struct group *gr, double left)
+{
+	group_advance(s, gr);
+	gr->remaining = left;
+	group_schedule(s, gr);
+}
+
+struct group *group_split_one(struct sim *s, struct group *gr)
+{
+	struct smclass *c = gr->c;
+	struct group *one = group_new(s);
+	*one = *gr;
+	one->n = 1;
+	gr->n--;
+	one->lane = c->lanes == ~0ull ? MAX_LANES - 1 : __builtin_ctzll(~c->lanes);
+	c->lanes |= 1ull << one->lane;
+	link_group(s, c, gr->k, one);
+	sib_join(one, gr);
+	if (gr->k->fit.dram_delta > 0)
+		c->dram_groups++;
+	one->ev = gr->ev ? evq_push(s->q, gr->at, EV_GROUP_DONE, one) : EV_NONE;
+	return one;
 }
 
 /* Recomputes the speed of every group of a class and moves their completion events. */

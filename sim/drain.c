@@ -1,0 +1,145 @@
+/* drain — a grid's last blocks drain unevenly over the SMs, on a GPU whose description gives
+ * its classes' block durations (models/gpu.h block_drain; absent, nothing here acts).
+ *
+ * The engine keeps identical SMs as one class, so a grid's blocks placed at one instant finish
+ * at one instant on every SM of their class.  On the H100 a grid's blocks vary in duration
+ * (memory-bound ones by about 43 % of their mean, compute-bound ones by a few %: the S-alone
+ * rows of cuda/runs/h100-pileup-dev2), so while it drains its SMs free room at different
+ * instants, and a kernel waiting behind it lands on those that free room first: one SM may take
+ * several times the blocks the kernel puts there alone, and the kernel then runs that many
+ * times longer (cuda/VALIDATION.md, the pile-up).
+ *
+ * So after a dispatch pass that leaves waiting a grid too small to fill the room it waits for
+ * (fewer blocks than one wave of it on every SM), every grid of a draining class whose
+ * blocks are all placed is told apart: its classes split into single SMs and its groups into
+ * single blocks, and each block's work left is drawn from its class's measured durations
+ * (inverse CDF, a uniform from the run's own MT19937 stream), given the work it has done:
+ * total work W = block work x a draw of the ratio conditioned on W above the work done, work
+ * left W minus that.  A block's phase is thereby what it would have been had its duration been
+ * drawn when it landed.  Each grid is told apart once; its SMs rejoin a class as their blocks
+ * finish (merge_same).  Grids still placing blocks stay whole: nothing behind them can land
+ * before their last block is placed (the leftover rule), and their own next blocks refill the
+ * room they free.  Persistent, re-launched and reshaped grids keep their own rules.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "sim/engine_impl.h"
+
+/* Seed offset that keeps the drain's stream apart from the spread's and the games'. */
+#define DRAIN_STREAM 0xd7a1b10cUL
+
+void drain_init(struct sim *s)
+{
+	s->drain_rng = NULL;
+	for (int c = 0; c < KC_COUNT; c++)
+		if (s->g->n_drain[c] > 0) {
+			s->drain_rng = gsl_rng_alloc(gsl_rng_mt19937);
+			gsl_rng_set(s->drain_rng, (unsigned long)s->e->seed ^ DRAIN_STREAM);
+			return;
+		}
+}
+
+void drain_free(struct sim *s)
+{
+	if (s->drain_rng)
+		gsl_rng_free(s->drain_rng);
+	s->drain_rng = NULL;
+}
+
+/* The ratio at u in [0, 1]: the quantiles, linearly between them. */
+static double ratio_at(const double *q, int n, double u)
+{
+	double x = u * (n - 1);
+	int i = (int)x;
+	if (i >= n - 1)
+		return q[n - 1];
+	return q[i] + (x - i) * (q[i + 1] - q[i]);
+}
+
+/* The share of ratios at or below r: the inverse of ratio_at (its lowest u where flat). */
+static double share_below(const double *q, int n, double r)
+{
+	if (r <= q[0])
+		return 0;
+	for (int i = 1; i < n; i++)
+		if (r < q[i])
+			return (i - 1 + (r - q[i - 1]) / (q[i] - q[i - 1])) / (n - 1);
+	return 1;
+}
+
+/* Work left (ns at speed 1) for a block of mean work `mean` that has done `done`. */
+static double draw_left(struct sim *s, const double *q, int n, double mean, double done)
+{
+	double u0 = share_below(q, n, done / mean);
+	double u = u0 + (1 - u0) * gsl_rng_uniform(s->drain_rng);
+	double left = ratio_at(q, n, u) * mean - done;
+	return left > 0 ? left : 0;
+}
+
+/* The work a block of gr has done by now (its remaining as group_rework advances it). */
+static double done_now(const struct sim *s, const struct group *gr)
+{
+	sim_time from = gr->since > gr->hold ? gr->since : gr->hold;
+	double left = gr->remaining - (s->now > from ? gr->speed * (double)(s->now - from) : 0);
+	double done = gr->work - (left > 0 ? left : 0);
+	return done > 0 ? done : 0;
+}
+
+static bool drains(const struct sim *s, const struct kinst *k)
+{
+	return !k->drained && k->unplaced == 0 && k->groups && s->g->n_drain[k->spec->cls] > 0 &&
+	       !persistent(k) && !k->relaunch && !k->shape;
+}
+
+/* k's classes split into single SMs (their other groups copied alike), then each of its
+ * groups into single blocks, each block's work left drawn. */
+static void drain_kernel(struct sim *s, struct kinst *k)
+{
+	k->drained = true;
+	for (struct group *gr = k->groups; gr; gr = gr->k_next) {
+		struct smclass *c = gr->c;
+		while (c->nsm > 1) {
+			struct smset one;
+			memset(&one, 0, sizeof(one));
+			int sm = -1;
+			for (size_t w = 0; sm < 0 && w < sizeof(one.w) / sizeof(one.w[0]); w++)
+				if (c->members.w[w])
+					sm = (int)(w * 64) + __builtin_ctzll(c->members.w[w]);
+			one.w[sm >> 6] = 1ull << (sm & 63);
+			class_split(s, c, &one);
+		}
+	}
+	const double *q = s->g->drain[k->spec->cls];
+	int n = s->g->n_drain[k->spec->cls];
+	for (struct group *gr = k->groups; gr; gr = gr->k_next) {
+		if (gr->exiting)
+			continue;
+		double done = done_now(s, gr);
+		while (gr->n > 1)
+			group_rework(s, group_split_one(s, gr), draw_left(s, q, n, k->fit.block_ns, done));
+		group_rework(s, gr, draw_left(s, q, n, k->fit.block_ns, done));
+	}
+}
+
+/* k waits for room and its blocks would not fill it: where they land sets its time.  (A grid
+ * that fills every SM's room as it frees, a wave or more, lands alike however the room frees.) */
+static bool lands_where_freed(const struct sim *s, const struct kinst *k)
+{
+	int occ = k->fit.graphics ? k->fit.occ_graphics : k->fit.occ_compute;
+	return k->unplaced > 0 && !persistent(k) && (long)k->unplaced < (long)occ * s->g->sm_count;
+}
+
+void drain_pass(struct sim *s)
+{
+	if (!s->drain_rng)
+		return;
+	bool waiting = false;
+	for (int i = 0; i < s->n_active && !waiting; i++)
+		waiting = lands_where_freed(s, s->active[i]);
+	if (!waiting)
+		return;
+	for (int i = 0; i < s->n_active; i++)
+		if (drains(s, s->active[i]))
+			drain_kernel(s, s->active[i]);
+}

@@ -1,6 +1,7 @@
-/* Tests of the dispatcher's timing on a GPU that describes it (sim/timing.c, models/gpu.h
- * block_launch and block_spread): the H100's block launch rate and its spread of block work
- * among the blocks sharing an SM, their input checks, and that a GPU without them is unchanged. */
+/* Tests of the dispatcher's timing on a GPU that describes it (sim/timing.c, sim/drain.c,
+ * models/gpu.h block_launch, block_spread and block_drain): the H100's block launch rate, its
+ * spread of block work among the blocks sharing an SM, a draining grid's blocks told apart per
+ * SM, their input checks, and that a GPU without them is unchanged. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +172,54 @@ static void test_block_spread(void)
 	trun_close(&r);
 }
 
+#define PAIR_APPS "{\"name\":\"first\",\"kernels\":[\"S\"],\"repeat\":1}," \
+		  "{\"name\":\"second\",\"kernels\":[\"L\"],\"repeat\":1}"
+
+/* The most blocks of L on one SM once all of L's 264 blocks have landed (-1: they did not by
+ * 2 ms), S (short, many blocks) launched first and L (two 256-thread blocks per SM alone)
+ * right behind it, as in cuda/runs/h100-pileup-dev. */
+static int pileup(const char *s_kernel, long seed)
+{
+	char kernels[512];
+	snprintf(kernels, sizeof(kernels), "%s,{\"name\":\"L\",\"class\":\"CD\",\"grid\":264,\"threads\":256,"
+		 "\"regs\":32,\"solo_us\":500}", s_kernel);
+	struct trun r;
+	if (!trun_open(&r, "h100", kernels, PAIR_APPS, seed))
+		return -2;
+	int most = -1;
+	for (long t = 0; t <= 2000000 && most < 0; t += 500) {
+		CU_ASSERT_EQUAL(sim_run_until(r.s, t), 0);
+		if (resident(&r, "L") + (end_of(&r, "L") >= 0 ? 264 : 0) < 264)
+			continue;
+		most = 0;
+		for (int sm = 0; sm < 132; sm++) {
+			int n = sim_sm_kernel_blocks(r.s, sm, "L");
+			most = n > most ? n : most;
+		}
+	}
+	trun_close(&r);
+	return most;
+}
+
+static void test_block_drain(void)
+{
+	/* memory-bound S (the H100's MEM blocks vary by 43 % of their mean): its SMs free room
+	 * unevenly and L piles onto those that free first, beyond the 3 per SM that a level fill
+	 * of the freed room gives (what the engine did before; the H100 ran 5-6 there) */
+	const char *mem = "{\"name\":\"S\",\"class\":\"MEM\",\"grid\":65536,\"threads\":128,\"regs\":32,\"solo_us\":130}";
+	/* compute-bound S (CD blocks within 5 %): its SMs free room nearly together (the H100: 3) */
+	const char *cd = "{\"name\":\"S\",\"class\":\"CD\",\"grid\":32768,\"threads\":256,\"regs\":32,\"solo_us\":80}";
+	int sum_mem = 0, sum_cd = 0;
+	for (long seed = 1; seed <= 3; seed++) {
+		int m = pileup(mem, seed), c = pileup(cd, seed);
+		CU_ASSERT(m >= 4);
+		CU_ASSERT(c >= 2 && c <= 4);
+		sum_mem += m;
+		sum_cd += c;
+	}
+	CU_ASSERT(sum_mem > sum_cd + 2);
+}
+
 static void test_timing_input(void)
 {
 	struct cfg_diag d = { 0 };
@@ -193,6 +242,21 @@ static void test_timing_input(void)
 	CU_ASSERT_DOUBLE_EQUAL(g->launch_per_ns, 0.8, 1e-12);
 	CU_ASSERT_EQUAL(g->launch_burst, 10);
 	gpu_free(g);
+	/* block_drain: per class, rescaled to mean 1; other classes drain in lockstep */
+	memset(&d, 0, sizeof(d));
+	g = test_rtx3090_with("block_drain", cJSON_Parse("{\"quantiles\": {\"MEM\": [1, 3]}}"), &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_EQUAL(g->n_drain[KC_MEM], 2);
+	CU_ASSERT_EQUAL(g->n_drain[KC_CD], 0);
+	CU_ASSERT_DOUBLE_EQUAL(g->drain[KC_MEM][0], 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(g->drain[KC_MEM][1], 1.5, 1e-12);
+	gpu_free(g);
+	memset(&d, 0, sizeof(d));
+	CU_ASSERT_PTR_NULL(test_rtx3090_with("block_drain", cJSON_Parse("{\"quantiles\": {\"DRAM\": [1, 3]}}"), &d));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.block_drain.quantiles: unknown key 'DRAM'"));
+	memset(&d, 0, sizeof(d));
+	CU_ASSERT_PTR_NULL(test_rtx3090_with("block_drain", cJSON_Parse("{\"quantiles\": {\"TC\": [2, 1]}}"), &d));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.block_drain.quantiles.TC[1]: expected quantiles that do not fall"));
 }
 
 void register_timing_tests(void)
@@ -200,5 +264,7 @@ void register_timing_tests(void)
 	CU_pSuite s = CU_add_suite("timing", NULL, NULL);
 	CU_add_test(s, "H100 block launch rate: a burst, then rounds at the rate", test_launch_rate);
 	CU_add_test(s, "H100 block spread among an SM's blocks, from the run's seed", test_block_spread);
+	CU_add_test(s, "H100 block drain: a kernel piles behind a memory-bound grid, not a compute-bound one",
+		    test_block_drain);
 	CU_add_test(s, "dispatch timing keys: checks and errors", test_timing_input);
 }

@@ -105,3 +105,16 @@ SMs with the most room (CD1+CDs and TC1+CDs SL move from about -70 % towards the
 now five (CD4 and TC4 SL, about +2 % before, -27 % now): which SMs have room at the instant L
 lands is a lottery on both sides (the GPU's own spread there reaches 49 %).
 TXT
+# the rows of VALIDATION.md's test-set summary (validation.sh sets VALIDATION_SUMMARY): both pair
+# test sets on this model, the figures of the tables above, against issue #19's targets
+[ -z "${VALIDATION_SUMMARY:-}" ] || for set in test test2; do
+	case $set in
+	test) what="pairs of a second kernel (Issue slots)" ;;
+	test2) what="pairs of a second kernel, new shapes (Test set: pairs of a second kernel, new shapes)" ;;
+	esac
+	T="$tmp/$set.json"
+	err="a kernel alone: median $(fig $T alone median) %, worst $(fig $T alone max) %; co-running: median $(fig $T corun median) %, worst $(fig $T corun max) %; pair makespan: median $(fig $T makespan median) %, worst $(fig $T makespan max) %"
+	spread="over $(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['reps'])" "$T") repetitions, median / worst: alone $(fig $T alone_gpu_spread median) / $(fig $T alone_gpu_spread max) %, co-running $(fig $T corun_gpu_spread median) / $(fig $T corun_gpu_spread max) %, makespan $(fig $T makespan_gpu_spread median) / $(fig $T makespan_gpu_spread max) %"
+	ok="alone $(met $(fig $T alone median) 5), co-running $(met $(fig $T corun median) 10), makespan median $(met $(fig $T makespan median) 5), worst $(met $(fig $T makespan max) 15)"
+	echo "| $what | cuda/runs/h100-pairs-$set | $err | $spread | alone median <= 5 %, co-running median <= 10 %, pair makespan median <= 5 %, worst <= 15 % | $ok |" >> "$VALIDATION_SUMMARY"
+done

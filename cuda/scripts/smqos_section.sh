@@ -271,4 +271,15 @@ para('SlateQoS as §4.2 describes it meets QoS in %s %% of the cases on the GPU 
     statistics.mean(ng_s.get('hs', [0])), statistics.mean(ng_g.get('hs', [0])),
     100 * abs(tsum), 'higher' if tsum > 0 else 'lower', sl['slateqos']['ntp_sim'], sl['slateqos']['ntp_gpu'],
     ', '.join('%s %.3f / %.3f' % (b.upper(), ts[b], tg[b]) for b in sorted(ts) if b in tg)))
+# the row of VALIDATION.md's test-set summary (validation.sh sets VALIDATION_SUMMARY)
+if os.environ.get('VALIDATION_SUMMARY'):
+    parts = []
+    for t, pols in ((rh, 'rh-smqos, shared'), (mps, 'volta-mps'), (sl, 'slateqos, slateqos-nogap'), (dyn, 'smqos')):
+        parts.append('%s %s %% / %s %% / %s %% (%s cases)' % (pols, t['_']['agree_pct'], t['_']['npm_err'],
+                                                          t['_']['ntp_err'], t['_']['cases']))
+    with open(os.environ['VALIDATION_SUMMARY'], 'a') as f:
+        f.write('| RH-SMQoS (Test set: RH-SMQoS) | %s, %s, %s, %s | cases where both sides meet or both '
+                'miss QoS / median absolute error of the LS task\'s NPM / of the batch task\'s NTP: %s '
+                '| not measured (each case run once) | no (NPM and NTP are task-level QoS figures, not '
+                'kernel durations or pair makespans) | - |\n' % (RH, MPS, SLATE, DYN, '; '.join(parts)))
 PY

@@ -13,7 +13,8 @@ trap 'rm -rf "$tmp"' EXIT
 "$C" run cuda/experiments/h100_corun_heldout.json --out "$tmp/held" --quiet
 "$C" validate --sim "$tmp/cal/kernels.csv" --real "$RUN/kernels.csv" --json "$tmp/cal.json" > "$tmp/cal.txt"
 "$C" validate --sim "$tmp/held/kernels.csv" --real "$RUN/kernels_heldout.csv" --json "$tmp/held.json" > "$tmp/held.txt"
-# full experiments replayed by `combosim-cuda run` (held out: no number of them calibrates the model)
+# full experiments replayed by `combosim-cuda run` (development: no number of them calibrates the
+# model, but its structure was chosen on them)
 # The simulator runs each kernel at the solo time the GPU run measured for it (the run's
 # calibration record): both sides then run the same kernels, and what is compared is how they
 # share the GPU.  (The synthetic kernels' work comes in steps, so a measured solo time can miss
@@ -26,7 +27,7 @@ print(' '.join('--set kernels[%d].solo_us=%.3f' % (i, measured[k['name']])
                for i, k in enumerate(exp['kernels']) if k['name'] in measured))
 PY
 }
-# the held-out GPU run of each experiment: made by the runner that drives policies/*.c through
+# the development GPU run of each experiment: made by the runner that drives policies/*.c through
 # the CUDA backend (cuda/runs/h100-*-unified/RUN.md); the experiments whose BE apps enqueue two
 # kernels ahead on their stream ("depth": 2, "streams": 1) by the run made with that (-queued)
 dur_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['duration_ms'])" "$1"; }
@@ -201,7 +202,7 @@ combo_section() {
   [ -d $R ] || return 0
   cat <<CMB
 
-## Held-out: COMBO ($R)
+## Development: COMBO ($R)
 
 The game above beside two BE apps of one DNN, a tensor-core app (TC 1.5 ms) and a CUDA-core
 app (CD 0.4 ms), one stream each; be-alone (the two apps alone) is the throughput ratio's
@@ -321,7 +322,7 @@ $(cat $tmp/c-combo.txt; cat $tmp/x-combo.txt)
 CMB
 }
 combo_prepare
-# the second held-out workload (cuda/experiments/h100_w2.json), every policy on one workload
+# the second workload (cuda/experiments/h100_w2.json), every policy on one workload
 W2=$(real w2)
 "$C" run cuda/experiments/h100_w2.json $(solo_sets cuda/experiments/h100_w2.json $W2/summary.json) --out "$tmp/x-w2" --quiet
 "$C" validate --sim "$tmp/x-w2/kernels.csv" --real "$W2/kernels.csv" --json "$tmp/x-w2.json" \
@@ -524,7 +525,7 @@ print('scheme switches %d / %d, frames in the exact scheme %d / %d, relaxed %d /
     ' / '.join('%.2f' % lb[k] if k in lb else '-' for k in ('exact', 'relaxed'))))
 PY
 }
-# the headline numbers of every held-out full experiment, one row per policy
+# the headline numbers of every full experiment (development), one row per policy
 summary() { python3 - "$tmp" <<'PY'
 import json, os, sys
 tmp = sys.argv[1]
@@ -546,7 +547,7 @@ print('Workload 1: the game of cuda/experiments/h100_{exclusive,static,pilotfish
 held = json.load(open(os.path.join(tmp, 'held.json')))
 m = held['pair_makespan_error']
 print()
-print('Co-run pairs held out (set 2): makespan error median %.1f %%, p90 %.1f %%, max %.1f %%.  '
+print('Co-run set 2 (development): makespan error median %.1f %%, p90 %.1f %%, max %.1f %%.  '
       'Sections below: what each number means and where the model misses.' % (100 * m['median'], 100 * m['p90'], 100 * m['max']))
 print()
 print('Rows whose number turns on one event more than on the model, each explained in its section: '
@@ -555,7 +556,7 @@ print('Rows whose number turns on one event more than on the model, each explain
       'kernel is trapped: COMBO), combo in workload 2 (its scheme decisions: second workload).')
 PY
 }
-# three runs of the same binary per experiment (the held-out one, -rep2, -rep3): the GPU's own
+# three runs of the same binary per experiment (the one the summary compares, -rep2, -rep3): the GPU's own
 # run-to-run spread, against which a single run's error is to be read
 rep_dirs() { echo "$(real $1) cuda/runs/h100-$1-rep2 cuda/runs/h100-$1-rep3"; }
 repeat_prepare() {
@@ -622,10 +623,39 @@ closed_prepare
 # the sim paths are temporary: name the experiment instead
 sed -i "s|^sim:  $tmp/cal/|sim:  combosim run cuda/experiments/h100_corun_calibration.json -> |; s|^sim:  $tmp/held/|sim:  combosim run cuda/experiments/h100_corun_heldout.json -> |" "$tmp/cal.txt" "$tmp/held.txt"
 # the sections written by their own scripts (cuda/scripts/*_section.sh, validation_runs.sh): run
-# here, so that one that fails stops the generator
+# here, so that one that fails stops the generator.  Each test set's section also appends its row
+# of the test-set summary to VALIDATION_SUMMARY (figures it computes for its own text), in this
+# order.
+export VALIDATION_SUMMARY="$tmp/test-sets.md"
+: > "$VALIDATION_SUMMARY"
 sh cuda/scripts/validation_runs.sh > "$tmp/runs.md"
 sh cuda/scripts/smqos_section.sh "$C" > "$tmp/s-smqos.md"
 sh cuda/scripts/gspace_section.sh > "$tmp/s-gspace.md"
+sh cuda/scripts/validation_traces.sh "$C" > "$tmp/s-traces.md"
+sh cuda/scripts/validation_issue.sh "$C" > "$tmp/s-issue.md"
+sh cuda/scripts/dispatch_section.sh "$C" > "$tmp/s-dispatch.md"
+sh cuda/scripts/pileup_section.sh "$C" > "$tmp/s-pileup.md"
+# the cross-policy comparison's GPU check (cuda/runs/h100-compare2, no section here): rank.py's
+# figures, read from experiments/compare/README.md as `make compare` generated it from that run
+python3 - experiments/compare/README.md >> "$VALIDATION_SUMMARY" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+fams = []
+for m in re.finditer(r'^#### (\w+) family on the H100: (.*)$', text, re.M):
+    body = text[m.end():].split('\n#### ')[0]
+    r = re.search(r'Spearman rank correlation over (\d+) policies[^:]*: BE throughput ([-\d.]+), QoS violation rate ([-\d.]+)\.', body)
+    d = re.search(r'Pairs ordered differently by BE throughput: (\d+) of (\d+)', body)
+    if r and d:
+        fams.append('%s %s / %s (%s policies; %s of %s pairs ordered differently by BE throughput)' % (
+            m.group(1), r.group(2), r.group(3), r.group(1), d.group(1), d.group(2)))
+    else:
+        fams.append('%s: no GPU result' % m.group(1))
+if not fams:
+    sys.exit('experiments/compare/README.md: no "Checked on the H100" family found')
+print('| cross-policy comparison (experiments/compare/README.md, Checked on the H100) | cuda/runs/h100-compare2 '
+      '| Spearman rank correlation of the policies\' BE throughput / QoS violation rate: %s '
+      '| not measured (one run per policy and workload) | no (rankings, not errors) | - |' % '; '.join(fams))
+PY
 val() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print('%.1f' % (100*eval(sys.argv[2])))" "$1" "$2"; }
 {
 cat <<HDR
@@ -635,23 +665,48 @@ Generated by \`make cuda-validation\` (cuda/scripts/validation.sh) from the stor
 edit by hand.  GPU: NVIDIA H100 80GB HBM3 (132 SMs, driver 580.159.04, CUDA 13.0).  RT-class
 kernels are combosim-cuda's software BVH traversal on CUDA cores: the H100 has no RT cores.
 
+## Test-set errors
+
+Test sets are runs captured once per model version and only reported, never used for a choice
+(issue #19); the runs table below says which set each run belongs to.  Each row's figures are the
+ones its section computes, this commit's model against the stored run.  Issue #19's targets: a
+kernel's duration error median <= 5 % alone, <= 10 % co-running; a pair's co-run makespan error
+median <= 5 %, worst <= 15 %.  GPU spread: (max - min) / median over the run's repetitions.
+
+| test set (section) | runs | simulator against the GPU | GPU spread | issue #19 target | met |
+|---|---|---|---|---|---|
+$(cat "$VALIDATION_SUMMARY")
+
+- The G-Space test runs have informed a choice since their capture: the H100's \`yield\` keys
+  (models/h100.json; fitted on cuda/runs/h100-reshape only) model the two waits that call 3's LC
+  latencies showed (G-Space section), so against this model they are no longer a clean test.
+- The pair test sets' worst makespans (a kernel launched behind a many-block one) started the
+  pile-up development runs (last section); no model change has come of them yet.
+
 $(cat $tmp/runs.md)
 
-## Summary: error on held-out runs (goal: within 10 %)
+## Development runs: full experiments (used to choose structure; optimistic)
+
+These runs were called held out until e32c6cd, but the model's structure was chosen on them:
+commits quote their errors moving as the model changed (e.g. 7e647f6, the exit hold, on
+combo-exact's BE throughput; 24126ad, \`issue_yield\` chosen on workload 1's COMBO rows; acdb621,
+the age discipline, on co-run set 2).  A structure picked to fit them fits them better than runs
+it has not seen, so their errors are optimistic: the test-set errors above are the ones to quote.
+Goal: within 10 %.
 
 $(summary)
 
 ## GPU run-to-run spread: three runs of each full experiment
 
-The same binary ran each full experiment three times (the held-out run, then \`-rep2\` and
-\`-rep3\`, cuda/runs/h100-*-rep2/3, made in one device call after it).  The simulator is run
-once, at the held-out run's measured solo times; its error against each GPU run says how much
+The same binary ran each full experiment three times (the run the summary compares, then \`-rep2\`
+and \`-rep3\`, cuda/runs/h100-*-rep2/3, made in one device call after it).  The simulator is run
+once, at that run's measured solo times; its error against each GPU run says how much
 of a row's error in the summary is one run's luck: where the GPU spread is as large as the
 error, one run cannot tell the model's miss from the GPU's noise.
 
 $(cat $tmp/rep.md)
 
-## Held-out: full experiments (game frames + BE apps under a policy)
+## Development: full experiments (game frames + BE apps under a policy)
 
 One game (RT 2.5 ms + CD 2 ms + MEM 0.5 ms per frame, 60 fps) beside two BE apps (TC 1.5 ms /
 CD 0.4 ms, and MEM 1 ms), 1.5 s per policy, replayed on the H100 by \`combosim-cuda run\` and
@@ -755,7 +810,7 @@ for p in pols:
 $(for n in exclusive static pilotfish; do echo "== $n"; cat $tmp/c-$n.txt; cat $tmp/x-$n.txt; done)
 \`\`\`
 
-## Held-out: a second workload ($W2)
+## Development: a second workload ($W2)
 
 Other shapes, 120 fps: a game of RT 1.5 ms + CD 2 ms + MEM 0.8 ms per frame; a DNN-like app
 alternating a 0.6 ms TC and a 0.15 ms CD kernel; a 0.5 ms streaming MEM app; every policy,
@@ -855,7 +910,7 @@ both schemes, is the number to read.
 $(cat $tmp/c-w2.txt; cat $tmp/x-w2.txt)
 \`\`\`
 
-## Held-out: closed-loop games (vGASA's frame pacing; depth-2 apps)
+## Development: closed-loop games (vGASA's frame pacing; depth-2 apps)
 
 cuda/runs/h100-vgasa replays experiments/vgasa/h100_vgasa.json: three closed-loop games (each
 frame: a CPU phase, then RT/CD/MEM kernels) under the vGASA policy with no pacing (default),
@@ -893,7 +948,7 @@ $(cat $tmp/s-smqos.md)
 
 $(cat $tmp/s-gspace.md)
 
-## Held-out: co-run set 2 (the model's error on runs it was not calibrated on)
+## Development: co-run set 2 (not calibrated on; the structure was chosen with it)
 
 - per-kernel duration error, all runs (solo runs included): median $(val $tmp/held.json "j['kernels']['duration_error']['median']") %, p90 $(val $tmp/held.json "j['kernels']['duration_error']['p90']") %
 - co-run makespan error (pair runs only): median $(val $tmp/held.json "j['pair_makespan_error']['median']") %, p90 $(val $tmp/held.json "j['pair_makespan_error']['p90']") %, max $(val $tmp/held.json "j['pair_makespan_error']['max']") %
@@ -901,14 +956,14 @@ $(cat $tmp/s-gspace.md)
 - throughput-ratio error: not measured (no BE-throughput run)
 
 The solo runs match by construction (the experiments take each kernel's measured solo time),
-so the all-runs medians say little; the co-run rows are the test.  **The goal of 10 % is not
+so the all-runs medians say little; the co-run rows are what to read.  **The goal of 10 % is not
 met on co-runs.**
 
 \`\`\`
 $(cat $tmp/held.txt)
 \`\`\`
 
-## Calibration set: co-run set 1 (not held out)
+## Calibration set: co-run set 1
 
 \`\`\`
 $(cat $tmp/cal.txt)
@@ -932,9 +987,6 @@ $(cat $tmp/cal.txt)
   should lean on 'lsu'.
 HDR
 combo_section
-sh cuda/scripts/validation_traces.sh "$1"
-sh cuda/scripts/validation_issue.sh "$1"
-sh cuda/scripts/dispatch_section.sh "$1"
-sh cuda/scripts/pileup_section.sh "$1"
+cat "$tmp/s-traces.md" "$tmp/s-issue.md" "$tmp/s-dispatch.md" "$tmp/s-pileup.md"
 } > cuda/VALIDATION.md
 echo "wrote cuda/VALIDATION.md"

@@ -48,3 +48,19 @@ import json, sys
 print(' and\\n'.join('%+.1f %%' % (100 * json.load(open(f))['makespan_ms']['error']) for f in sys.argv[1:]) + '.')
 " "$B/streams/report.json" "$B/mps/report.json")
 TXT
+# the row of VALIDATION.md's test-set summary (validation.sh sets VALIDATION_SUMMARY): the kernels
+# (alone and co-running together) against issue #19's co-running target, the two jobs as a pair
+[ -z "${VALIDATION_SUMMARY:-}" ] || python3 - "$R" "$B/streams/report.json" "$B/mps/report.json" >> "$VALIDATION_SUMMARY" <<'PY'
+import json, statistics, sys
+r = {n: json.load(open(f)) for n, f in zip(('streams', 'mps'), sys.argv[2:])}
+med = {n: round(100 * x['kernel_duration_error']['median'], 1) for n, x in r.items()}
+mk = {n: round(100 * x['makespan_ms']['error'], 1) for n, x in r.items()}
+met = lambda ok: 'met' if ok else '**not met**'
+print('| real PyTorch traces (Test set: real PyTorch traces) | %s | %s | not measured (captured once) '
+      '| a kernel co-running (median <= 10 %%; its kernels alone and co-running together); pair makespan (median <= 5 %%, '
+      'worst <= 15 %%; the two jobs as a pair) | kernels: %s; makespan: median %s, worst %s |' % (
+    sys.argv[1], '; '.join('%s: kernel duration error median %.1f %% (p90 %.1f %%), makespan error %+.1f %%' % (
+        n, med[n], 100 * r[n]['kernel_duration_error']['p90'], mk[n]) for n in r),
+    ', '.join('%s %s' % (n, met(med[n] <= 10)) for n in r),
+    met(statistics.median(abs(v) for v in mk.values()) <= 5), met(max(abs(v) for v in mk.values()) <= 15)))
+PY

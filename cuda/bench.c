@@ -1195,6 +1195,10 @@ int bench_run(const struct bench_opts *o)
 		bench_pairs(d, &cal, o, sum, 1);
 	if (o->what & BENCH_PAIRS_TEST2)
 		bench_pairs(d, &cal, o, sum, 2);
+	if (o->what & BENCH_PAIRS_TEST3)
+		bench_pairs(d, &cal, o, sum, 3);
+	if (o->what & BENCH_PAIRS_TEST4)
+		bench_pairs(d, &cal, o, sum, 4);
 	if (o->what & BENCH_PILEUP)
 		bench_pileup(d, &cal, o, sum);
 	if (o->what & BENCH_POWER)

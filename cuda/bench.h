@@ -10,7 +10,8 @@
 enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_SATURATION = 8, BENCH_PROGRESS = 16,
        BENCH_ALL = 31, BENCH_RESHAPE = 32, BENCH_PAIRS = 64,
        BENCH_PAIRS_TEST = 128, BENCH_POWER = 256, BENCH_POWER_CLOCK = 512, BENCH_PAIRS_TEST2 = 1024,
-       BENCH_PILEUP = 2048 };
+       BENCH_PILEUP = 2048, BENCH_PAIRS_TEST3 = 4096,
+       BENCH_PAIRS_TEST4 = 8192 };
 
 struct bench_opts {
 	int what;                  /* BENCH_* bits */
@@ -53,7 +54,8 @@ void bench_pair_kernels(struct ck_dev *d, struct ck_calib *cal, const struct pai
 			struct ck_kernel *S);
 
 /* cuda/bench_pairs.c: a long kernel and a short kernel of many small blocks, both launch
- * orders; set 0: the development set, 1: the test set's shapes, 2: the second test set's (none is
+ * orders; set 0: the development set, 1: the test set's shapes, 2: the second test set's, 3: the
+ * third's, 4: the fourth's (none is
  * part of `all`). */
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set);
 

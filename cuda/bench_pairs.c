@@ -14,7 +14,11 @@
  * The `pairs` set is the development set (structure chosen from it); `pairs-test` has other
  * shapes and is the test set (report only); `pairs-test2` has shapes and mixes of neither (1024-
  * and 384-thread long kernels, 64- to 512-thread short blocks, TC and MEM short kernels), the
- * test set captured once after the dispatch-timing model (report only).  Outputs: pairs.csv (every repetition), summary.json
+ * test set captured once after the dispatch-timing model (report only); `pairs-test3` has shapes
+ * of none of them (192- and 320-thread long kernels at 2-3 per SM, room left for a pile-up behind
+ * 96- and 160-thread short blocks), captured on an H200 after the block drain's first version and
+ * used to choose its final form (development); `pairs-test4`, again other shapes, the test set
+ * captured after it (report only).  Outputs: pairs.csv (every repetition), summary.json
  * `pairs` (medians, the kernels' shapes and work).
  */
 #include <math.h>
@@ -62,6 +66,30 @@ static const struct pair_shape test2_pairs[] = {
 	{ "u-RT1+CDs", CK_RT, 1024, 1, 600, CK_CD, 64, 65536, 100, 120 },
 	{ "u-CD1+TCs", CK_CD, 1024, 1, 600, CK_TC, 256, 16384, 100, 120 },
 	{ "u-TC3+MEMs", CK_TC, 384, 3, 800, CK_MEM, 64, 65536, 120, 100 },
+};
+
+/* Third test set: long kernels of 192 or 320 threads at 2 or 3 per SM (room for more behind a
+ * draining S) beside short kernels of 96- or 160-thread blocks of CD, TC and MEM (no pair or shape
+ * of the sets above or of the pile-up bench). */
+static const struct pair_shape test3_pairs[] = {
+	{ "v-CD2+MEMs", CK_CD, 320, 2, 700, CK_MEM, 96, 65536, 100, 150 },
+	{ "v-TC3+MEMs", CK_TC, 192, 3, 700, CK_MEM, 160, 32768, 100, 150 },
+	{ "v-MEM2+MEMs", CK_MEM, 320, 2, 700, CK_MEM, 160, 32768, 100, 150 },
+	{ "v-RT2+CDs", CK_RT, 320, 2, 700, CK_CD, 96, 65536, 100, 150 },
+	{ "v-CD3+TCs", CK_CD, 192, 3, 700, CK_TC, 160, 32768, 100, 150 },
+	{ "v-TC2+CDs", CK_TC, 320, 2, 700, CK_CD, 160, 32768, 100, 150 },
+};
+
+/* Fourth test set: long kernels of 224 or 288 threads at 2 or 3 per SM beside short kernels of
+ * 96- to 224-thread blocks (no shape of the sets above or of the pile-up bench), captured after
+ * the third had been used to choose the block drain's classes and scaling. */
+static const struct pair_shape test4_pairs[] = {
+	{ "w-CD2+MEMs", CK_CD, 224, 2, 650, CK_MEM, 224, 32768, 110, 150 },
+	{ "w-TC2+MEMs", CK_TC, 288, 2, 650, CK_MEM, 192, 49152, 110, 150 },
+	{ "w-MEM3+MEMs", CK_MEM, 224, 3, 650, CK_MEM, 224, 32768, 110, 150 },
+	{ "w-RT2+MEMs", CK_RT, 224, 2, 650, CK_MEM, 192, 49152, 110, 150 },
+	{ "w-CD2+CDs", CK_CD, 288, 2, 650, CK_CD, 224, 32768, 110, 150 },
+	{ "w-TC3+TCs", CK_TC, 224, 3, 650, CK_TC, 96, 65536, 110, 150 },
 };
 
 void bench_pair_kernels(struct ck_dev *d, struct ck_calib *cal, const struct pair_shape *s, int N, struct ck_kernel *L,
@@ -218,7 +246,11 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set)
 {
-	if (set == 2)
+	if (set == 4)
+		run_set(d, cal, o, sum, "test4", test4_pairs, (int)(sizeof(test4_pairs) / sizeof(test4_pairs[0])));
+	else if (set == 3)
+		run_set(d, cal, o, sum, "test3", test3_pairs, (int)(sizeof(test3_pairs) / sizeof(test3_pairs[0])));
+	else if (set == 2)
 		run_set(d, cal, o, sum, "test2", test2_pairs, (int)(sizeof(test2_pairs) / sizeof(test2_pairs[0])));
 	else if (set == 1)
 		run_set(d, cal, o, sum, "test", test_pairs, (int)(sizeof(test_pairs) / sizeof(test_pairs[0])));

@@ -130,21 +130,29 @@ static int read_quantiles(struct cfg *qs, int n, double *q)
 	return n;
 }
 
-/* "block_drain": {"quantiles": {CLASS: [q0 .. q1], ...}, "source"}: per class, a grid's block
- * durations over their mean (gpu.h: dispatch timing). */
+/* "block_drain": {"classes": {CLASS: {"block_us", "quantiles": [q0 .. q1]}, ...}, "source"}: per
+ * class, a grid's block durations over their mean at blocks of block_us (gpu.h: dispatch timing). */
 static void read_block_drain(struct gpu_desc *g, const struct cfg *root)
 {
-	struct cfg bd, per, qs;
+	struct cfg bd, per, one, qs;
+	double us;
 	int n;
 	if (!cfg_obj(root, "block_drain", false, &bd))
 		return;
-	cfg_only(&bd, (const char *const[]){ "quantiles", "source", NULL });
-	if (!cfg_obj(&bd, "quantiles", true, &per))
+	cfg_only(&bd, (const char *const[]){ "classes", "source", NULL });
+	if (!cfg_obj(&bd, "classes", true, &per))
 		return;
 	cfg_only(&per, (const char *const[]){ "RT", "CD", "TC", "MEM", NULL });
-	for (int c = 0; c < KC_COUNT && !root->diag->failed; c++)
-		if (cfg_arr(&per, kclass_names[c], false, &qs, &n))
-			g->n_drain[c] = read_quantiles(&qs, n, g->drain[c]);
+	for (int c = 0; c < KC_COUNT && !root->diag->failed; c++) {
+		if (!cfg_obj(&per, kclass_names[c], false, &one))
+			continue;
+		cfg_only(&one, (const char *const[]){ "block_us", "quantiles", NULL });
+		if (!cfg_num(&one, "block_us", 1e-3, 1e9, CFG_REQUIRED, &us) ||
+		    !cfg_arr(&one, "quantiles", true, &qs, &n))
+			return;
+		g->drain_block_ns[c] = us * 1e3;
+		g->n_drain[c] = read_quantiles(&qs, n, g->drain[c]);
+	}
 }
 
 /* "block_launch": {"blocks_per_us", "burst_blocks"} and "block_spread": {"quantiles": [q0 ..

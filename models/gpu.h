@@ -97,11 +97,13 @@ struct gpu_desc {
 	int n_spread;
 	double spread[GPU_MAX_SPREAD];
 	/* drain[class][0..n_drain[class]): a grid's block durations over their mean, at evenly
-	 * spaced quantiles (block_drain); a class with n_drain 0 drains in lockstep.  When a kernel
-	 * waits for room, a grid of such a class with all its blocks placed has its blocks told
-	 * apart per SM, each one's work drawn from these (sim/drain.c). */
+	 * spaced quantiles, measured at blocks of drain_block_ns (block_drain); a longer block's
+	 * deviations shrink as 1 / sqrt(its duration).  A class with n_drain 0 drains in lockstep.
+	 * When a kernel waits for room, a grid of such a class with all its blocks placed has its
+	 * blocks told apart per SM, each one's work drawn from these (sim/drain.c). */
 	int n_drain[KC_COUNT];
 	double drain[KC_COUNT][GPU_MAX_SPREAD];
+	double drain_block_ns[KC_COUNT];
 	/* Most-room dispatch breaks ties among SMs by this order: sm_rank[sm] = position. */
 	int sm_rank[GPU_MAX_SMS];
 	int sm_by_rank[GPU_MAX_SMS];      /* inverse: the SM at each position */

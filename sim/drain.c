@@ -3,8 +3,9 @@
  *
  * The engine keeps identical SMs as one class, so a grid's blocks placed at one instant finish
  * at one instant on every SM of their class.  On the H100 a grid's blocks vary in duration
- * (memory-bound ones by about 43 % of their mean, compute-bound ones by a few %: the S-alone
- * rows of cuda/runs/h100-pileup-dev2), so while it drains its SMs free room at different
+ * (memory-bound blocks of a few us by about 43 % of their mean: the S-alone rows of
+ * cuda/runs/h100-pileup-dev2; a longer block by less, as 1 / sqrt(its duration)), so while it
+ * drains its SMs free room at different
  * instants, and a kernel waiting behind it lands on those that free room first: one SM may take
  * several times the blocks the kernel puts there alone, and the kernel then runs that many
  * times longer (cuda/VALIDATION.md, the pile-up).
@@ -13,6 +14,8 @@
  * (fewer blocks than one wave of it on every SM), every grid of a draining class whose
  * blocks are all placed is told apart: its classes split into single SMs and its groups into
  * single blocks, and each block's work left is drawn from its class's measured durations
+ * (their deviations from the mean scaled by sqrt(measured block duration / this block's), when
+ * this block is the longer)
  * (inverse CDF, a uniform from the run's own MT19937 stream), given the work it has done:
  * total work W = block work x a draw of the ratio conditioned on W above the work done, work
  * left W minus that.  A block's phase is thereby what it would have been had its duration been
@@ -110,8 +113,13 @@ static void drain_kernel(struct sim *s, struct kinst *k)
 			class_split(s, c, &one);
 		}
 	}
-	const double *q = s->g->drain[k->spec->cls];
-	int n = s->g->n_drain[k->spec->cls];
+	/* a longer block averages over more accesses: its deviations shrink as 1 / sqrt(its
+	 * duration) from the measured blocks' (never widened beyond them) */
+	int cls = k->spec->cls, n = s->g->n_drain[cls];
+	double scale = k->fit.block_ns > s->g->drain_block_ns[cls] ? sqrt(s->g->drain_block_ns[cls] / k->fit.block_ns) : 1;
+	double q[GPU_MAX_SPREAD];
+	for (int i = 0; i < n; i++)
+		q[i] = 1 + (s->g->drain[cls][i] - 1) * scale;
 	for (struct group *gr = k->groups; gr; gr = gr->k_next) {
 		if (gr->exiting)
 			continue;

@@ -38,13 +38,12 @@ What the blocks show (the columns of both tables; no choice has been made from t
   exits are even (variance / mean near 0) and L's blocks spread as the simulator spreads them.
   TC and RT blocks vary too (uneven exits, strongly correlated with L's blocks); the same pair
   can pile differently from one repetition to the next.
-- The simulator frees the room of all SMs of a class at the same instants (its block spread
-  acts inside an SM, the same on every SM of the class), and places a waiting kernel's blocks
-  by filling the most room first, level by level: it never piles more than the room its
-  lockstep classes free, and misses the MEM cases by the factor in the "sim / alone" column
-  against the GPU's.
-- What a model would need (not built): S's per-block duration spread per class, drawn per SM,
-  so that the SMs free room at different instants and a waiting kernel's blocks go to the SMs
-  that free it first.  A new test set must be captured after any such change (the pair test
-  sets have seen this case).
+- The simulator used to free the room of all SMs of a class at the same instants (its block
+  spread acts inside an SM, the same on every SM of the class) and to place a waiting kernel's
+  blocks level by level over the most room, so it never piled more than that lockstep room.
+  The "sim" columns above are today's model: with the block drain (models/h100.json
+  `block_drain`, sim/drain.c; next section) a MEM grid's last blocks are told apart per SM
+  and drawn from the measured durations, and a kernel waiting behind it piles where room frees
+  first; CD, TC and RT grids still drain in lockstep (why: the source of block_drain in
+  models/h100.json).
 TXT

@@ -635,6 +635,7 @@ sh cuda/scripts/validation_traces.sh "$C" > "$tmp/s-traces.md"
 sh cuda/scripts/validation_issue.sh "$C" > "$tmp/s-issue.md"
 sh cuda/scripts/dispatch_section.sh "$C" > "$tmp/s-dispatch.md"
 sh cuda/scripts/pileup_section.sh "$C" > "$tmp/s-pileup.md"
+sh cuda/scripts/drain_section.sh "$C" > "$tmp/s-drain.md"
 # the cross-policy comparison's GPU check (cuda/runs/h100-compare2, no section here): rank.py's
 # figures, read from experiments/compare/README.md as `make compare` generated it from that run
 python3 - experiments/compare/README.md >> "$VALIDATION_SUMMARY" <<'PY'
@@ -680,8 +681,10 @@ $(cat "$VALIDATION_SUMMARY")
 - The G-Space test runs have informed a choice since their capture: the H100's \`yield\` keys
   (models/h100.json; fitted on cuda/runs/h100-reshape only) model the two waits that call 3's LC
   latencies showed (G-Space section), so against this model they are no longer a clean test.
-- The pair test sets' worst makespans (a kernel launched behind a many-block one) started the
-  pile-up development runs (last section); no model change has come of them yet.
+- The H100 pair test sets' worst makespans (a kernel launched behind a many-block one) started
+  the pile-up development runs and the block drain came of them: those two sets have seen the
+  case.  The test set captured after the drain was on an H200 (the last section); the H100's
+  is still to capture.
 
 $(cat $tmp/runs.md)
 
@@ -987,6 +990,6 @@ $(cat $tmp/cal.txt)
   should lean on 'lsu'.
 HDR
 combo_section
-cat "$tmp/s-traces.md" "$tmp/s-issue.md" "$tmp/s-dispatch.md" "$tmp/s-pileup.md"
+cat "$tmp/s-traces.md" "$tmp/s-issue.md" "$tmp/s-dispatch.md" "$tmp/s-pileup.md" "$tmp/s-drain.md"
 } > cuda/VALIDATION.md
 echo "wrote cuda/VALIDATION.md"

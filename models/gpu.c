@@ -179,6 +179,15 @@ static void read_dispatch_timing(struct gpu_desc *g, const struct cfg *root)
 	g->n_spread = read_quantiles(&qs, n, g->spread);
 }
 
+double gpu_quantile_at(const double *q, int n, double u)
+{
+	double x = u * (n - 1);
+	int i = (int)x;
+	if (i >= n - 1)
+		return q[n - 1];
+	return q[i] + (x - i) * (q[i + 1] - q[i]);
+}
+
 static const char *const tie_orders[] = { "sequential", "evens-then-odds", NULL };
 
 static int read_kb(const struct cfg *c, const char *key, int64_t hi_kb)

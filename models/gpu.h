@@ -137,6 +137,9 @@ static inline int gpu_smem_capacity(const struct gpu_desc *g, bool graphics_mode
 
 /* The slowdown of DRAM users at chip DRAM demand `load` (1 = the bandwidth): dram_knee. */
 double gpu_dram_slowdown(const struct gpu_desc *g, double load);
+/* A ratio at u in [0, 1] from n >= 2 quantiles at evenly spaced points (block_spread,
+ * block_drain), linearly between them. */
+double gpu_quantile_at(const double *q, int n, double u);
 
 int kclass_parse(const char *s);      /* -1 if unknown */
 

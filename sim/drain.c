@@ -50,17 +50,7 @@ void drain_free(struct sim *s)
 	s->drain_rng = NULL;
 }
 
-/* The ratio at u in [0, 1]: the quantiles, linearly between them. */
-static double ratio_at(const double *q, int n, double u)
-{
-	double x = u * (n - 1);
-	int i = (int)x;
-	if (i >= n - 1)
-		return q[n - 1];
-	return q[i] + (x - i) * (q[i + 1] - q[i]);
-}
-
-/* The share of ratios at or below r: the inverse of ratio_at (its lowest u where flat). */
+/* The share of ratios at or below r: the inverse of gpu_quantile_at (its lowest u where flat). */
 static double share_below(const double *q, int n, double r)
 {
 	if (r <= q[0])
@@ -76,17 +66,8 @@ static double draw_left(struct sim *s, const double *q, int n, double mean, doub
 {
 	double u0 = share_below(q, n, done / mean);
 	double u = u0 + (1 - u0) * gsl_rng_uniform(s->drain_rng);
-	double left = ratio_at(q, n, u) * mean - done;
+	double left = gpu_quantile_at(q, n, u) * mean - done;
 	return left > 0 ? left : 0;
-}
-
-/* The work a block of gr has done by now (its remaining as group_rework advances it). */
-static double done_now(const struct sim *s, const struct group *gr)
-{
-	sim_time from = gr->since > gr->hold ? gr->since : gr->hold;
-	double left = gr->remaining - (s->now > from ? gr->speed * (double)(s->now - from) : 0);
-	double done = gr->work - (left > 0 ? left : 0);
-	return done > 0 ? done : 0;
 }
 
 static bool drains(const struct sim *s, const struct kinst *k)
@@ -123,7 +104,8 @@ static void drain_kernel(struct sim *s, struct kinst *k)
 	for (struct group *gr = k->groups; gr; gr = gr->k_next) {
 		if (gr->exiting)
 			continue;
-		double done = done_now(s, gr);
+		group_advance(s, gr);
+		double done = gr->work > gr->remaining ? gr->work - gr->remaining : 0;
 		while (gr->n > 1)
 			group_rework(s, group_split_one(s, gr), draw_left(s, q, n, k->fit.block_ns, done));
 		group_rework(s, gr, draw_left(s, q, n, k->fit.block_ns, done));

@@ -364,6 +364,8 @@ void group_add_exiting(struct sim *s, struct kinst *k, struct smclass *c, int n)
 void group_remove(struct sim *s, struct group *gr);
 /* One of gr's blocks (gr->n >= 2) as a group of its own on the same class, alike in all else. */
 struct group *group_split_one(struct sim *s, struct group *gr);
+/* gr's work left per block advanced to now at its speed. */
+void group_advance(struct sim *s, struct group *gr);
 /* gr's work left per block set to `left` (ns at speed 1) from now, its completion moved. */
 void group_rework(struct sim *s, struct group *gr, double left);
 /* How many blocks of gr's kernel one member SM of its class could take once gr's blocks left. */

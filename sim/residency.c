@@ -723,8 +723,7 @@ static void pool_schedule(struct sim *s, struct kinst *k)
 		k->pool_ev = evq_push(s->q, at, EV_POOL_DONE, k);
 }
 
-/* A group's work left advanced to now at its speed. */
-static inline void group_advance(struct sim *s, struct group *gr)
+void group_advance(struct sim *s, struct group *gr)
 {
 	/* a leaving group's task rest counts down only once its word has landed (hold) */
 	sim_time from = gr->since > gr->hold ? gr->since : gr->hold;

@@ -93,16 +93,6 @@ void timing_woken(struct sim *s)
 	s->need_dispatch = true;
 }
 
-/* The work factor at a uniform u in [0, 1): the measured quantiles, linearly between them. */
-static double spread_at(const struct gpu_desc *g, double u)
-{
-	double x = u * (g->n_spread - 1);
-	int i = (int)x;
-	if (i >= g->n_spread - 1)
-		return g->spread[g->n_spread - 1];
-	return g->spread[i] + (x - i) * (g->spread[i + 1] - g->spread[i]);
-}
-
 void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 {
 	if (!s->spread_rng || persistent(k) || n <= 0) {
@@ -115,7 +105,7 @@ void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 	}
 	double f[n], sum = 0;
 	for (int i = 0; i < n; i++) {
-		f[i] = spread_at(s->g, gsl_rng_uniform(s->spread_rng));
+		f[i] = gpu_quantile_at(s->g->spread, s->g->n_spread, gsl_rng_uniform(s->spread_rng));
 		sum += f[i];
 	}
 	for (int i = 0; i < n; i++)

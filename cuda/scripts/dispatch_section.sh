@@ -8,12 +8,7 @@ set -eu
 C=${1:?usage: dispatch_section.sh BIN/combosim}
 tmp=$(mktemp -d /tmp/combosim-dispatch.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-python3 -c "
-import json, sys
-d = json.load(open('models/h100.json'))
-del d['block_launch'], d['block_spread']
-d['name'] = 'h100-no-dispatch-timing'
-json.dump(d, open(sys.argv[1], 'w'), indent=1)" "$tmp/h100-before.json"
+python3 cuda/scripts/gpu_less.py models/h100.json "$tmp/h100-before.json" h100-no-dispatch-timing block_launch block_spread
 for set in test2 dev test; do
 	python3 cuda/scripts/compare_pairs.py "$C" cuda/runs/h100-pairs-$set --json "$tmp/$set.json" > "$tmp/$set.md"
 	python3 cuda/scripts/compare_pairs.py "$C" cuda/runs/h100-pairs-$set --gpu "$tmp/h100-before.json" \

@@ -8,12 +8,7 @@ set -eu
 C=${1:?usage: drain_section.sh BIN/combosim}
 tmp=$(mktemp -d /tmp/combosim-drain.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-python3 -c "
-import json, sys
-d = json.load(open('models/h100.json'))
-del d['block_drain']
-d['name'] = 'h100-no-block-drain'
-json.dump(d, open(sys.argv[1], 'w'), indent=1)" "$tmp/h100-before.json"
+python3 cuda/scripts/gpu_less.py models/h100.json "$tmp/h100-before.json" h100-no-block-drain block_drain
 for set in test4 test3; do
 	python3 cuda/scripts/compare_pairs.py "$C" cuda/runs/h200-pairs-$set --json "$tmp/$set.json" > "$tmp/$set.md"
 	python3 cuda/scripts/compare_pairs.py "$C" cuda/runs/h200-pairs-$set --gpu "$tmp/h100-before.json" \

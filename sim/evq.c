@@ -30,8 +30,8 @@
  * smallest); a year with none falls back to a direct search over the heads.  nb follows n
  * (doubles when n > 2nb, halves when n < nb/2) and the width is re-estimated then, as 3 x the
  * mean gap between the first distinct times (Brown's trimmed sample), and also whenever the
- * scan + insertion work runs above 3 steps per operation.  Neither nb nor the width changes the
- * pop order.
+ * scan + insertion work runs above 3 steps per operation (push, pop, cancel or reschedule).
+ * Neither nb nor the width changes the pop order.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -94,6 +94,7 @@ struct evq {
 	uint32_t min;			/* the earliest pending event, 0 when empty */
 	uint32_t ops;			/* operations since the work counter was reset */
 	uint64_t work;			/* buckets scanned + nodes walked past since then */
+	uint64_t steps;			/* the same, never reset (evq_steps) */
 	uint64_t cur;			/* virtual bucket of min; <= every pending event's */
 #ifdef COMBOSIM_DEBUG
 	uint32_t check_tick;
@@ -319,6 +320,7 @@ static void link_node(evq *q, uint32_t s)
 			for (p = h; nd[nd[p].next].time <= x->time; p = nd[p].next)
 				walked++;
 			q->work += walked;
+			q->steps += walked;
 		}
 	}
 	/* insert after p */
@@ -357,6 +359,7 @@ static void find_min(evq *q)
 			q->min = h;
 			q->cur = v;
 			q->work += i;
+			q->steps += i;
 			return;
 		}
 	}
@@ -371,6 +374,7 @@ static void find_min(evq *q)
 	q->min = best;
 	q->cur = vbucket(nd[best].time, q->shift);
 	q->work += 2 * (uint64_t)q->nb;
+	q->steps += 2 * (uint64_t)q->nb;
 }
 
 static int cmp_time(const void *a, const void *b)
@@ -721,6 +725,11 @@ static __attribute__((noinline)) void cal_reschedule(evq *q, uint32_t h, sim_tim
 		q->min = h;
 		q->cur = vbucket(t, q->shift);
 	}
+	/* the engine re-times most events by rescheduling them (a group's finish moves at every
+	 * rate change), so a width chosen when they were pushed can go stale here: the drained
+	 * blocks of sim/drain.c pushed at 1 us widths then re-timed into clusters walked 60 nodes
+	 * per link */
+	maybe_resize(q);
 }
 
 void evq_reschedule(evq *q, ev_handle h, sim_time t)
@@ -798,6 +807,11 @@ sim_time evq_peek_time(const evq *q)
 	if (q->hole)			/* the minimum is among the root's children */
 		return q->heap[min_child(q->heap, 1, q->hn)].time;
 	return q->hn ? q->heap[0].time : SIM_TIME_NEVER;
+}
+
+uint64_t evq_steps(const evq *q)
+{
+	return q->steps;
 }
 
 size_t evq_size(const evq *q)

@@ -40,6 +40,9 @@ void evq_reschedule(evq *q, ev_handle h, sim_time t);
 bool evq_pop(evq *q, struct event *out);
 sim_time evq_peek_time(const evq *q);   /* SIM_TIME_NEVER when empty */
 size_t evq_size(const evq *q);
+/* Calendar buckets scanned and list nodes walked past so far: the queue's cost beyond the
+ * constant per operation (0 in heap mode).  For tests and benchmarks. */
+uint64_t evq_steps(const evq *q);
 bool evq_pending(const evq *q, ev_handle h);
 
 #ifdef COMBOSIM_DEBUG

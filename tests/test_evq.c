@@ -209,6 +209,42 @@ static void test_reschedule(void)
 	evq_free(q);
 }
 
+/* The calendar re-estimates its width when reschedules alone crowd its buckets: events pushed
+ * 1 ms apart (wide buckets) then re-timed, again and again, into a window of a few us (as the
+ * engine re-times the finish events of drained blocks) cost a few steps per reschedule once
+ * the width has been re-estimated (within two rounds: its check runs every 2 x buckets
+ * operations), and still pop in order.  With the width kept from the pushes, every reschedule
+ * walks about half the events of the one crowded bucket (~1000 steps). */
+static void test_reschedule_crowded(void)
+{
+	enum { N = 2000, WARMUP = 2, ROUNDS = 10 };
+	evq *q = evq_new(0);
+	gsl_rng *r = rng_new(7);
+	ev_handle h[N];
+	struct event ev;
+	sim_time last = 0;
+	uint64_t before = 0;
+
+	for (int i = 0; i < N; i++)
+		h[i] = evq_push(q, (sim_time)(i + 1) * 1000000, 0, OBJ(i));
+	for (int k = 0; k < ROUNDS; k++) {
+		if (k == WARMUP)
+			before = evq_steps(q);
+		for (int i = 0; i < N; i++)
+			evq_reschedule(q, h[i], 5000000000 + (sim_time)gsl_rng_uniform_int(r, 4000));
+	}
+	check(q);
+	CU_ASSERT(evq_steps(q) - before < 5u * N * (ROUNDS - WARMUP));
+	for (int i = 0; i < N; i++) {
+		CU_ASSERT_FATAL(evq_pop(q, &ev));
+		CU_ASSERT(ev.time >= last);
+		last = ev.time;
+	}
+	CU_ASSERT_EQUAL(evq_size(q), 0);
+	gsl_rng_free(r);
+	evq_free(q);
+}
+
 /* Handles become free on pop and are reused; a reused handle refers to its new event only. */
 static void test_handle_reuse(void)
 {
@@ -593,6 +629,7 @@ void register_evq_tests(void)
 	CU_add_test(s, "cancel", test_cancel);
 	CU_add_test(s, "reschedule earlier/later, tie rank", test_reschedule);
 	CU_add_test(s, "handle reuse after pop", test_handle_reuse);
+	CU_add_test(s, "reschedules into a crowded window: bounded steps", test_reschedule_crowded);
 	CU_add_test(s, "differential vs oracle, 1e5 ops", test_differential);
 	CU_add_test(s, "differential vs oracle, all time regimes, 1e6 ops", test_differential_regimes);
 }

@@ -1,13 +1,20 @@
-/* evq — the engine's pending-event set (see evq.h): an indexed 4-ary heap while small, a
- * calendar queue (Brown 1988) on the integer nanosecond times once more than EVQ_CAL_ON events
- * are pending (back to the heap below EVQ_CAL_OFF).  Both modes give the exact (time, seq) pop
- * order and the same handles (one slot allocator), so switching never changes a run's output.
+/* evq — the engine's pending-event set (see evq.h): a sorted array up to EVQ_SORTED_MAX events
+ * (back to it at EVQ_SORTED_BACK), an indexed 4-ary heap while small, a calendar queue (Brown
+ * 1988) on the integer nanosecond times once more than EVQ_CAL_ON events are pending (back to
+ * the heap below EVQ_CAL_OFF).  Every mode gives the exact (time, seq) pop order and the same
+ * handles (one slot allocator), so switching never changes a run's output.
  *
  * Why both: the calendar's cost per step is flat in the number pending and wins from about 10^4
  * pending events up, but its constant cost (branchy list code) loses to the heap below ~100,
  * and the engine runs with a handful pending: the calendar alone made whole runs slower.  The
  * measurements (bench/evq_bench.c, hold model, per mode and size) are in
  * bench/results/evq_bench.txt and evq_calendar_prediction.txt.
+ *
+ * Sorted mode: the engine holds 2-3 events pending most of the time (COMBO's 10k-frame run:
+ * 2.4 on average), where the heap's sift from the root hole cost ~180 instructions a push
+ * (bench/results/evq_sorted_prediction.txt).  The heap array is kept in descending key order:
+ * a pop takes the last entry, and a push walks from the end past the few later events.  Going
+ * up reverses it (ascending order is a valid heap); coming back is an insertion sort.
  *
  * Heap mode: the former sim/evq.c (its comment, with the table of the heap variants measured,
  * is in `git show 854a045^:sim/evq.c`): {time, seq, slot} entries, 128-bit branch-free key
@@ -50,6 +57,8 @@
 #define EVQ_ARITY	4
 #define EVQ_CAL_ON	512u		/* heap -> calendar when a push makes n larger */
 #define EVQ_CAL_OFF	128u		/* calendar -> heap when n falls below */
+#define EVQ_SORTED_MAX	8u		/* sorted -> heap when a push makes n larger */
+#define EVQ_SORTED_BACK	4u		/* heap -> sorted when a pop or cancel leaves this many */
 
 struct node {
 	sim_time time;			/* calendar mode (the heap keeps it in its entries) */
@@ -82,6 +91,7 @@ struct evq {
 	uint32_t n;			/* pending events */
 	bool cal;			/* calendar mode (else heap mode) */
 	/* heap mode */
+	bool sorted;			/* heap[] is sorted (small sizes), never with a hole */
 	bool hole;			/* heap[0] is empty: popped, waiting for a push */
 	uint32_t hn;			/* heap entries, the root hole included */
 	uint32_t hcap;			/* heap[] capacity */
@@ -144,6 +154,7 @@ evq *evq_new(size_t capacity_hint)
 	q->nb = EVQ_MIN_NB;
 	q->shift = EVQ_INIT_SHIFT;
 	q->nslots = 1;
+	q->sorted = true;
 	return q;
 }
 
@@ -295,6 +306,51 @@ static void fill_hole(evq *q)
 	q->hole = false;
 	q->hn--;			/* a hole implies hn >= 2 */
 	sift_down_root(q, q->heap[q->hn]);
+}
+
+/* ---- sorted mode: heap[] in descending key order, the minimum last ---- */
+
+/* Inserts e (its slot's key) into the sorted entries; hn < hcap.  New events mostly fall near
+ * the minimum (a block's end before the next frame's release), so the walk from the end is
+ * short. */
+static void sorted_insert(evq *q, struct hent e)
+{
+	uint32_t i = q->hn++;
+
+	for (; i > 0 && hent_lt(&q->heap[i - 1], &e); i--)
+		place(q, i, q->heap[i - 1]);
+	place(q, i, e);
+}
+
+/* Sorted mode -> heap mode: ascending order is a valid heap. */
+static void sorted_to_heap(evq *q)
+{
+	for (uint32_t i = 0, j = q->hn - 1; i < j; i++, j--) {
+		struct hent e = q->heap[i];
+
+		place(q, i, q->heap[j]);
+		place(q, j, e);
+	}
+	q->sorted = false;
+}
+
+static void sorted_remove(evq *q, uint32_t i)
+{
+	for (q->hn--; i < q->hn; i++)
+		place(q, i, q->heap[i + 1]);
+}
+
+/* Heap mode -> sorted mode (few entries: an insertion sort). */
+static void to_sorted(evq *q)
+{
+	uint32_t n;
+
+	fill_hole(q);
+	n = q->hn;
+	q->hn = 0;
+	for (uint32_t i = 0; i < n; i++)
+		sorted_insert(q, q->heap[i]);
+	q->sorted = true;
 }
 
 /* ---- calendar mode ---- */
@@ -604,6 +660,7 @@ static void to_heap(evq *q)
 	q->bucket = NULL;
 	q->cal = false;
 	q->hole = false;
+	q->sorted = false;		/* n >= EVQ_CAL_OFF - 1 */
 	q->min = 0;
 }
 
@@ -654,9 +711,13 @@ ev_handle evq_push(evq *q, sim_time t, uint32_t kind, void *obj)
 	q->n++;
 	if (__builtin_expect(q->cal, 0)) {
 		cal_push(q, s, t);
+	} else if (q->sorted && q->hn < EVQ_SORTED_MAX) {
+		sorted_insert(q, (struct hent){ .time = t, .seq = q->seq++, .slot = s });
 	} else {
 		struct hent e = { .time = t, .seq = q->seq++, .slot = s };
 
+		if (q->sorted)
+			sorted_to_heap(q);
 		if (q->hole) {
 			q->hole = false;
 			sift_down_root(q, e);
@@ -689,7 +750,10 @@ bool evq_cancel(evq *q, ev_handle h)
 	if (!evq_pending(q, h))
 		return false;
 	q->n--;
-	if (__builtin_expect(!q->cal, 1)) {
+	if (q->sorted) {
+		sorted_remove(q, q->nodes[h].pos);
+		slot_release(q, h);
+	} else if (__builtin_expect(!q->cal, 1)) {
 		uint32_t i;
 		struct hent e;
 
@@ -703,6 +767,8 @@ bool evq_cancel(evq *q, ev_handle h)
 			else
 				sift_down(q, i, e);
 		}
+		if (q->n <= EVQ_SORTED_BACK)
+			to_sorted(q);
 	} else {
 		cal_cancel(q, h);
 	}
@@ -738,7 +804,10 @@ void evq_reschedule(evq *q, ev_handle h, sim_time t)
 		fprintf(stderr, "combosim: evq_reschedule: handle %" PRIu32 " is not pending\n", h);
 		abort();
 	}
-	if (__builtin_expect(!q->cal, 1)) {
+	if (q->sorted) {
+		sorted_remove(q, q->nodes[h].pos);
+		sorted_insert(q, (struct hent){ .time = t, .seq = q->seq++, .slot = h });
+	} else if (__builtin_expect(!q->cal, 1)) {
 		uint32_t i;
 		struct hent e;
 
@@ -785,7 +854,7 @@ bool evq_pop(evq *q, struct event *out)
 	fill_hole(q);
 	if (!q->hn)
 		return false;
-	top = &q->heap[0];
+	top = &q->heap[q->sorted ? q->hn - 1 : 0];
 	x = &q->nodes[top->slot];
 	out->time = top->time;
 	out->kind = x->kind;
@@ -793,7 +862,15 @@ bool evq_pop(evq *q, struct event *out)
 	out->handle = top->slot;
 	slot_release(q, top->slot);
 	q->n--;
-	if (q->hn > 1)
+	if (q->sorted)
+		q->hn--;
+	else if (q->n <= EVQ_SORTED_BACK) {
+		if (--q->hn > 0) {		/* the last entry in the root's place, then sorted */
+			q->heap[0] = q->heap[q->hn];
+			q->nodes[q->heap[0].slot].pos = 0;
+		}
+		to_sorted(q);
+	} else if (q->hn > 1)
 		q->hole = true;		/* the next push (or fill_hole) refills the root */
 	else
 		q->hn = 0;
@@ -806,7 +883,9 @@ sim_time evq_peek_time(const evq *q)
 		return q->nodes[q->min].time;
 	if (q->hole)			/* the minimum is among the root's children */
 		return q->heap[min_child(q->heap, 1, q->hn)].time;
-	return q->hn ? q->heap[0].time : SIM_TIME_NEVER;
+	if (!q->hn)
+		return SIM_TIME_NEVER;
+	return q->heap[q->sorted ? q->hn - 1 : 0].time;
 }
 
 uint64_t evq_steps(const evq *q)
@@ -869,7 +948,7 @@ static void check_calendar(const evq *q)
 static void check_heap(const evq *q)
 {
 	if (q->hn > q->hcap || (q->hole && q->hn < 2) || q->hn - q->hole != q->n || q->bucket ||
-	    q->n > EVQ_CAL_ON)
+	    q->n > EVQ_CAL_ON || (q->sorted && (q->hole || q->n > EVQ_SORTED_MAX)))
 		check_fail("heap counts out of range", q->hn);
 	for (size_t i = q->hole; i < q->hn; i++) {
 		const struct hent *e = &q->heap[i];
@@ -881,8 +960,10 @@ static void check_heap(const evq *q)
 			check_fail("slot does not point back at its entry", i);
 		if (e->seq >= q->seq)
 			check_fail("seq from the future", i);
-		if (i > 0 && !(p == 0 && q->hole) && hent_lt(e, &q->heap[p]))
+		if (i > 0 && !q->sorted && !(p == 0 && q->hole) && hent_lt(e, &q->heap[p]))
 			check_fail("heap order violated", i);
+		if (q->sorted && i > 0 && hent_lt(&q->heap[i - 1], e))
+			check_fail("sorted entries out of order", i);
 	}
 }
 

@@ -400,12 +400,13 @@ static void oracle_free(struct oracle *o)
 
 /*
  * Differential test: the same random mix of push/pop/cancel/reschedule on evq and on the
- * oracle, times in a narrow window (many ties).  Every result must agree.
+ * oracle, times in a narrow window (many ties), the size drifting between about lo and hi
+ * every `period` operations.  Every result must agree.
  */
-static void test_differential(void)
+static void differential(unsigned long seed, size_t lo, size_t hi, size_t period)
 {
 	enum { OPS = 100000, MAXN = 2000 };
-	gsl_rng *r = rng_new(12345);
+	gsl_rng *r = rng_new(seed);
 	struct oracle o = ORACLE_INIT;
 	evq *q = evq_new(1);
 	ev_handle max_h = 0;
@@ -414,7 +415,7 @@ static void test_differential(void)
 
 	for (size_t op = 0; op < OPS; op++) {
 		/* drift the target size up and down so the queue also empties and regrows */
-		size_t target = (op / 5000) % 2 ? 20 : 1500;
+		size_t target = (op / period) % 2 ? lo : hi;
 		double p_push = o.n < target ? 0.55 : 0.30;
 		double u = gsl_rng_uniform(r);
 		struct event ev;
@@ -484,6 +485,19 @@ static void test_differential(void)
 	evq_free(q);
 	oracle_free(&o);
 	gsl_rng_free(r);
+}
+
+/* through the heap and the calendar and back */
+static void test_differential(void)
+{
+	differential(12345, 20, 1500, 5000);
+}
+
+/* the sizes the engine mostly runs at: the sorted mode (up to 8), the heap, and the switches
+ * between them (EVQ_SORTED_MAX 8, EVQ_SORTED_BACK 4) many times over */
+static void test_differential_small(void)
+{
+	differential(777, 1, 14, 200);
 }
 
 
@@ -631,5 +645,6 @@ void register_evq_tests(void)
 	CU_add_test(s, "handle reuse after pop", test_handle_reuse);
 	CU_add_test(s, "reschedules into a crowded window: bounded steps", test_reschedule_crowded);
 	CU_add_test(s, "differential vs oracle, 1e5 ops", test_differential);
+	CU_add_test(s, "differential vs oracle at 0-14 pending, 1e5 ops", test_differential_small);
 	CU_add_test(s, "differential vs oracle, all time regimes, 1e6 ops", test_differential_regimes);
 }

@@ -100,23 +100,25 @@ bool kernel_units_ok(const struct kernel_spec *k, const struct gpu_desc *g, char
  * than the work the solo time leaves beyond them, the last block's time at the speed of one
  * block per SM (never more than the wave model's work, which keeps an SM's throughput; at least
  * a hundredth of it: a kernel whose solo time is below its launches' time runs longer). */
-static void fit_launch_bound(struct kernel_fit *f, const struct gpu_desc *g, const struct kernel_spec *k, int occ)
+static void fit_launch_bound(struct kernel_fit *f, const struct kernel_fit_base *b,
+			     const struct gpu_desc *g, const struct kernel_spec *k)
 {
 	if (g->launch_per_ns <= 0 || k->grid <= g->launch_burst)
 		return;
 	double t_launch = (k->grid - g->launch_burst) / g->launch_per_ns;
-	double wave = f->block_ns / solo_block_speed(f, g, occ, g->sm_count);
+	double wave = f->block_ns / b->v_full;
 	if (t_launch + wave <= (double)k->solo_ns)
 		return;
-	double left = ((double)k->solo_ns - t_launch) * solo_block_speed(f, g, 1, g->sm_count);
+	double left = ((double)k->solo_ns - t_launch) * b->v_one;
 	if (left < f->block_ns)
 		f->block_ns = left > f->block_ns / 100 ? left : f->block_ns / 100;
 }
 
-bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct kernel_fit *f,
-		char *err, size_t errlen)
+bool kernel_fit_base(const struct kernel_spec *k, const struct gpu_desc *g, struct kernel_fit_base *b,
+		     char *err, size_t errlen)
 {
-	memset(f, 0, sizeof(*f));
+	memset(b, 0, sizeof(*b));
+	struct kernel_fit *f = &b->fit;
 	if (!kernel_units_ok(k, g, err, errlen))
 		return false;
 	if (k->threads > g->max_threads_per_block) {
@@ -169,14 +171,34 @@ bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct ke
 	 * nothing).  The kernel's time is full_waves / v(occ) + 1 / v(last) block times. */
 	long per_wave = (long)occ * g->sm_count;
 	long full = k->grid / per_wave, rest = k->grid % per_wave;
-	double units = full / solo_block_speed(f, g, occ, g->sm_count);
+	b->v_full = solo_block_speed(f, g, occ, g->sm_count);
+	b->v_one = solo_block_speed(f, g, 1, g->sm_count);
+	b->units = full / b->v_full;
 	if (rest) {
 		int last = (int)((rest + g->sm_count - 1) / g->sm_count);
 		int active = rest < g->sm_count ? (int)rest : g->sm_count;
-		units += 1 / solo_block_speed(f, g, last, active);
+		b->units += 1 / solo_block_speed(f, g, last, active);
 	}
-	f->block_ns = (double)k->solo_ns / units;
-	fit_launch_bound(f, g, k, occ);
+	return true;
+}
+
+void kernel_fit_finish(const struct kernel_fit_base *b, const struct kernel_spec *k,
+		       const struct gpu_desc *g, struct kernel_fit *f)
+{
+	*f = b->fit;
+	f->block_ns = (double)k->solo_ns / b->units;
+	fit_launch_bound(f, b, g, k);
+}
+
+bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct kernel_fit *f,
+		char *err, size_t errlen)
+{
+	struct kernel_fit_base b;
+	if (!kernel_fit_base(k, g, &b, err, errlen)) {
+		*f = b.fit;                  /* as far as it got, as before the split */
+		return false;
+	}
+	kernel_fit_finish(&b, k, g, f);
 	return true;
 }
 

@@ -68,6 +68,18 @@ bool kernel_units_ok(const struct kernel_spec *k, const struct gpu_desc *g, char
 bool kernel_fit(const struct kernel_spec *k, const struct gpu_desc *g, struct kernel_fit *fit,
 		char *err, size_t errlen);
 
+/* kernel_fit in two steps, for a cache of fits (models/fitcache.c): the base, which depends on
+ * the solo time only when dram_bytes is given, then block_ns from it and the solo time. */
+struct kernel_fit_base {
+	struct kernel_fit fit;           /* all but block_ns */
+	double units;                    /* the solo run's time in block times */
+	double v_full, v_one;            /* a block's speed alone in a full wave, and one per SM */
+};
+bool kernel_fit_base(const struct kernel_spec *k, const struct gpu_desc *g, struct kernel_fit_base *b,
+		     char *err, size_t errlen);
+void kernel_fit_finish(const struct kernel_fit_base *b, const struct kernel_spec *k,
+		       const struct gpu_desc *g, struct kernel_fit *f);
+
 /* The chip DRAM demand (`dram`) of a kernel that moves `bytes` in `solo_ns` alone on g with
  * `resident` blocks resident of which sat per SM reach full speed: the achieved share of the
  * bandwidth, bytes / (solo_ns x dram_gbps), inverted through g's DRAM curve to the demand that

@@ -60,6 +60,7 @@
 #include <time.h>
 #include <gsl/gsl_multifit.h>
 
+#include "models/fitcache.h"
 #include "policies/policy.h"
 
 #define HISTORY 64
@@ -112,6 +113,7 @@ struct combo {
 	enum kclass *be_cls;              /* per app: class of its kernel in flight */
 	struct kernel_fit *be_fit;        /* per app: its kernel in flight's block footprint */
 	int *be_per_sm;                   /* ... and its persistent workers per SM */
+	struct fit_cache *fits;           /* BE kernels' fits, remembered per spec */
 	long *be_held;                    /* per app: when it was held back for room (a sequence
 					   * number), 0: not held */
 	long held_seq;
@@ -141,6 +143,7 @@ static void combo_free(struct combo *c)
 	free(c->be_fit);
 	free(c->be_per_sm);
 	free(c->be_held);
+	fit_cache_free(c->fits);
 	free(c);
 }
 
@@ -172,7 +175,7 @@ static void *combo_init_mode(struct backend *b, const struct cfg *p, enum mode m
 	size_t na = (size_t)(napps ? napps : 1);
 	if (!c || !(c->be_first_sm = calloc(na, sizeof(int))) || !(c->be_cls = calloc(na, sizeof(*c->be_cls))) ||
 	    !(c->be_fit = calloc(na, sizeof(*c->be_fit))) || !(c->be_per_sm = calloc(na, sizeof(int))) ||
-	    !(c->be_held = calloc(na, sizeof(long)))) {
+	    !(c->be_held = calloc(na, sizeof(long))) || !(c->fits = fit_cache_new(bk_gpu(b)))) {
 		if (c)
 			combo_free(c);
 		return NULL;
@@ -285,10 +288,11 @@ static struct smset be_group(const struct combo *c, const struct backend *b)
 /* A BE kernel's persistent workers: at most 1/apps of the blocks that fit an SM alone, on each
  * SM of its group, so that the apps' kernels (CD and TC) all fit an SM at once and share it
  * (§5.1.1, Fig. 9: CUDA and Tensor cores both active in the BE group); at least one. */
-static int be_per_sm(const struct backend *b, const struct kernel_spec *k, struct kernel_fit *fit)
+static int be_per_sm(struct combo *c, const struct backend *b, const struct kernel_spec *k,
+		     struct kernel_fit *fit)
 {
 	char err[128];
-	int occ = kernel_fit(k, bk_gpu(b), fit, err, sizeof(err)) ? fit->occ_compute : 1;
+	int occ = fit_cache_get(c->fits, k, fit, err, sizeof(err)) ? fit->occ_compute : 1;
 	int per_sm = occ / (bk_apps(b) > 0 ? bk_apps(b) : 1);
 	return per_sm > 0 ? per_sm : 1;
 }
@@ -335,7 +339,7 @@ static bool launch_exact(struct combo *c, struct backend *b, int app)
 		return true;
 	const struct kernel_spec *k = bk_app_next(b, app);
 	struct kernel_fit fit;
-	int per_sm = be_per_sm(b, k, &fit);
+	int per_sm = be_per_sm(c, b, k, &fit);
 	/* a masked kernel's blocks wait in the hardware queue for room instead */
 	if (!c->be_masked && !group_has_room(c, b, &fit, per_sm)) {
 		c->group_full_waits++;
@@ -435,7 +439,7 @@ static void launch_relaxed(struct combo *c, struct backend *b)
 			continue;
 		struct launch_opts o = launch_ptb();
 		struct kernel_fit fit;
-		int per_sm = be_per_sm(b, k, &fit);
+		int per_sm = be_per_sm(c, b, k, &fit);
 		o.workers = per_sm * bk_gpu(b)->sm_count;
 		be_record(c, a, k, &fit, per_sm, bk_gpu(b)->sm_count);
 		c->be_first_sm[a] = 0;

@@ -106,7 +106,7 @@ struct kinst *kinst_new(struct sim *s, const struct kernel_spec *spec, const str
 	reshape_free(k);
 	memset(k, 0, sizeof(*k));
 	char err[256];
-	if (!kernel_fit(spec, s->g, &k->fit, err, sizeof(err))) {
+	if (!fit_cache_get(s->fits, spec, &k->fit, err, sizeof(err))) {
 		sim_fail(s, "%s", err);    /* cannot happen for kernels the loader checked */
 		k->q_next = s->free_k;
 		s->free_k = k;
@@ -601,6 +601,11 @@ struct sim *sim_new(const struct experiment *e, const struct policy_spec *p,
 	if (!s->out.label)
 		s->out.label = p ? p->name : "default";
 	s->q = evq_new(1024);
+	s->fits = fit_cache_new(s->g);
+	if (!s->fits) {
+		fprintf(stderr, "combosim: out of memory\n");
+		exit(1);
+	}
 	occupancy_open(s);
 	s->bk = (struct backend){ .ops = &sim_backend_ops, .self = s };
 	residency_init(s);
@@ -900,5 +905,6 @@ void sim_free(struct sim *s)
 	free(s->streams);
 	if (s->q)
 		evq_free(s->q);
+	fit_cache_free(s->fits);
 	free(s);
 }

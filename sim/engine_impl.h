@@ -22,6 +22,7 @@
 #define COMBOSIM_ENGINE_IMPL_H
 
 #include <gsl/gsl_rng.h>
+#include "models/fitcache.h"
 #include "models/interference.h"
 #include "models/power.h"
 #include "policies/policy.h"
@@ -205,6 +206,7 @@ struct sim {
 	long next_kernel_id;
 	const struct interference_ops *model;
 	void *model_self;
+	struct fit_cache *fits;       /* each launch's kernel_fit, remembered per spec */
 	struct sim_sinks out;
 	evq *q;
 	sim_time now, end, last_finish;

@@ -2,12 +2,14 @@
  * leftover rule, stream priority, SM masks, the 32-kernel hardware queue), carveout switching,
  * rates that change with residency, interference, PTB pools and determinism. */
 #include <CUnit/CUnit.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "models/fitcache.h"
 #include "models/interference.h"
 #include "sim/engine.h"
 #include "traces/timeline.h"
@@ -205,6 +207,62 @@ static void test_measured_tie_order(void)
 	struct cfg_diag d2 = { 0 };
 	CU_ASSERT_PTR_NULL(test_rtx3090_with("sm_tie_order", order, &d2));
 	CU_ASSERT_PTR_NOT_NULL(strstr(d2.msg, "$.sm_tie_order[5]: SM 4 appears twice in the tie order"));
+}
+
+/* The fit cache gives kernel_fit's answer for every spec: the first time and after (a hit),
+ * for a spec that differs from a remembered one in any single field (a miss, a new fit; the
+ * solo time alone: a hit with its own work per block); a spec that does not fit gets
+ * kernel_fit's error every time. */
+static void test_fit_cache(void)
+{
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = gpu_load("models/rtx3090.json", &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	struct fit_cache *c = fit_cache_new(g);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	struct kernel_spec base = { .name = "K", .cls = KC_CD, .demand = { 0, 0.6, 0, 0.2 },
+				    .dram = 0.3, .grid = 200, .threads = 256, .regs = 32, .smem = 4096,
+				    .solo_ns = 100000 };
+	struct kernel_spec v[14];
+	for (int i = 0; i < 14; i++)
+		v[i] = base;
+	strcpy(v[1].name, "L");
+	v[2].cls = KC_TC;
+	v[3].demand[UNIT_LSU] = 0.5;
+	v[4].dram = 0.9;
+	v[5].dram_bytes = 1e8;
+	v[6].grid = 201;
+	v[7].threads = 512;
+	v[8].regs = 64;
+	v[9].smem = 40000;
+	v[10].solo_ns = 50000;
+	v[11].sat_blocks = 2;
+	v[12].ptb_workers = 82;
+	v[13] = v[5];
+	v[13].solo_ns = 50000;                    /* with bytes, the DRAM demand follows the time */
+	char err[256], err2[256];
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < 14; i++) {
+			struct kernel_fit want, got;
+			CU_ASSERT_FATAL(kernel_fit(&v[i], g, &want, err, sizeof(err)));
+			CU_ASSERT_FATAL(fit_cache_get(c, &v[i], &got, err, sizeof(err)));
+			CU_ASSERT(memcmp(&want, &got, sizeof(want)) == 0);
+		}
+	long misses, hits;
+	fit_cache_counts(c, &misses, &hits);
+	/* v[10] differs from v[0] only in its solo time: the same base, its own block_ns */
+	CU_ASSERT_EQUAL(misses + hits, 28);
+	CU_ASSERT(misses >= 13 && hits >= 10);    /* (a hash collision turns a hit into a miss) */
+	struct kernel_spec big = base;
+	big.threads = 4096;                       /* more than a block may have */
+	struct kernel_fit f;
+	for (int i = 0; i < 2; i++) {
+		CU_ASSERT_FALSE(kernel_fit(&big, g, &f, err, sizeof(err)));
+		CU_ASSERT_FALSE(fit_cache_get(c, &big, &f, err2, sizeof(err2)));
+		CU_ASSERT_STRING_EQUAL(err, err2);
+	}
+	fit_cache_free(c);
+	gpu_free(g);
 }
 
 static void test_most_room(void)
@@ -948,6 +1006,7 @@ void register_engine_tests(void)
 {
 	CU_pSuite s = CU_add_suite("engine", NULL, NULL);
 	CU_add_test(s, "occupancy and allocation granularity", test_occupancy);
+	CU_add_test(s, "kernel fits remembered per spec", test_fit_cache);
 	CU_add_test(s, "per-GPU class defaults", test_class_defaults);
 	CU_add_test(s, "GPU exit hold: steps and bad input", test_exit_hold_input);
 	CU_add_test(s, "DRAM saturation curve", test_dram_knee);

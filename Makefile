@@ -160,7 +160,7 @@ bench: all $(patsubst bench/%.c,$(BIN)/bench-%,$(BENCH_SRC))
 # each one's reproduction.csv and RESULTS.md under build/figures/, draws plots/out/*.png with
 # gnuplot; the tracked tree stays as it was (`make results` copies the write-ups).  Measured
 # per recipe line by bench/figures_time.sh on the idle 2-core development machine from an
-# empty build/figures (bench/results/figures_time.txt): 118 s wall, 160 s user + 21 s system
+# empty build/figures (bench/results/figures_time.txt): 79 s wall, 120 s user + 4 s system
 # CPU, all four papers (COMBO's runs 16 s each); the length checks are `make
 # figures-stability`.  The sweeps start afresh: a
 # sweep resumes finished runs, which would keep results of an older binary.

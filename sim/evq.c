@@ -313,7 +313,7 @@ static void fill_hole(evq *q)
 /* Inserts e (its slot's key) into the sorted entries; hn < hcap.  New events mostly fall near
  * the minimum (a block's end before the next frame's release), so the walk from the end is
  * short. */
-static void sorted_insert(evq *q, struct hent e)
+static inline __attribute__((always_inline)) void sorted_insert(evq *q, struct hent e)
 {
 	uint32_t i = q->hn++;
 

@@ -31,15 +31,22 @@ static inline double ceil_nonneg(double x)
 
 /* ---------------------------------------------------------------- classes */
 
+/* Points the SMs of m at c; returns how many they are. */
+static int class_map(struct sim *s, struct smclass *c, const struct smset *m)
+{
+	int n = 0;
+	/* the member bits only (members lie below sm_count), not every SM of the GPU */
+	for (size_t w = 0; w < sizeof(m->w) / sizeof(m->w[0]); w++)
+		for (uint64_t b = m->w[w]; b; b &= b - 1) {
+			s->cls_of[w * 64 + (size_t)__builtin_ctzll(b)] = c;
+			n++;
+		}
+	return n;
+}
+
 static void class_set_members(struct sim *s, struct smclass *c)
 {
-	c->nsm = 0;
-	/* the member bits only (members lie below sm_count), not every SM of the GPU */
-	for (size_t w = 0; w < sizeof(c->members.w) / sizeof(c->members.w[0]); w++)
-		for (uint64_t b = c->members.w[w]; b; b &= b - 1) {
-			s->cls_of[w * 64 + (size_t)__builtin_ctzll(b)] = c;
-			c->nsm++;
-		}
+	c->nsm = class_map(s, c, &c->members);
 }
 
 void residency_init(struct sim *s)
@@ -284,8 +291,8 @@ struct smclass *class_split(struct sim *s, struct smclass *c, const struct smset
 	d->members = in;
 	for (size_t w = 0; w < sizeof(in.w) / sizeof(in.w[0]); w++)
 		c->members.w[w] &= ~in.w[w];
-	class_set_members(s, c);
-	class_set_members(s, d);
+	d->nsm = class_map(s, d, &in);      /* c's other SMs still point at c */
+	c->nsm -= d->nsm;
 	d->dirty = d->freed = false;
 	if (c->dirty)
 		class_mark_dirty(s, d);
@@ -308,6 +315,7 @@ static void class_merge(struct sim *s, struct smclass *into, struct smclass *fro
 	class_integrate(s, from);
 	for (size_t w = 0; w < sizeof(into->members.w) / sizeof(into->members.w[0]); w++)
 		into->members.w[w] |= from->members.w[w];
+	into->nsm += class_map(s, into, &from->members);
 	if (from->freed)
 		class_mark_freed(s, into);
 	if (from->dirty)
@@ -320,7 +328,6 @@ static void class_merge(struct sim *s, struct smclass *into, struct smclass *fro
 		group_free(s, gr);
 	}
 	class_kill(s, from);
-	class_set_members(s, into);
 }
 
 /* Idle SMs are all alike: keep them in one class, one for the power-gated ones (the

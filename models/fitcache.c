@@ -25,7 +25,8 @@ struct fit_cache {
 	struct fit_entry e[FIT_SLOTS];
 };
 
-/* spec_same compares every field but the solo time, which only block_ns depends on (unless
+/* spec_same compares every field but the name, which only kernel_fit's errors use (a spec that
+ * does not fit is never remembered), and the solo time, which only block_ns depends on (unless
  * the DRAM demand comes from bytes): a game's frames scale their kernels' solo times.  A field
  * added to struct kernel_spec must be added there and to spec_hash, or a changed kernel would
  * be given an old fit. */
@@ -40,8 +41,7 @@ static bool spec_same(const struct kernel_spec *a, const struct kernel_spec *b)
 	       a->grid == b->grid && a->threads == b->threads && a->regs == b->regs &&
 	       a->smem == b->smem && (a->dram_bytes <= 0 || a->solo_ns == b->solo_ns) &&
 	       a->sat_blocks == b->sat_blocks &&
-	       a->ptb_workers == b->ptb_workers && a->dram_default == b->dram_default &&
-	       strcmp(a->name, b->name) == 0;
+	       a->ptb_workers == b->ptb_workers && a->dram_default == b->dram_default;
 }
 
 static uint64_t bits(double x)
@@ -51,12 +51,10 @@ static uint64_t bits(double x)
 	return u;
 }
 
-/* FNV-1a over the name, then every other field */
+/* FNV-1a over the fields spec_same compares */
 static uint32_t spec_hash(const struct kernel_spec *k)
 {
 	uint64_t h = 14695981039346656037ull;
-	for (const char *p = k->name; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
 	const uint64_t v[] = { (uint64_t)k->grid, (uint64_t)k->threads, (uint64_t)k->regs,
 			       (uint64_t)k->smem, k->dram_bytes > 0 ? (uint64_t)k->solo_ns : 0, (uint64_t)k->cls,
 			       (uint64_t)k->sat_blocks, (uint64_t)k->ptb_workers, k->dram_default,

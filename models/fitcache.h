@@ -3,8 +3,9 @@
  * A run fits every launch's spec (the engine for each kernel instance, COMBO for each BE launch),
  * and the same few specs come back thousands of times: a game's frames, a BE app's queue.
  * kernel_fit is a pure function of the spec and the GPU, so its base (kernel_fit_base: all but
- * the work per block) found once serves every later spec equal to it in all but the solo time
- * (frames scale it).  The key is the spec's contents, not its address: frames own copies.
+ * the work per block) found once serves every later spec equal to it in all but the name and
+ * the solo time (frames scale it).  The key is the spec's contents, not its address: frames
+ * own copies.
  * A spec that does not fit is not remembered (its error is kernel_fit's each time).
  */
 #ifndef COMBOSIM_FITCACHE_H

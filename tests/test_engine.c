@@ -211,8 +211,8 @@ static void test_measured_tie_order(void)
 
 /* The fit cache gives kernel_fit's answer for every spec: the first time and after (a hit),
  * for a spec that differs from a remembered one in any single field (a miss, a new fit; the
- * solo time alone: a hit with its own work per block); a spec that does not fit gets
- * kernel_fit's error every time. */
+ * name or the solo time alone: a hit, with its own work per block); a spec that does not fit
+ * gets kernel_fit's error, its own name in it, every time. */
 static void test_fit_cache(void)
 {
 	struct cfg_diag d = { 0 };
@@ -250,16 +250,19 @@ static void test_fit_cache(void)
 		}
 	long misses, hits;
 	fit_cache_counts(c, &misses, &hits);
-	/* v[10] differs from v[0] only in its solo time: the same base, its own block_ns */
+	/* v[1] and v[10] differ from v[0] only in the name and the solo time: the same base (and
+	 * v[10] its own block_ns) */
 	CU_ASSERT_EQUAL(misses + hits, 28);
-	CU_ASSERT(misses >= 13 && hits >= 10);    /* (a hash collision turns a hit into a miss) */
+	CU_ASSERT(misses >= 12 && hits >= 12);    /* (a hash collision turns a hit into a miss) */
 	struct kernel_spec big = base;
 	big.threads = 4096;                       /* more than a block may have */
 	struct kernel_fit f;
 	for (int i = 0; i < 2; i++) {
+		strcpy(big.name, i ? "big2" : "big1");
 		CU_ASSERT_FALSE(kernel_fit(&big, g, &f, err, sizeof(err)));
 		CU_ASSERT_FALSE(fit_cache_get(c, &big, &f, err2, sizeof(err2)));
 		CU_ASSERT_STRING_EQUAL(err, err2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err2, big.name));
 	}
 	fit_cache_free(c);
 	gpu_free(g);

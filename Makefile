@@ -22,10 +22,10 @@ LDSAN    := -fsanitize=address,undefined
 else
 # Link-time optimisation lets the engine's small cross-file calls (the event queue's push, pop
 # and peek from residency.c and dispatch.c) inline: -O3 + LTO cut the COMBO 10k-frame run's
-# time 12 % (bench/results/lto_prediction.txt).  GCC only (its archiver below); `make LTO=`
-# builds without it.
+# time 12 % (bench/results/lto_prediction.txt).  GCC with gcc-ar only (the archiver below);
+# `make LTO=` builds without it.
 ifeq ($(origin LTO),undefined)
-LTO      := $(if $(shell $(CC) -v 2>&1 | grep '^gcc version'),-flto=auto)
+LTO      := $(if $(and $(shell $(CC) -v 2>&1 | grep '^gcc version'),$(shell command -v gcc-ar)),-flto=auto)
 endif
 OPT      := -O3 -g $(LTO)
 LDSAN    := -O3 $(LTO)

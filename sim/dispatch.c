@@ -108,11 +108,12 @@ static void limit_sms(struct sim *s, struct kinst *k, struct smset *allowed)
 }
 
 /* After the SM-bound split a class lies wholly inside or wholly outside the set. */
-static bool class_outside(const struct sim *s, const struct smclass *c, const struct smset *set)
+static bool class_outside(const struct smclass *c, const struct smset *set)
 {
-	for (int sm = 0; sm < s->g->sm_count; sm++)
-		if (smset_has(&c->members, sm))
-			return !smset_has(set, sm);
+	/* its first member SM tells (members lie below sm_count) */
+	for (size_t w = 0; w < sizeof(c->members.w) / sizeof(c->members.w[0]); w++)
+		if (c->members.w[w])
+			return !smset_has(set, (int)(w * 64) + __builtin_ctzll(c->members.w[w]));
 	return false;
 }
 
@@ -127,7 +128,7 @@ static struct smclass *smbound_fallback(struct sim *s, struct kinst *k, int *nca
 	if (k->resident > 0 || k->pool <= 0)
 		return NULL;
 	for (int j = 0; j < *ncand; j++)
-		if (s->take[s->cand[j]->id] && !class_outside(s, s->cand[j], &k->sms))
+		if (s->take[s->cand[j]->id] && !class_outside(s->cand[j], &k->sms))
 			return NULL;
 	for (int rank = s->g->sm_count - 1; rank >= 0; rank--) {
 		int sm = s->g->sm_by_rank[rank];
@@ -351,11 +352,11 @@ static void place(struct sim *s, struct kinst *k, const struct smset *blocked, b
 		if (c == keep) {
 			group_add(s, k, c, 1);
 			group_add_exiting(s, k, c, take - 1);
-		} else if (smbound_rule(k) && class_outside(s, c, &k->sms)) {
+		} else if (smbound_rule(k) && class_outside(c, &k->sms)) {
 			group_add_exiting(s, k, c, take);   /* lands, reads %smid, returns */
 		} else if (smbound_rule(k)) {
 			smbound_inside(s, k, c, take, (long)k->spec->grid - k->resident);
-		} else if (k->relaunch && class_outside(s, c, &k->sms)) {
+		} else if (k->relaunch && class_outside(c, &k->sms)) {
 			group_add_exiting(s, k, c, take);   /* lands, reads %smid, returns */
 		} else if (k->relaunch) {
 			smbound_inside(s, k, c, take, (long)k->spec->grid - k->done_blocks - k->resident);

@@ -317,8 +317,14 @@ static inline __attribute__((always_inline)) void sorted_insert(evq *q, struct h
 {
 	uint32_t i = q->hn++;
 
-	for (; i > 0 && hent_lt(&q->heap[i - 1], &e); i--)
-		place(q, i, q->heap[i - 1]);
+	/* times mostly differ: the time alone decides, seq only on a tie */
+	for (; i > 0; i--) {
+		const struct hent *p = &q->heap[i - 1];
+
+		if (p->time != e.time ? p->time > e.time : p->seq > e.seq)
+			break;
+		place(q, i, *p);
+	}
 	place(q, i, e);
 }
 

@@ -13,6 +13,8 @@
 
 #define CSVROW_MAX 1024
 
+/* Declare one and set n = 0: an initializer (`= { .n = 0 }`) clears the whole buffer, a
+ * kilobyte for every row. */
 struct csvrow {
 	size_t n;
 	char b[CSVROW_MAX];

@@ -173,7 +173,8 @@ static void write_kernel_row(struct sim *s, const struct kinst *k)
 		const char *owner = k->game >= 0 ? s->e->games[k->game].name
 			: k->app >= 0 ? s->e->apps[k->app].name : "";
 		/* "%s,%s,%s,%s,%s,%ld,%d,%lld,%lld,%lld,%lld,%d\n" without fprintf (base/csvrow.h) */
-		struct csvrow r = { .n = 0 };
+		struct csvrow r;
+		r.n = 0;
 		const char *str[] = { s->out.label, k->spec->name, kclass_names[k->spec->cls],
 				      variant_names[k->variant], owner };
 		for (int i = 0; i < 5; i++) {
@@ -329,7 +330,8 @@ static void frame_write(struct sim *s, const struct frame *f, bool dropped)
 	sim_time lat = dropped ? -1 : f->finish - f->release;
 	int violated = dropped || f->finish > f->deadline;
 	/* "%s,%s,%ld,%lld,%lld,%lld,%lld,%lld,%d,%d,%s\n" without fprintf (base/csvrow.h) */
-	struct csvrow r = { .n = 0 };
+	struct csvrow r;
+	r.n = 0;
 	csv_str(&r, s->out.label);
 	csv_char(&r, ',');
 	csv_str(&r, s->e->games[f->game].name);

@@ -322,8 +322,8 @@ results:
 # and the oracle (best static split meeting QoS); one table and one figure per family under
 # build/compare/report and plots/out/compare_*.png, experiments/compare/README.md regenerated.
 # The experiment files are tracked (experiments/compare/generate.py writes them from spec/).
-# About 17 minutes on two cores since the H100 block drain (sim/drain.c: the vGASA H100 sweep
-# alone about 15; 4 minutes before it); refine.py adds the oracle's runs at the QoS cliffs.
+# About 15 minutes on two cores since the H100 block drain (sim/drain.c: the vGASA H100 sweep
+# most of it; 4 minutes before it); refine.py adds the oracle's runs at the QoS cliffs.
 CMP := build/compare
 .PHONY: compare
 compare: all

@@ -310,9 +310,8 @@ static void fill_hole(evq *q)
 
 /* ---- sorted mode: heap[] in descending key order, the minimum last ---- */
 
-/* Inserts e (its slot's key) into the sorted entries; hn < hcap.  New events mostly fall near
- * the minimum (a block's end before the next frame's release), so the walk from the end is
- * short. */
+/* Inserts e (its slot's key) into the sorted entries; hn < hcap.  At the engine's usual 2-3
+ * pending the walk from the end passes about one entry (1.15 in COMBO's 10k-frame run). */
 static inline __attribute__((always_inline)) void sorted_insert(evq *q, struct hent e)
 {
 	uint32_t i = q->hn++;

@@ -44,11 +44,6 @@ static int class_map(struct sim *s, struct smclass *c, const struct smset *m)
 	return n;
 }
 
-static void class_set_members(struct sim *s, struct smclass *c)
-{
-	c->nsm = class_map(s, c, &c->members);
-}
-
 void residency_init(struct sim *s)
 {
 	int n = s->g->sm_count;
@@ -71,7 +66,7 @@ void residency_init(struct sim *s)
 	c->id = 0;
 	c->alive = true;
 	c->members = smset_range(0, n);
-	class_set_members(s, c);
+	c->nsm = class_map(s, c, &c->members);
 	s->n_idle = 1;
 	s->n_parts = 1;              /* one chip-wide DRAM */
 	s->parts[0].share = 1;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs on the device machine (through the workplace's device tool), from the repository root,
 # with build/devcarry carried (cuda/scripts/carry.sh).  Writes everything under $OUT/r and packs
-# it as $OUT/run.tgz.  Usage: sh cuda/scripts/device_bench.sh [REPS]
+# it as $OUT/run.tgz.  Usage: [SANITIZE=0] sh cuda/scripts/device_bench.sh [REPS]
+# (SANITIZE=0 skips the compute-sanitizer pass over bench placement.)
 set -u
 reps=${1:-5}
 export LD_LIBRARY_PATH="$PWD/build/devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -19,7 +20,7 @@ for b in placement corun scaling; do
   echo "rc=$? in $(( $(date +%s) - start )) s"
   tail -5 "$R/bench-$b.log"
 done
-if command -v compute-sanitizer >/dev/null; then
+if [ "${SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   echo "== compute-sanitizer memcheck: bench placement (cached calibration)"
   timeout 150 compute-sanitizer --tool memcheck --error-exitcode 3 "$B" bench placement \
     --out "$R/sanitizer-placement" --calib "$R/calib.json" --reps 1 > "$R/sanitizer.log" 2>&1

@@ -1,0 +1,50 @@
+#!/bin/sh
+# Runs on the device machine (through the workplace's device tool), from the repository root,
+# with build/devcarry carried (cuda/scripts/carry.sh): every calibration bench a GPU
+# description (models/NAME.json) is fitted to, in one call, each packed as its own tarball so
+# that what finished comes back even if a later one runs out of time:
+#   bench.tgz       info.json, bench placement / corun / scaling (cuda/scripts/device_bench.sh)
+#   saturation.tgz  bench saturation (sat_blocks)
+#   pairs.tgz       bench pairs (its S-alone rows: block_launch)
+#   pileup.tgz      bench pileup (its S-alone rows: block_drain)
+#   reshape.tgz     bench reshape (yield)
+#   power.tgz       bench power with nvidia-smi sampling (cuda/scripts/device_power.sh)
+# cuda/scripts/describe_gpu.py fits the description from them.
+# Usage: sh cuda/scripts/device_describe.sh [REPS]   (about 5 minutes of GPU time)
+set -u
+reps=${1:-5}
+root=$PWD
+top=$OUT
+export LD_LIBRARY_PATH="$root/build/devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+B="$root/build/devcarry/combosim-cuda"
+
+# step NAME CMD...: runs CMD with OUT=$top/NAME.d, then moves NAME.d/run.tgz to $top/NAME.tgz
+step() {
+	name=$1; shift
+	start=$(date +%s)
+	echo "== $name"
+	mkdir -p "$top/$name.d"
+	OUT="$top/$name.d" "$@"
+	echo "== $name rc=$? in $(( $(date +%s) - start )) s"
+	[ -f "$top/$name.d/run.tgz" ] && mv "$top/$name.d/run.tgz" "$top/$name.tgz"
+	rm -rf "$top/$name.d"
+}
+
+# one_bench WHAT REPS: `bench WHAT` with nvidia-smi before and after, packed as run.tgz
+one_bench() {
+	R="$OUT/r"; mkdir -p "$R"
+	nvidia-smi -q -d CLOCK,PERFORMANCE,POWER > "$R/nvidia-smi-before.txt" 2>&1
+	timeout 300 "$B" bench "$1" --out "$R/bench-$1" --calib "$R/calib.json" --reps "$2" \
+		> "$R/bench-$1.log" 2>&1
+	echo "bench $1 rc=$?"; tail -3 "$R/bench-$1.log"
+	nvidia-smi -q -d CLOCK,PERFORMANCE,POWER > "$R/nvidia-smi-after.txt" 2>&1
+	tar czf "$OUT/run.tgz" -C "$OUT" r && rm -rf "$R"
+}
+
+step bench env SANITIZE=0 sh cuda/scripts/device_bench.sh "$reps"
+step saturation one_bench saturation "$reps"
+step pairs one_bench pairs "$reps"
+step pileup sh cuda/scripts/device_pileup.sh 3
+step reshape one_bench reshape 3
+step power sh cuda/scripts/device_power.sh build/devcarry power
+ls -la "$top"

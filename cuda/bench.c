@@ -161,7 +161,9 @@ double bench_calibrate(struct ck_dev *d, struct ck_calib *cal, struct ck_kernel 
 	}
 	/* the cache keeps the line through the final point with the fitted slope */
 	a = tm - b * (double)c.work;
-	ck_calib_put(cal, &c, a, b, target_us, tm);
+	if (!ck_calib_put(cal, &c, a, b, target_us, tm))   /* e.g. the least work takes longer than the target */
+		fprintf(stderr, "calibration of %s: no slope found (work %ld -> %.1f us): not cached\n",
+			ck_class_names[k->cls], c.work, tm);
 	k->work = c.work;
 	fprintf(stderr, "calibrated %s: work %ld -> %.1f us (target %.1f)\n", ck_class_names[k->cls], k->work, tm,
 		target_us);

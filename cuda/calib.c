@@ -111,9 +111,12 @@ bool ck_calib_get(const struct ck_calib *c, const struct ck_kernel *k, double *a
 	return true;
 }
 
-void ck_calib_put(struct ck_calib *c, const struct ck_kernel *k, double a_us, double b_us,
+bool ck_calib_put(struct ck_calib *c, const struct ck_kernel *k, double a_us, double b_us,
 		  double target_us, double measured_us)
 {
+	/* the reader refuses such a line, and with it the whole file every later bench opens */
+	if (!(isfinite(a_us) && isfinite(b_us) && b_us > 0))
+		return false;
 	char key[160];
 	ck_calib_key(k, key, sizeof(key));
 	cJSON *ent = cJSON_GetObjectItemCaseSensitive(c->root, "entries");
@@ -127,6 +130,7 @@ void ck_calib_put(struct ck_calib *c, const struct ck_kernel *k, double a_us, do
 	else
 		cJSON_AddItemToObject(ent, key, e);
 	c->dirty = true;
+	return true;
 }
 
 int ck_calib_save(struct ck_calib *c)

@@ -223,7 +223,9 @@ void ck_calib_key(const struct ck_kernel *k, char *buf, size_t n);
  * Returns 0, or -1 with a message in err for a malformed file. */
 int ck_calib_load(struct ck_calib *c, const char *path, const char *device, char *err, size_t n);
 bool ck_calib_get(const struct ck_calib *c, const struct ck_kernel *k, double *a_us, double *b_us);
-void ck_calib_put(struct ck_calib *c, const struct ck_kernel *k, double a_us, double b_us,
+/* Stores a line (false, nothing stored, unless a_us is finite and b_us > 0: what the loader
+ * accepts). */
+bool ck_calib_put(struct ck_calib *c, const struct ck_kernel *k, double a_us, double b_us,
 		  double target_us, double measured_us);
 int ck_calib_save(struct ck_calib *c);     /* 0 ok, -1 with errno */
 void ck_calib_free(struct ck_calib *c);

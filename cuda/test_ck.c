@@ -70,6 +70,14 @@ static void test_calib_cache(void)
 	double a, b;
 	CU_ASSERT_FALSE(ck_calib_get(&c, &k, &a, &b));
 	ck_calib_put(&c, &k, 3.5, 0.25, 2000, 1999);
+	/* a search that found no slope stores nothing: the file stays loadable (an H200's RT
+	 * calibration once wrote b_us null and every later bench refused the cache) */
+	struct ck_kernel flat = k;
+	flat.tasks = k.tasks + 1;
+	CU_ASSERT_FALSE(ck_calib_put(&c, &flat, 335, NAN, 200, 335));
+	CU_ASSERT_FALSE(ck_calib_put(&c, &flat, 335, 0, 200, 335));
+	CU_ASSERT_FALSE(ck_calib_put(&c, &flat, NAN, 0.5, 200, 335));
+	CU_ASSERT_FALSE(ck_calib_get(&c, &flat, &a, &b));
 	CU_ASSERT_EQUAL(ck_calib_save(&c), 0);
 	ck_calib_free(&c);
 

@@ -2,15 +2,18 @@
 # Runs on the device machine (through the workplace's device tool), from the repository root,
 # with build/devcarry carried (cuda/scripts/carry.sh): every calibration bench a GPU
 # description (models/NAME.json) is fitted to, in one call, each packed as its own tarball so
-# that what finished comes back even if a later one runs out of time:
+# that what finished comes back even if a later one runs out of time (each bench its own
+# calibration cache, so a fault in one cannot spoil the next):
 #   bench.tgz       info.json, bench placement / corun / scaling (cuda/scripts/device_bench.sh)
+#   corun.tgz, scaling.tgz   only with STEPS naming them: one bench each, as one_bench below
 #   saturation.tgz  bench saturation (sat_blocks)
 #   pairs.tgz       bench pairs (its S-alone rows: block_launch)
 #   pileup.tgz      bench pileup (its S-alone rows: block_drain)
 #   reshape.tgz     bench reshape (yield)
 #   power.tgz       bench power with nvidia-smi sampling (cuda/scripts/device_power.sh)
 # cuda/scripts/describe_gpu.py fits the description from them.
-# Usage: sh cuda/scripts/device_describe.sh [REPS]   (about 5 minutes of GPU time)
+# Usage: [STEPS="corun scaling ..."] sh cuda/scripts/device_describe.sh [REPS]
+# (default STEPS: bench saturation pairs pileup reshape power; about 3 minutes of GPU time)
 set -u
 reps=${1:-5}
 root=$PWD
@@ -41,10 +44,14 @@ one_bench() {
 	tar czf "$OUT/run.tgz" -C "$OUT" r && rm -rf "$R"
 }
 
-step bench env SANITIZE=0 sh cuda/scripts/device_bench.sh "$reps"
-step saturation one_bench saturation "$reps"
-step pairs one_bench pairs "$reps"
-step pileup sh cuda/scripts/device_pileup.sh 3
-step reshape one_bench reshape 3
-step power sh cuda/scripts/device_power.sh build/devcarry power
+for st in ${STEPS:-bench saturation pairs pileup reshape power}; do
+	case $st in
+	bench) step bench env SANITIZE=0 sh cuda/scripts/device_bench.sh "$reps" ;;
+	corun|scaling|saturation|pairs) step "$st" one_bench "$st" "$reps" ;;
+	pileup) step pileup sh cuda/scripts/device_pileup.sh 3 ;;
+	reshape) step reshape one_bench reshape 3 ;;
+	power) step power sh cuda/scripts/device_power.sh build/devcarry power ;;
+	*) echo "device_describe: unknown step $st" >&2 ;;
+	esac
+done
 ls -la "$top"

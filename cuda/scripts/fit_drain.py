@@ -12,26 +12,57 @@ the law's), and each shape's deviations are put on the scale of the class's refe
 (its blocks' pooled mean, "block_us").  The class's pooled ratios give 17 evenly spaced
 quantiles (0, 1/16, ..., 1): printed as JSON, {"classes": {CLASS: {"block_us", "quantiles"}}}.
 
-usage: fit_drain.py [RUN_DIR]   (default cuda/runs/h100-pileup-dev2; reads run.tgz)
+usage: fit_drain.py [RUN_DIR] [--classes LIST] [--json]
+  RUN_DIR    default cuda/runs/h100-pileup-dev2: a directory holding run.tgz (read from its r/),
+             or one holding the run's files unpacked (pileup_blocks.csv, summary.json ...)
+  --classes  keep only these classes, comma-separated (e.g. MEM, the one models/h100.json draws);
+             default all the run's S classes
+  --json     print only {"values": {"block_drain": {"classes": ...}}, "source": "..."} on stdout
 """
+import argparse
 import collections
 import csv
 import io
 import json
+import os
 import statistics as st
 import sys
 import tarfile
 
 FIRST_WAVE_NS = 3000
+Q_FLOOR = 0.001   # models/gpu.c read_quantiles' least value
 N_QUANTILES = 17
 
 
+def read_run(d):
+    """The S-alone rows of pileup_blocks.csv and summary.json's "pileup", from d/run.tgz (r/...)
+    or from d itself (or d/r) unpacked."""
+    if os.path.exists(f"{d}/run.tgz"):
+        with tarfile.open(f"{d}/run.tgz") as t:
+            rows = [r for r in csv.DictReader(io.TextIOWrapper(t.extractfile("r/pileup_blocks.csv")))
+                    if r["run"] == "S-alone"]
+            summ = json.load(t.extractfile("r/summary.json"))["pileup"]
+        return rows, summ
+    for u in (d, f"{d}/r"):
+        if os.path.exists(f"{u}/pileup_blocks.csv"):
+            with open(f"{u}/pileup_blocks.csv", newline="") as f:
+                rows = [r for r in csv.DictReader(f) if r["run"] == "S-alone"]
+            with open(f"{u}/summary.json") as f:
+                summ = json.load(f)["pileup"]
+            return rows, summ
+    sys.exit(f"fit_drain.py: {d} holds neither run.tgz nor pileup_blocks.csv")
+
+
 def main():
-    d = sys.argv[1] if len(sys.argv) > 1 else "cuda/runs/h100-pileup-dev2"
-    with tarfile.open(f"{d}/run.tgz") as t:
-        rows = [r for r in csv.DictReader(io.TextIOWrapper(t.extractfile("r/pileup_blocks.csv")))
-                if r["run"] == "S-alone"]
-        summ = json.load(t.extractfile("r/summary.json"))["pileup"]
+    ap = argparse.ArgumentParser(description="fit block_drain to a pileup run's S-alone blocks")
+    ap.add_argument("run_dir", nargs="?", default="cuda/runs/h100-pileup-dev2", metavar="RUN_DIR")
+    ap.add_argument("--classes", default=None)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    d = args.run_dir
+    rows, summ = read_run(d)
+    if not rows:
+        sys.exit(f"fit_drain.py: no S-alone rows in {d}")
     per_pair = collections.defaultdict(list)
     for r in rows:
         per_pair[r["pair"]].append((int(r["start_ns"]), int(r["end_ns"])))
@@ -45,7 +76,10 @@ def main():
         shapes[sh["short_class"]].append((m, dur))
         print(f"# {pair}: S {sh['short_class']} {sh['short_grid']}x{sh['short_threads']}, {len(dur)} blocks, "
               f"mean {m / 1e3:.2f} us, cv {st.pstdev(dur) / m:.3f}", file=sys.stderr)
-    out = {}
+    out, notes = {}, []
+    keep = set(args.classes.split(",")) if args.classes else set(shapes)
+    for c in keep - set(shapes):
+        print(f"# {c}: no S of this class in the run", file=sys.stderr)
     for cls in sorted(shapes):
         # a block averages over its own accesses: the deviation from the mean shrinks as
         # 1 / sqrt(duration); each shape's deviations are put on the scale of the class's
@@ -53,13 +87,38 @@ def main():
         ref = st.mean(x for _, dur in shapes[cls] for x in dur)
         x = sorted(1 + (v / m - 1) * (m / ref) ** 0.5 for m, dur in shapes[cls] for v in dur)
         q = [round(x[min(len(x) - 1, round(i * (len(x) - 1) / (N_QUANTILES - 1)))], 3) for i in range(N_QUANTILES)]
+        # the law stretches a long grid's short outliers: a rescaled duration at or below 0 is no
+        # duration; such a quantile is held at the least models/gpu.c reads (a block of no time)
+        short = sum(1 for v in x if v < Q_FLOOR)
+        if short:
+            q = [max(Q_FLOOR, v) for v in q]
+            print(f"# {cls}: {short} of {len(x)} blocks rescaled below {Q_FLOOR}: quantiles held at it", file=sys.stderr)
         out[cls] = {"block_us": round(ref / 1e3, 3), "quantiles": q}
         print(f"# {cls}: {len(x)} blocks pooled, reference {ref / 1e3:.2f} us, cv at it "
               f"{st.pstdev(x) / st.mean(x):.3f}", file=sys.stderr)
         for m, dur in shapes[cls]:
             print(f"#   shape of mean {m / 1e3:.2f} us: cv {st.pstdev(dur) / m:.3f} measured, "
                   f"{st.pstdev(x) / st.mean(x) * (ref / m) ** 0.5:.3f} by the 1 / sqrt(duration) law", file=sys.stderr)
-    print(json.dumps({"classes": out}))
+        sh = sorted(shapes[cls], key=lambda s: s[0])
+        if short:
+            notes.append(f"{cls}: {short} of {len(x)} blocks rescaled below {Q_FLOOR}, the quantiles held at it")
+        notes.append(f"{cls} block_us {ref / 1e3:.3f} over {len(x)} blocks of {len(sh)} grids, cv "
+                     + ", ".join(f"{st.pstdev(dur) / m:.3f}" for m, dur in sh) + " measured at "
+                     + ", ".join(f"{m / 1e3:.1f}" for m, _ in sh) + " us against "
+                     + ", ".join(f"{st.pstdev(x) / st.mean(x) * (ref / m) ** 0.5:.2f}" for m, _ in sh)
+                     + " by the law")
+    if args.classes:
+        out = {c: v for c, v in out.items() if c in keep}
+        notes = [n for n in notes if n.split(" ", 1)[0] in keep]
+    if not args.json:
+        print(json.dumps({"classes": out}))
+        return
+    src = (f"calibration: the S-alone rows of {os.path.normpath(d)} (pileup_blocks.csv, run S-alone: each pair's "
+           f"short kernel S run alone), fitted by cuda/scripts/fit_drain.py: blocks starting more than "
+           f"{FIRST_WAVE_NS / 1e3:g} us after the grid's first (steady state), each block's duration over its own "
+           f"grid's mean, its deviation put on the scale of the class's pooled mean duration (block_us) by the "
+           f"1 / sqrt(duration) law, pooled, at quantiles 0, 1/{N_QUANTILES - 1}, ..., 1.  " + "; ".join(notes) + ".")
+    print(json.dumps({"values": {"block_drain": {"classes": out}}, "source": src}))
 
 
 if __name__ == "__main__":

@@ -1,20 +1,31 @@
 #!/usr/bin/env python3
-"""Fits the H100's issue-slot shares (models/h100.json interference.issue) to co-run set 1 of
-cuda/runs/h100-bench-2/bench-corun (the calibration set): every pair of the four synthetic
-classes in both launch orders, 32 per-kernel durations (kernels.csv).  For each point of a grid
-(CD fixed at 1: one FMA block fills an SM, cuda/runs/h100-bench-3; TC, RT in 0.05 steps, MEM in
-0.02 steps) it writes models/h100.json with that table and no contention factors to a temporary
-directory, runs `bin/combosim run cuda/experiments/h100_corun_calibration.json` on it and scores
-the mean squared log(sim / GPU) over the 32 durations.  Prints the best point and, for it and
-for models/h100.json as it is, the per-kernel errors of set 1 and of set 2 (development:
-kernels_heldout.csv, cuda/experiments/h100_corun_heldout.json; reported, not fitted).
-Usage: cuda/scripts/fit_issue.py [--quick] (from the root, after `make`); about 2 minutes."""
-import csv, json, math, os, subprocess, sys, tempfile
+"""Fits a GPU description's issue-slot shares (interference.issue: each class's share of an SM's
+issue slots) to co-run set 1 of a combosim-cuda `bench corun` run (the calibration set): every
+pair of the four synthetic classes in both launch orders, 32 per-kernel durations (kernels.csv).
+For each point of a grid (CD fixed at 1: one FMA block fills an SM, cuda/runs/h100-bench-3; TC,
+RT in 0.05 steps, MEM in 0.02 steps) it writes the description with that table and no contention
+factors to a temporary directory, runs `bin/combosim run` on set 1's experiment with it and scores
+the mean squared log(sim / GPU) over the durations.  Prints the best point and, for it and for
+the description as it is, the per-kernel errors of set 1 and of set 2 (development:
+kernels_heldout.csv; reported, not fitted).
+Defaults: --gpu models/h100.json, --run cuda/runs/h100-bench-2/bench-corun, with the stored
+experiments cuda/experiments/h100_corun_{calibration,heldout}.json.  With another --run the two
+experiments are generated in the temporary directory from that run: kernels from summary.json
+corun_kernels (shape, measured solo time; regs from device_properties.kernels rounded up to the
+description's allocation unit per thread, 32 where absent), pairs and variants from corun.csv
+(set 1) and corun_heldout.csv (set 2) in their order.
+--json prints only one JSON object on stdout: {"values": {"interference": {"issue": {..}}},
+"source": "<one line: the fit, best score, set 1 and set 2 median / worst abs error>"}.
+Usage: cuda/scripts/fit_issue.py [--quick] [--gpu MODEL.json] [--run DIR] [--json]
+(from the root, after `make`); 1170 simulations, a few seconds here (--quick: 140)."""
+import argparse, csv, json, math, os, subprocess, tempfile
 
 ROOT = os.getcwd()
-RUNS = 'cuda/runs/h100-bench-2/bench-corun/'
-SETS = {'set 1': ('cuda/experiments/h100_corun_calibration.json', RUNS + 'kernels.csv'),
-        'set 2': ('cuda/experiments/h100_corun_heldout.json', RUNS + 'kernels_heldout.csv')}
+DEFAULT_GPU = 'models/h100.json'
+DEFAULT_RUN = 'cuda/runs/h100-bench-2/bench-corun'
+STORED = {'set 1': ('cuda/experiments/h100_corun_calibration.json', 'kernels.csv'),
+          'set 2': ('cuda/experiments/h100_corun_heldout.json', 'kernels_heldout.csv')}
+PAIRS = {'set 1': 'corun.csv', 'set 2': 'corun_heldout.csv'}
 
 
 def durations(path):
@@ -25,29 +36,73 @@ def durations(path):
     return d
 
 
-def simulate(gpu_path, which, tmp):
-    exp = json.load(open(SETS[which][0]))
-    exp['gpu'] = gpu_path
-    ep = os.path.join(tmp, 'exp.json')
-    json.dump(exp, open(ep, 'w'))
-    out = os.path.join(tmp, 'out')
-    subprocess.run(['bin/combosim', 'run', ep, '--out', out, '--quiet'], check=True, cwd=ROOT)
-    return durations(os.path.join(out, 'kernels.csv'))
+def experiment(run, which, gpu_path):
+    """Set `which`'s co-run experiment, built from the bench-corun run in directory `run`."""
+    s = json.load(open(os.path.join(run, 'summary.json')))
+    g = json.load(open(gpu_path))
+    unit = max(1, g.get('reg_alloc_unit', 256) // g.get('warp_size', 32))
+    regs = {c: v.get('regs') for c, v in s.get('device_properties', {}).get('kernels', {}).items()}
+    rows = list(csv.DictReader(open(os.path.join(run, PAIRS[which]))))
+    used = {r['first'] for r in rows} | {r['second'] for r in rows}
+    kernels = []
+    for name, k in s['corun_kernels'].items():
+        if name in used:
+            r = regs.get(k['class']) or 32
+            kernels.append({'name': name, 'class': k['class'], 'grid': k['grid'], 'threads': k['threads'],
+                            'regs': -(-r // unit) * unit, 'smem': k['smem'], 'solo_us': k['solo_us']})
+    missing = used - {k['name'] for k in kernels}
+    if missing:
+        raise SystemExit('%s: no corun_kernels entry for %s' % (run, ', '.join(sorted(missing))))
+    variants = []
+    for r in rows:
+        if r['variant'] not in variants:
+            variants.append(r['variant'])
+    dev = s.get('device', 'GPU').split()
+    tag = (dev[1] if len(dev) > 1 and dev[0] == 'NVIDIA' else dev[0]).lower()
+    return {'name': '%s-corun-%s' % (tag, 'calibration' if which == 'set 1' else 'heldout'),
+            'description': "combosim-cuda's co-run %s on the %s (%s), generated by fit_issue.py"
+                           % (which, s.get('device', 'GPU'), run),
+            'inputs': "solo_us: each kernel's measured solo time in that run (summary.json corun_kernels); "
+                      "shapes as run; pairs as in %s." % PAIRS[which],
+            'type': 'corun', 'gpu': gpu_path, 'seed': 1, 'kernels': kernels,
+            'corun': {'variants': variants,
+                      'pairs': [{'first': r['first'], 'second': r['second']} for r in rows]}}
 
 
-def errors(gpu_path, which, tmp):
-    sim, gpu = simulate(gpu_path, which, tmp), durations(SETS[which][1])
-    return {k: (sim[k] - gpu[k]) / gpu[k] for k in gpu if k in sim}, sim, gpu
+class Fit:
+    def __init__(self, gpu, run, tmp):
+        self.gpu, self.tmp = gpu, tmp
+        stored = os.path.realpath(run) == os.path.realpath(os.path.join(ROOT, DEFAULT_RUN))
+        self.generated, self.sets = not stored, {}
+        for which, (exp, real) in STORED.items():
+            if stored:
+                e = json.load(open(exp))
+            else:
+                e = experiment(run, which, gpu)
+            self.sets[which] = (e, os.path.join(run, real))
+        self.real = {w: durations(p) for w, (_, p) in self.sets.items()}
 
+    def simulate(self, gpu_path, which):
+        exp = dict(self.sets[which][0], gpu=gpu_path)
+        ep = os.path.join(self.tmp, 'exp.json')
+        json.dump(exp, open(ep, 'w'))
+        out = os.path.join(self.tmp, 'out')
+        subprocess.run(['bin/combosim', 'run', ep, '--out', out, '--quiet'], check=True, cwd=ROOT,
+                       stdout=subprocess.DEVNULL)
+        return durations(os.path.join(out, 'kernels.csv'))
 
-def gpu_with(issue, tmp):
-    g = json.load(open('models/h100.json'))
-    it = g['interference']
-    it['implicit_contention_from'] = 'none'
-    it['issue'] = dict(issue, source='fit_issue.py grid point')
-    p = os.path.join(tmp, 'gpu.json')
-    json.dump(g, open(p, 'w'))
-    return p
+    def errors(self, gpu_path, which):
+        sim, gpu = self.simulate(gpu_path, which), self.real[which]
+        return {k: (sim[k] - gpu[k]) / gpu[k] for k in gpu if k in sim}, sim, gpu
+
+    def gpu_with(self, issue):
+        g = json.load(open(self.gpu))
+        it = g['interference']
+        it['implicit_contention_from'] = 'none'
+        it['issue'] = dict(issue, source='fit_issue.py grid point')
+        p = os.path.join(self.tmp, 'gpu.json')
+        json.dump(g, open(p, 'w'))
+        return p
 
 
 def summary(e):
@@ -57,30 +112,53 @@ def summary(e):
 
 
 def main():
-    quick = '--quick' in sys.argv
+    ap = argparse.ArgumentParser(description='fits interference.issue to a bench-corun run (see the docstring)')
+    ap.add_argument('--quick', action='store_true', help='coarse grid (a few seconds)')
+    ap.add_argument('--gpu', default=DEFAULT_GPU, help='description whose issue table is varied')
+    ap.add_argument('--run', default=DEFAULT_RUN, help='bench-corun output directory')
+    ap.add_argument('--json', action='store_true', help='print only {"values": .., "source": ..}')
+    a = ap.parse_args()
     steps = lambda lo, hi, st: [round(lo + i * st, 2) for i in range(int(round((hi - lo) / st)) + 1)]
-    tcs = steps(0.4, 1.0, 0.1 if quick else 0.05)
-    rts = steps(0.3, 0.7, 0.1 if quick else 0.05)
-    mems = steps(0.02, 0.2, 0.06 if quick else 0.02)
+    tcs = steps(0.4, 1.0, 0.1 if a.quick else 0.05)
+    rts = steps(0.3, 0.7, 0.1 if a.quick else 0.05)
+    mems = steps(0.02, 0.2, 0.06 if a.quick else 0.02)
     with tempfile.TemporaryDirectory() as tmp:
+        f = Fit(a.gpu, a.run, tmp)
         best = None
         for tc in tcs:
             for rt in rts:
                 for mem in mems:
                     issue = {'CD': 1.0, 'TC': tc, 'RT': rt, 'MEM': mem}
-                    e, _, _ = errors(gpu_with(issue, tmp), 'set 1', tmp)
+                    e, _, _ = f.errors(f.gpu_with(issue), 'set 1')
                     score = sum(math.log(1 + x) ** 2 for x in e.values()) / len(e)
                     if best is None or score < best[0] - 1e-9:
                         best = (score, issue)
+        if a.json:
+            parts = []
+            for which in f.sets:
+                e, _, _ = f.errors(f.gpu_with(best[1]), which)
+                v = sorted(abs(x) for x in e.values())
+                parts.append('%s (%s) median %.1f %% worst %.1f %% over %d kernels' % (
+                    which, 'calibration' if which == 'set 1' else 'development',
+                    100 * v[len(v) // 2], 100 * v[-1], len(v)))
+            src = ('fit_issue.py%s: %s interference.issue (CD 1 fixed; TC 0.4-1.0, RT 0.3-0.7, MEM 0.02-0.2 grid'
+                   ', no contention factors) fitted to set 1 of %s (%s); best mean squared log(sim/GPU) %.5f; %s' % (
+                       ' --quick' if a.quick else '', a.gpu, a.run,
+                       'experiments generated from its summary.json' if f.generated else
+                       'stored experiments ' + STORED['set 1'][0].rsplit('/', 1)[1].replace('calibration', '{calibration,heldout}'),
+                       best[0], '; '.join(parts)))
+            print(json.dumps({'values': {'interference': {'issue': best[1]}}, 'source': src}))
+            return
         print('best: %s, mean squared log error %.5f' % (best[1], best[0]))
-        for label, path in (('models/h100.json as it is', os.path.join(ROOT, 'models/h100.json')),
-                            ('best point', gpu_with(best[1], tmp))):
-            for which in SETS:
-                e, sim, gpu = errors(path, which, tmp)
+        for label, path in (('%s as it is' % a.gpu, os.path.join(ROOT, a.gpu)),
+                            ('best point', f.gpu_with(best[1]))):
+            for which in f.sets:
+                e, sim, gpu = f.errors(path, which)
                 print('%s, %s: %s' % (label, which, summary(e)))
                 for k in sorted(e):
                     print('  %-24s %-6s GPU %7.0f us  sim %7.0f us  %+6.1f %%' %
                           (k[0].replace('original ', ''), k[1], gpu[k], sim[k], 100 * e[k]))
 
 
-main()
+if __name__ == '__main__':
+    main()

@@ -115,6 +115,9 @@ test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(FUZZ_HARNESSES:%=$(
 	@# in release for the 2 s vGASA run, over 13 min in debug) take too long, so the debug pass
 	@# leaves it to the release one
 	[ "$(MODE)" = debug ] || COMBOSIM=$(BIN)/combosim sh tests/compare.sh
+	@# the fit scripts against the descriptions they wrote (Python; the engine under them is
+	@# the release one's, so the debug pass skips it too)
+	[ "$(MODE)" = debug ] || COMBOSIM=$(BIN)/combosim sh tests/describe_gpu.sh
 	COMBOSIM=$(BIN)/combosim sh tests/readme.sh
 	sh tests/validation_runs.sh
 	MAKE="$(MAKE) MODE=$(MODE)" sh tests/install.sh

@@ -201,7 +201,7 @@ def main():
         merge(model, f['values'])
         set_source(model, 'issue', named(f['source'], r, run), run)
     model['sources']['calibration'] = (
-        f"cuda/scripts/describe_gpu.py {run} {base_path} {out_path}: measured on this GPU "
+        f"cuda/scripts/describe_gpu.py {run} {base_path} OUT (this file): measured on this GPU "
         f"({run}, cuda/scripts/device_describe.sh): " + '; '.join(measured))
     model['sources']['assumed'] = (
         f"taken from {base_path} ({base_name}) unmeasured here: every other key (the SM's units, "

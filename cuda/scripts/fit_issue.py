@@ -4,7 +4,7 @@ issue slots) to co-run set 1 of a combosim-cuda `bench corun` run (the calibrati
 pair of the four synthetic classes in both launch orders, 32 per-kernel durations (kernels.csv).
 For each point of a grid (CD fixed at 1: one FMA block fills an SM, cuda/runs/h100-bench-3; TC,
 RT in 0.05 steps, MEM in 0.02 steps) it writes the description with that table and no contention
-factors to a temporary directory, runs `bin/combosim run` on set 1's experiment with it and scores
+factors to a temporary directory, runs `bin/combosim run` ($COMBOSIM if set) on set 1's experiment with it and scores
 the mean squared log(sim / GPU) over the durations.  Prints the best point and, for it and for
 the description as it is, the per-kernel errors of set 1 and of set 2 (development:
 kernels_heldout.csv; reported, not fitted).
@@ -87,7 +87,7 @@ class Fit:
         ep = os.path.join(self.tmp, 'exp.json')
         json.dump(exp, open(ep, 'w'))
         out = os.path.join(self.tmp, 'out')
-        subprocess.run(['bin/combosim', 'run', ep, '--out', out, '--quiet'], check=True, cwd=ROOT,
+        subprocess.run([os.environ.get('COMBOSIM', 'bin/combosim'), 'run', ep, '--out', out, '--quiet'], check=True, cwd=ROOT,
                        stdout=subprocess.DEVNULL)
         return durations(os.path.join(out, 'kernels.csv'))
 

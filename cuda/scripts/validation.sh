@@ -636,6 +636,7 @@ sh cuda/scripts/validation_issue.sh "$C" > "$tmp/s-issue.md"
 sh cuda/scripts/dispatch_section.sh "$C" > "$tmp/s-dispatch.md"
 sh cuda/scripts/pileup_section.sh "$C" > "$tmp/s-pileup.md"
 sh cuda/scripts/drain_section.sh "$C" > "$tmp/s-drain.md"
+sh cuda/scripts/h200_section.sh "$C" > "$tmp/s-h200.md"
 # the cross-policy comparison's GPU check (cuda/runs/h100-compare2, no section here): rank.py's
 # figures, read from experiments/compare/README.md as `make compare` generated it from that run
 python3 - experiments/compare/README.md >> "$VALIDATION_SUMMARY" <<'PY'
@@ -683,8 +684,9 @@ $(cat "$VALIDATION_SUMMARY")
   latencies showed (G-Space section), so against this model they are no longer a clean test.
 - The H100 pair test sets' worst makespans (a kernel launched behind a many-block one) started
   the pile-up development runs and the block drain came of them: those two sets have seen the
-  case.  The test set captured after the drain was on an H200 (the last section); the H100's
-  is still to capture.
+  case.  The test set captured after the drain was on an H200 (the block-drain section); the
+  H100's is still to capture.  That H200 set is also the test set of models/h200.json, the H200
+  described from its own calibration runs (the last section): captured before the description.
 
 $(cat $tmp/runs.md)
 
@@ -990,6 +992,6 @@ $(cat $tmp/cal.txt)
   should lean on 'lsu'.
 HDR
 combo_section
-cat "$tmp/s-traces.md" "$tmp/s-issue.md" "$tmp/s-dispatch.md" "$tmp/s-pileup.md" "$tmp/s-drain.md"
+cat "$tmp/s-traces.md" "$tmp/s-issue.md" "$tmp/s-dispatch.md" "$tmp/s-pileup.md" "$tmp/s-drain.md" "$tmp/s-h200.md"
 } > cuda/VALIDATION.md
 echo "wrote cuda/VALIDATION.md"

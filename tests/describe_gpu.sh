@@ -1,0 +1,41 @@
+#!/bin/sh
+# The GPU descriptions' fitted keys are what their fit scripts give on the stored runs: each
+# script at its defaults (the H100's calibration runs) against models/h100.json, and
+# cuda/scripts/describe_gpu.py on cuda/runs/h200-describe against models/h200.json, byte for
+# byte.  Fails when a script, a stored run or a description moves without the others.
+# Usage: COMBOSIM=bin/combosim sh tests/describe_gpu.sh   (make test, from the root)
+set -u
+export COMBOSIM=${COMBOSIM:-bin/combosim}
+T=$(mktemp -d /tmp/combosim-describe.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fails=0
+for s in "fit_dram.py" "fit_drain.py --classes MEM" "fit_yield.py" "fit_power.py" "fit_issue.py"; do
+	name=${s%% *}
+	# shellcheck disable=SC2086
+	if ! python3 cuda/scripts/$s --json > "$T/$name.json" 2> "$T/$name.err"; then
+		echo "FAIL $s --json exited non-zero:"; tail -3 "$T/$name.err"; fails=$((fails + 1)); continue
+	fi
+	python3 - models/h100.json "$T/$name.json" "$s" <<'PY' || fails=$((fails + 1))
+import json, sys
+model, fitted, what = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))['values'], sys.argv[3]
+def check(m, f, path):
+    bad = 0
+    for k, v in f.items():
+        if isinstance(v, dict):
+            bad += check(m.get(k, {}), v, path + '.' + k)
+        elif m.get(k) != v:
+            print('FAIL %s: %s%s.%s is %r, the fit gives %r' % (what, 'models/h100.json', path, k, m.get(k), v))
+            bad += 1
+    return bad
+sys.exit(1 if check(model, fitted, '') else 0)
+PY
+done
+if ! python3 cuda/scripts/describe_gpu.py cuda/runs/h200-describe models/h100.json "$T/h200.json" 2> "$T/describe.err"; then
+	echo "FAIL describe_gpu.py exited non-zero:"; tail -3 "$T/describe.err"; fails=$((fails + 1))
+elif ! cmp -s "$T/h200.json" models/h200.json; then
+	echo "FAIL models/h200.json is not what describe_gpu.py writes from cuda/runs/h200-describe:"
+	diff "$T/h200.json" models/h200.json | head -8
+	fails=$((fails + 1))
+fi
+[ "$fails" = 0 ] && echo "describe_gpu: 5 fits match models/h100.json, models/h200.json regenerated identical" 
+exit "$fails"

@@ -37,6 +37,13 @@ static const struct pair_shape shapes[] = {   /* delay_us unused: SL order only 
 	{ "p-CD2+TCs", CK_CD, 256, 2, 500, CK_TC, 128, 65536, 80, 0 },
 	{ "p-CD2+RTs", CK_CD, 256, 2, 500, CK_RT, 128, 65536, 80, 0 },
 	{ "p-TC2+CDm", CK_TC, 256, 2, 500, CK_CD, 64, 65536, 80, 0 },
+	/* added after cuda/runs/h200-describe: the pair benches' worst development rows, L of one
+	 * block per SM behind 98304 blocks of 128 threads at the least work (launch-rate bound):
+	 * on the H200 CD1 and TC1 piled 3-5 per SM behind them (the simulator none), RT1 piled 3-4
+	 * and ran only 1.2-1.3x its solo time (the simulator 1.5x) */
+	{ "p-CD1+CDx", CK_CD, 256, 1, 500, CK_CD, 128, 98304, 80, 0 },
+	{ "p-TC1+CDx", CK_TC, 256, 1, 500, CK_CD, 128, 98304, 80, 0 },
+	{ "p-RT1+MEMx", CK_RT, 256, 1, 500, CK_MEM, 128, 98304, 80, 0 },
 };
 
 static double dur_us(const struct ck_timing *t)

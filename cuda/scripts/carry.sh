@@ -1,5 +1,6 @@
 #!/bin/sh
-# Packs what a device run needs into build/devcarry/ (ignored by git, so pass it as `carry`):
+# Packs what a device run needs into build/devcarry/ and build/devcarry.tgz (ignored by git, so
+# pass one as `carry`):
 # the combosim-cuda binary built here and the libcjson and GSL it links (the device image has
 # neither).  Usage: cuda/scripts/carry.sh   (after `make cuda`)
 set -eu
@@ -8,7 +9,13 @@ cd "$(dirname "$0")/../.."
 rm -rf build/devcarry
 mkdir -p build/devcarry/lib
 cp bin/combosim-cuda build/devcarry/
+# without its debug sections (1.1 of 2.6 MB): what travels to the device machine is limited to
+# 64 MiB with the tracked tree, which the stored runs fill
+strip --strip-debug build/devcarry/combosim-cuda 2>/dev/null || true
 for lib in $(ldd bin/combosim-cuda | awk '/libcjson|libgsl/ { print $3 }'); do
   cp "$lib" build/devcarry/lib/
 done
-ls -la build/devcarry build/devcarry/lib
+# the same packed: the device tool's 64 MB limit counts the tracked tree too, which the stored
+# runs fill; carry build/devcarry.tgz and begin the command with `tar xzf build/devcarry.tgz -C build`
+tar czf build/devcarry.tgz -C build devcarry
+ls -la build/devcarry build/devcarry/lib build/devcarry.tgz

@@ -6,7 +6,7 @@ what S's drain looked like while L landed: the spread of S's block durations (p1
 p90 over the recorded blocks) and S's block exits per SM in L's landing window (from 0.2 us
 before L's first block to its last block's start: mean, variance / mean, max over the SMs) and
 their correlation with L's blocks per SM.  Repetition 0's blocks for the drain columns.
-Usage: pileup_report.py BIN/combosim RUN_DIR   (RUN_DIR: pileup_blocks.csv and summary.json, or
+Usage: pileup_report.py BIN/combosim RUN_DIR [--gpu GPU]   (GPU: a description, default h100; RUN_DIR: pileup_blocks.csv and summary.json, or
        run.tgz holding them under r/); prints a markdown table"""
 import collections, csv, io, json, os, statistics, sys, tarfile, tempfile
 
@@ -50,6 +50,10 @@ def drain(rows, n_sms):
 
 
 def main():
+    gpu = 'h100'
+    if len(sys.argv) == 5 and sys.argv[3] == '--gpu':
+        gpu = sys.argv[4]
+        del sys.argv[3:]
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     binary, run_dir = sys.argv[1], sys.argv[2]
@@ -70,7 +74,7 @@ def main():
         su = statistics.median(r['short_us'] for r in reps)
         pair = dict(lcls=sh['long_class'], lgrid=sh['long_grid'], lthr=sh['long_threads'], lus=la,
                     scls=sh['short_class'], sgrid=sh['short_grid'], sthr=sh['short_threads'], sus=su, delay=0)
-        r = cp.simulate(binary, 'h100', pair, 'SL', tmp)
+        r = cp.simulate(binary, gpu, pair, 'SL', tmp)
         sim = r['L'][1] - r['L'][0]
         (p10, p50, p90), (m, vm, mx), _, c, window = drain(sl[name], cp.N)
         print('| %s (L %s %dx%d, S %s %dx%d) | %.0f us | %s us | %s (occupancy %d) | %.0f us | %.2f | %.2f / %.2f / %.2f us '

@@ -69,6 +69,50 @@ $(mk_rows test4)
 Co-run set 1 of h200-describe (calibration of the issue table) and set 2 (development), as
 fit_issue.py scored the fitted table: $(key interference.issue.source)
 
+### Development: a kernel behind a launch-bound one (cuda/runs/h200-pileup-dev3)
+
+The pair benches' worst development rows put L (one block per SM) behind S, 98304 blocks of
+128 threads at the least work, which the block launch rate bounds.  The pile-up bench with
+those shapes (development; pileup_report.py on models/h200.json):
+
+$(python3 cuda/scripts/pileup_report.py "$C" cuda/runs/h200-pileup-dev3 --gpu models/h200.json | grep -E '^\| (pair|p-[A-Z]+1\+[A-Z]+x)|^\|---')
+
+Where L landed against the room each SM had (cuda/scripts/pileup_room.py):
+
+$(python3 cuda/scripts/pileup_room.py cuda/runs/h200-pileup-dev3)
+
+What they show (for the next structural step; no choice made from them yet):
+- L's blocks all land within a fraction of a microsecond of S's last block start and go where
+  S then holds the fewest blocks (the most-room rule), but S's residency differs several-fold
+  between SMs at that instant: the launch-bound CD grid's late blocks last several times its
+  first ones alone (the last two columns), and SMs fill unevenly.  The simulator keeps a launch-bound grid's SMs
+  alike (one class, blocks placed in rounds), so L spreads one per SM and runs at its solo
+  time; the block drain does not apply (it acts after the last block is placed, and L lands
+  at once).  A model of how a launch-bound grid's residency spreads over the SMs is the
+  mechanism this asks for.
+- An RT L piled three or four per SM runs far less than three or four times its solo time on
+  the GPU and more slowly in the simulator: its speed per block at k blocks per SM comes from
+  bench saturation on all SMs, where the chip's own contention flattens RT's throughput too.
+  The power bench's RT phases (four blocks per SM on n SMs) show that chip share:
+
+$(python3 - cuda/runs/h100-power/run.tgz cuda/runs/h200-describe/power.tgz <<'PY'
+import csv, io, sys, tarfile
+print('| GPU run | ' + ' | '.join('%s on %s SMs' % (c, n) for c in ('RT', 'CD') for n in (33, 66, 99, 132)) + ' |')
+print('|---|' + '---|' * 8)
+for path in sys.argv[1:]:
+    t = tarfile.open(path)
+    name = [m for m in t.getnames() if m.endswith('power_phases.csv')][0]
+    rows = {r['phase']: r for r in csv.DictReader(io.StringIO(t.extractfile(name).read().decode()))
+            if r['set'] == 'calibration'}
+    print('| %s | ' % path + ' | '.join('%s us' % rows['%s-%d' % (c, n)]['a_task_us_per_sm_round']
+                                        for c in ('RT', 'CD') for n in (33, 66, 99, 132)) + ' |')
+PY
+)
+
+  (a task's time per round, four blocks per SM of the set: CD's does not move with the SMs in
+  use, RT's grows with them).  Saturation measured on a quarter of the SMs (bench saturation's
+  saturation_quarter.csv, since b1bc35e) tells the SM's share from the chip's.
+
 TXT
 # the test-set summary row (validation.sh sets VALIDATION_SUMMARY)
 [ -z "${VALIDATION_SUMMARY:-}" ] || {

@@ -4,7 +4,8 @@
 # cuda/experiments/h100_<NAME>.json with `combosim-cuda run`, each into $OUT/r/h100-<NAME>, and
 # packs $OUT/run.tgz.  Usage: sh cuda/scripts/device_run.sh [NAMES...]; NAMES among exclusive,
 # static, pilotfish (the default three), combo and w2 (`sh cuda/scripts/device_run.sh combo w2`);
-# CALIB_SEED=FILE starts from a stored calibration cache.
+# CALIB_SEED=FILE starts from a stored calibration cache; RUN_ARGS, more arguments of `run` (e.g.
+# "--set gpu=h200": the experiments on another GPU's description).
 set -u
 export LD_LIBRARY_PATH="$PWD/build/devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 B="$PWD/build/devcarry/combosim-cuda"
@@ -20,7 +21,8 @@ names=${*:-exclusive static pilotfish}
 for n in $names; do
   echo "== run $n"
   start=$(date +%s)
-  "$B" run "cuda/experiments/h100_$n.json" --out "$R/h100-$n" --calib "$R/calib.json" > "$R/h100-$n.log" 2>&1
+  # shellcheck disable=SC2086
+  "$B" run "cuda/experiments/h100_$n.json" ${RUN_ARGS:-} --out "$R/h100-$n" --calib "$R/calib.json" > "$R/h100-$n.log" 2>&1
   echo "rc=$? in $(( $(date +%s) - start )) s"
   tail -6 "$R/h100-$n.log"
 done

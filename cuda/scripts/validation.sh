@@ -637,6 +637,7 @@ sh cuda/scripts/dispatch_section.sh "$C" > "$tmp/s-dispatch.md"
 sh cuda/scripts/pileup_section.sh "$C" > "$tmp/s-pileup.md"
 sh cuda/scripts/drain_section.sh "$C" > "$tmp/s-drain.md"
 sh cuda/scripts/h200_section.sh "$C" > "$tmp/s-h200.md"
+sh cuda/scripts/h200_full_section.sh "$C" > "$tmp/s-h200-full.md"
 # the cross-policy comparison's GPU check (cuda/runs/h100-compare2, no section here): rank.py's
 # figures, read from experiments/compare/README.md as `make compare` generated it from that run
 python3 - experiments/compare/README.md >> "$VALIDATION_SUMMARY" <<'PY'
@@ -992,6 +993,6 @@ $(cat $tmp/cal.txt)
   should lean on 'lsu'.
 HDR
 combo_section
-cat "$tmp/s-traces.md" "$tmp/s-issue.md" "$tmp/s-dispatch.md" "$tmp/s-pileup.md" "$tmp/s-drain.md" "$tmp/s-h200.md"
+cat "$tmp/s-traces.md" "$tmp/s-issue.md" "$tmp/s-dispatch.md" "$tmp/s-pileup.md" "$tmp/s-drain.md" "$tmp/s-h200.md" "$tmp/s-h200-full.md"
 } > cuda/VALIDATION.md
 echo "wrote cuda/VALIDATION.md"

@@ -15,14 +15,7 @@ for i in 1 2 3; do
 	tar xzf "$R/rep$i.tgz" -C "$tmp/rep$i"
 done
 # the first run's measured solo time of each kernel, as --set arguments
-solo_sets() { python3 - "$1" "$2" <<'PY'
-import json, sys
-exp, run = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-measured = {c['kernel']: c['measured_solo_us'] for c in run.get('calibration', []) if c.get('measured_solo_us')}
-print(' '.join('--set kernels[%d].solo_us=%.3f' % (i, measured[k['name']])
-               for i, k in enumerate(exp['kernels']) if k['name'] in measured))
-PY
-}
+solo_sets() { python3 cuda/scripts/solo_sets.py "$1" "$2"; }
 dur_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['duration_ms'])" "$1"; }
 for n in exclusive static pilotfish combo w2; do
 	e=cuda/experiments/h100_$n.json

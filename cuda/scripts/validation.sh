@@ -19,14 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 # calibration record): both sides then run the same kernels, and what is compared is how they
 # share the GPU.  (The synthetic kernels' work comes in steps, so a measured solo time can miss
 # the experiment's target by a few %.)
-solo_sets() { python3 - "$1" "$2" <<'PY'
-import json, sys
-exp, run = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-measured = {c['kernel']: c['measured_solo_us'] for c in run.get('calibration', []) if c.get('measured_solo_us')}
-print(' '.join('--set kernels[%d].solo_us=%.3f' % (i, measured[k['name']])
-               for i, k in enumerate(exp['kernels']) if k['name'] in measured))
-PY
-}
+solo_sets() { python3 cuda/scripts/solo_sets.py "$1" "$2"; }
 # the development GPU run of each experiment: made by the runner that drives policies/*.c through
 # the CUDA backend (cuda/runs/h100-*-unified/RUN.md); the experiments whose BE apps enqueue two
 # kernels ahead on their stream ("depth": 2, "streams": 1) by the run made with that (-queued)

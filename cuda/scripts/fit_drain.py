@@ -35,10 +35,12 @@ N_QUANTILES = 17
 
 
 def read_run(d):
-    """The S-alone rows of pileup_blocks.csv and summary.json's "pileup", from d/run.tgz (r/...)
+    """The S-alone rows of pileup_blocks.csv and summary.json's "pileup", from d/run.tgz or
+    d/run.tar.xz (r/...)
     or from d itself (or d/r) unpacked."""
-    if os.path.exists(f"{d}/run.tgz"):
-        with tarfile.open(f"{d}/run.tgz") as t:
+    tgz = next((f"{d}/{n}" for n in ("run.tgz", "run.tar.xz") if os.path.exists(f"{d}/{n}")), None)
+    if tgz:
+        with tarfile.open(tgz) as t:
             rows = [r for r in csv.DictReader(io.TextIOWrapper(t.extractfile("r/pileup_blocks.csv")))
                     if r["run"] == "S-alone"]
             summ = json.load(t.extractfile("r/summary.json"))["pileup"]
@@ -50,7 +52,7 @@ def read_run(d):
             with open(f"{u}/summary.json") as f:
                 summ = json.load(f)["pileup"]
             return rows, summ
-    sys.exit(f"fit_drain.py: {d} holds neither run.tgz nor pileup_blocks.csv")
+    sys.exit(f"fit_drain.py: {d} holds neither run.tgz, run.tar.xz nor pileup_blocks.csv")
 
 
 def main():

@@ -6,19 +6,16 @@ took to land, and L's blocks per SM on the third of the SMs holding the fewest S
 the middle third and the third holding the most (mean; the most-room rule puts L where S holds
 least).  Also S's block durations at the end of its run (the blocks the run recorded in SL)
 against its first blocks alone (S-alone).
-Usage: pileup_room.py RUN_DIR [PAIR ...]   (RUN_DIR: run.tgz holding r/pileup_blocks.csv, or
-       the file's folder; default pairs: those whose name ends in x)"""
-import collections, csv, io, os, statistics, sys, tarfile
+Usage: pileup_room.py RUN_DIR [PAIR ...]   (RUN_DIR: run.tgz or run.tar.xz holding
+       r/pileup_blocks.csv, or the file's folder; default pairs: those whose name ends in x)"""
+import collections, os, statistics, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pileup_report import load  # noqa: E402
 
 
 def rows(run_dir):
-    tgz = os.path.join(run_dir, 'run.tgz')
-    if os.path.exists(tgz):
-        with tarfile.open(tgz) as t:
-            text = t.extractfile('r/pileup_blocks.csv').read().decode()
-    else:
-        text = open(os.path.join(run_dir, 'pileup_blocks.csv')).read()
-    return list(csv.DictReader(io.StringIO(text)))
+    return list(load(run_dir)[0])
 
 
 def pct(xs, p):

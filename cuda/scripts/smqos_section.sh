@@ -19,7 +19,8 @@ B=$(mktemp -d /tmp/combosim-vsmqos.XXXXXX)
 trap 'rm -rf "$B"' EXIT
 for r in $RH $DYN $MPS $SLATE; do
 	mkdir -p "$B/$(basename $r)"
-	tar xzf "$r/run.tgz" -C "$B/$(basename $r)"
+	# run.tgz, or run.tar.xz for the large ones (GNU tar reads either by its content)
+	tar xf "$(ls "$r"/run.tgz "$r"/run.tar.xz 2>/dev/null | head -1)" -C "$B/$(basename $r)"
 done
 # the GPU's rows
 sh experiments/smqos/rh_report.sh gpu "$B"/h100-smqos-rh/r/*+*/ > "$B/rh_gpu.csv"

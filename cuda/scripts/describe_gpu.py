@@ -203,6 +203,9 @@ def main():
     model['sources']['calibration'] = (
         f"cuda/scripts/describe_gpu.py {run} {base_path} OUT (this file): measured on this GPU "
         f"({run}, cuda/scripts/device_describe.sh): " + '; '.join(measured))
+    model['notes'] = (f"Described from {run} by cuda/scripts/describe_gpu.py on {base_path} ({base_name}), "
+                      "whose notes follow and hold for this GPU where sources.assumed names the key: "
+                      + model.get('notes', ''))
     model['sources']['assumed'] = (
         f"taken from {base_path} ({base_name}) unmeasured here: every other key (the SM's units, "
         "register and shared-memory allocation units, carveouts, MEM sat_blocks, block_launch "

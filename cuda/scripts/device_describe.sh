@@ -12,11 +12,13 @@
 #   reshape.tgz     bench reshape (yield)
 #   power.tgz       bench power with nvidia-smi sampling (cuda/scripts/device_power.sh)
 # cuda/scripts/describe_gpu.py fits the description from them.
-# Usage: [STEPS="corun scaling ..."] sh cuda/scripts/device_describe.sh [REPS]
+# Usage: OUT=DIR [STEPS="corun scaling ..."] sh cuda/scripts/device_describe.sh [REPS]
 # (default STEPS: bench saturation pairs pileup reshape power; about 3 minutes of GPU time)
 set -u
+: "${OUT:?usage: OUT=DIR sh cuda/scripts/device_describe.sh [REPS]   (DIR: where the tarballs go)}"
 reps=${1:-5}
 root=$PWD
+mkdir -p "$OUT"
 top=$OUT
 export LD_LIBRARY_PATH="$root/build/devcarry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 B="$root/build/devcarry/combosim-cuda"

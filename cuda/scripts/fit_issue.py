@@ -40,7 +40,8 @@ def experiment(run, which, gpu_path):
     """Set `which`'s co-run experiment, built from the bench-corun run in directory `run`."""
     s = json.load(open(os.path.join(run, 'summary.json')))
     g = json.load(open(gpu_path))
-    unit = max(1, g.get('reg_alloc_unit', 256) // g.get('warp_size', 32))
+    sm = g.get('sm', {})
+    unit = max(1, sm.get('reg_alloc_unit', 256) // sm.get('warp_size', 32))   # registers per thread
     regs = {c: v.get('regs') for c, v in s.get('device_properties', {}).get('kernels', {}).items()}
     rows = list(csv.DictReader(open(os.path.join(run, PAIRS[which]))))
     used = {r['first'] for r in rows} | {r['second'] for r in rows}

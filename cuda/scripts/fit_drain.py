@@ -29,6 +29,9 @@ import statistics as st
 import sys
 import tarfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from runtar import run_tar  # noqa: E402
+
 FIRST_WAVE_NS = 3000
 Q_FLOOR = 0.001   # models/gpu.c read_quantiles' least value
 N_QUANTILES = 17
@@ -38,7 +41,7 @@ def read_run(d):
     """The S-alone rows of pileup_blocks.csv and summary.json's "pileup", from d/run.tgz or
     d/run.tar.xz (r/...)
     or from d itself (or d/r) unpacked."""
-    tgz = next((f"{d}/{n}" for n in ("run.tgz", "run.tar.xz") if os.path.exists(f"{d}/{n}")), None)
+    tgz = run_tar(d)
     if tgz:
         with tarfile.open(tgz) as t:
             rows = [r for r in csv.DictReader(io.TextIOWrapper(t.extractfile("r/pileup_blocks.csv")))

@@ -58,6 +58,9 @@ import statistics as st
 import sys
 import tarfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from runtar import run_tar  # noqa: E402
+
 
 UNIT_ORDER = ["rt", "cuda", "tensor", "lsu"]     # models/gpu.h's units, in the fit's column order
 WANTED = ("power_phases.csv", "smi.csv", "smi2.csv", "nvidia-smi-before.txt")
@@ -111,8 +114,8 @@ def lstsq(X, y):
 
 def load(path):
     """the run's files by name: from a tgz, a directory holding run.tgz, or an unpacked directory"""
-    if os.path.isdir(path) and os.path.isfile(os.path.join(path, "run.tgz")):
-        path = os.path.join(path, "run.tgz")
+    if os.path.isdir(path) and run_tar(path):
+        path = run_tar(path)
     files = {}
 
     def put(name, read):

@@ -27,14 +27,18 @@ import os
 import statistics as st
 import sys
 import tarfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from runtar import run_tar  # noqa: E402
 from collections import defaultdict
 
 
 def read_run(d):
     """The yield rows of reshape_tasks.csv and the bench's summary.json (None if absent), from
     d/run.tgz or from the files unpacked under d."""
-    if os.path.exists(f"{d}/run.tgz"):
-        with tarfile.open(f"{d}/run.tgz") as t:
+    tgz = run_tar(d)
+    if tgz:
+        with tarfile.open(tgz) as t:
             m = next(x for x in t.getmembers() if x.name.endswith("reshape_tasks.csv"))
             rows = [r for r in csv.DictReader(io.TextIOWrapper(t.extractfile(m))) if r["scenario"] == "yield"]
             sm = [x for x in t.getmembers() if x.name == os.path.dirname(m.name) + "/summary.json"]
@@ -51,7 +55,7 @@ def read_run(d):
                 with open(os.path.join(root, "summary.json")) as f:
                     summ = json.load(f)
             return rows, summ
-    sys.exit(f"fit_yield.py: {d} holds neither run.tgz nor reshape_tasks.csv")
+    sys.exit(f"fit_yield.py: {d} holds neither run.tgz, run.tar.xz nor reshape_tasks.csv")
 
 
 def check(summ):

@@ -12,15 +12,7 @@ import collections, csv, io, json, os, statistics, sys, tarfile, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_pairs as cp  # noqa: E402  (its simulate(): the pair benches' SL experiment)
-
-
-def run_tar(run_dir):
-    """A stored run's packed outputs: run.tgz, or run.tar.xz (the large ones, repacked to keep
-    the tracked tree under the device tool's limit); None when the run is unpacked."""
-    for name in ('run.tgz', 'run.tar.xz'):
-        if os.path.exists(os.path.join(run_dir, name)):
-            return os.path.join(run_dir, name)
-    return None
+from runtar import run_tar  # noqa: E402
 
 
 def load(run_dir):

@@ -94,7 +94,7 @@ static void read_tie_list(struct gpu_desc *g, const struct cfg *root)
 
 static const char *const top_keys[] = {
 	"name", "sources", "notes", "sm_count", "sm", "clock_mhz", "l2_mb", "dram_gbps",
-	"dram_sharing", "dram_saturation", "sm_tie_order", "rt_emulation_unit", "class_defaults", "exit_hold", "yield",
+	"dram_sharing", "dram_saturation", "l2_saturation", "sm_tie_order", "rt_emulation_unit", "class_defaults", "exit_hold", "yield",
 	"block_launch", "block_spread", "block_drain", "interference", "power", "power_cap", "mig", NULL
 };
 static const char *const sm_keys[] = {
@@ -349,6 +349,13 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 		if (cfg_num(&ds, "knee", 0.5, 100, CFG_REQUIRED, &d))
 			g->dram_knee = d;
 	}
+	if (cfg_obj(root, "l2_saturation", false, &ds)) {
+		if (!g->dram_sharing)
+			cfg_fail(&ds, "has no effect with \"dram_sharing\": false (the chip's paths are not modelled): remove it or share DRAM");
+		cfg_only(&ds, (const char *const[]){ "knee", "source", NULL });
+		if (cfg_num(&ds, "knee", 0.5, 100, CFG_REQUIRED, &d))
+			g->l2_knee = d;
+	}
 	struct cfg cds;
 	if (cfg_obj(root, "class_defaults", false, &cds)) {
 		cfg_only(&cds, (const char *const[]){ "RT", "CD", "TC", "MEM", NULL });
@@ -356,13 +363,17 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 			struct cfg one;
 			if (!cfg_obj(&cds, kclass_names[c], false, &one))
 				continue;
-			cfg_only(&one, (const char *const[]){ "dram", "sat_blocks", "source", NULL });
+			cfg_only(&one, (const char *const[]){ "dram", "l2", "sat_blocks", "source", NULL });
 			if (cfg_has(&one, "dram") && !g->dram_sharing)
 				cfg_fail_key(&one, "dram", "has no effect with \"dram_sharing\": false (DRAM is not modelled)");
 			if (cfg_has(&one, "dram") && cfg_num(&one, "dram", 0, 1000, CFG_REQUIRED, &d)) {
 				g->class_defaults[c].has_dram = true;
 				g->class_defaults[c].dram = d;
 			}
+			if (cfg_has(&one, "l2") && !g->dram_sharing)
+				cfg_fail_key(&one, "l2", "has no effect with \"dram_sharing\": false (the chip's paths are not modelled)");
+			if (cfg_has(&one, "l2") && cfg_num(&one, "l2", 0, 1000, CFG_REQUIRED, &d))
+				g->class_defaults[c].l2 = d;
 			if (cfg_int(&one, "sat_blocks", 0, 1024, &(int64_t){ 0 }, &v))
 				g->class_defaults[c].sat_blocks = (int)v;
 		}
@@ -508,11 +519,21 @@ void gpu_free(struct gpu_desc *g)
 	free(g);
 }
 
-double gpu_dram_slowdown(const struct gpu_desc *g, double load)
+static double saturation_slowdown(double load, double knee)
 {
 	if (load <= 0)
 		return 1;
-	if (g->dram_knee <= 0)
+	if (knee <= 0)
 		return load > 1 ? load : 1;
-	return pow(1 + pow(load, g->dram_knee), 1 / g->dram_knee);
+	return pow(1 + pow(load, knee), 1 / knee);
+}
+
+double gpu_dram_slowdown(const struct gpu_desc *g, double load)
+{
+	return saturation_slowdown(load, g->dram_knee);
+}
+
+double gpu_l2_slowdown(const struct gpu_desc *g, double load)
+{
+	return saturation_slowdown(load, g->l2_knee);
 }

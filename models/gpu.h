@@ -60,12 +60,18 @@ struct gpu_desc {
 	/* How DRAM saturates: at demand L (1 = the bandwidth), DRAM users slow by
 	 * (1 + L^knee)^(1/knee), a curve that bends near L = 1 as measured; 0: by max(1, L). */
 	double dram_knee;
+	/* How the path from the SMs to L2 saturates, for the classes with an "l2" demand (the
+	 * emulated RT kernel walks a BVH that misses L1 and hits L2: its per-SM throughput
+	 * flattens with the SMs running it, cuda/scripts/fit_l2.py): at chip L2 demand L, those
+	 * kernels slow by (1 + L^knee)^(1/knee); 0: by max(1, L).  Modelled with dram_sharing. */
+	double l2_knee;
 	enum unit rt_fallback;            /* where RT-class demand goes when the SM has no RT cores
 					   * ("rt_emulation_unit", refused on a GPU with RT cores) */
 	/* per class, figures measured on this GPU for kernels that do not give their own */
 	struct class_default {
 		bool has_dram;
 		double dram;
+		double l2;                 /* chip L2 demand at sat_blocks on every SM; 0: none */
 		int sat_blocks;            /* 0: none */
 	} class_defaults[KC_COUNT];
 	/* How long a block that exits on landing (an SM-bound worker outside its set or beyond
@@ -137,6 +143,8 @@ static inline int gpu_smem_capacity(const struct gpu_desc *g, bool graphics_mode
 
 /* The slowdown of DRAM users at chip DRAM demand `load` (1 = the bandwidth): dram_knee. */
 double gpu_dram_slowdown(const struct gpu_desc *g, double load);
+/* The slowdown of L2-path users at chip L2 demand `load`: l2_knee. */
+double gpu_l2_slowdown(const struct gpu_desc *g, double load);
 /* A ratio at u in [0, 1] from n >= 2 quantiles at evenly spaced points (block_spread,
  * block_drain), linearly between them. */
 double gpu_quantile_at(const double *q, int n, double u);

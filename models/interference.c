@@ -199,6 +199,7 @@ static void bottleneck_sm_speeds(const void *self, const struct sm_kernel_view *
 {
 	const struct bottleneck *b = self;
 	double dram_slow = chip ? gpu_dram_slowdown(b->g, chip->dram_load) : 1;
+	double l2_slow = chip ? gpu_l2_slowdown(b->g, chip->l2_load) : 1;
 
 	if (b->disc == DISC_FAIR) {
 		double load[UNIT_COUNT] = { 0 }, issue = 0;
@@ -216,6 +217,8 @@ static void bottleneck_sm_speeds(const void *self, const struct sm_kernel_view *
 				worst = issue;
 			if (k[i].dram_delta > 0 && dram_slow > worst)
 				worst = dram_slow;
+			if (k[i].l2_delta > 0 && l2_slow > worst)
+				worst = l2_slow;
 			speed[i] = intrinsic(&k[i]) / worst;
 		}
 	} else {
@@ -248,7 +251,8 @@ static void bottleneck_sm_speeds(const void *self, const struct sm_kernel_view *
 		}
 		for (int r = 0; r < m; r++) {
 			const struct sm_kernel_view *ki = &k[idx[r]];
-			double s = intrinsic(ki) / (ki->dram_delta > 0 ? dram_slow : 1);
+			double chip_slow = fmax(ki->dram_delta > 0 ? dram_slow : 1, ki->l2_delta > 0 ? l2_slow : 1);
+			double s = intrinsic(ki) / chip_slow;
 			double di = issue_delta(b, ki);
 			for (int u = 0; u < UNIT_COUNT; u++)
 				if (uses(ki, u))

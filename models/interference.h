@@ -18,6 +18,7 @@ struct sm_kernel_view {
 	enum kclass cls;
 	const double *delta;     /* [UNIT_COUNT] per-block demand at speed 1 */
 	double dram_delta;       /* per-block share of chip DRAM bandwidth at speed 1 */
+	double l2_delta;         /* per-block share of the chip's L2 path at speed 1 */
 	int blocks;              /* resident on this SM */
 	int sat;                 /* blocks that reach full per-SM throughput */
 	uint64_t order;          /* launch order: lower is older */
@@ -30,6 +31,8 @@ struct chip_view {
 	 * with DRAM partitions (MIG, sim/partition.c) over the SM's partition, divided by its
 	 * share of the chip's bandwidth */
 	double dram_load;
+	/* the same for the path to L2 (l2_delta; gpu_l2_slowdown), over the same SMs */
+	double l2_load;
 	/* clock_factor only: the chip's power at the nominal clock (models/power.h power_w) and
 	 * its part that scales with the SM clock, watts */
 	double power_w, power_clocked_w;

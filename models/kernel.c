@@ -65,7 +65,7 @@ void kclass_default_demand(enum kclass c, double demand[UNIT_COUNT], double *dra
 
 /* Block speed of the kernel alone with n blocks on each of `sms` SMs: its intrinsic speed
  * (1, or sat/n when more blocks than needed for full throughput share the SM), slowed by any
- * over-subscribed unit or by DRAM (models/interference.c, fair discipline, nothing else
+ * over-subscribed unit or by DRAM or the L2 path (models/interference.c, fair discipline, nothing else
  * resident). */
 static double solo_block_speed(const struct kernel_fit *f, const struct gpu_desc *g, int n, int sms)
 {
@@ -76,6 +76,8 @@ static double solo_block_speed(const struct kernel_fit *f, const struct gpu_desc
 			slow = fmax(slow, n * f->delta[u] * s0);
 	if (g->dram_sharing && f->dram_delta > 0)
 		slow = fmax(slow, gpu_dram_slowdown(g, sms * fmin(n, f->sat) * f->dram_delta));
+	if (g->dram_sharing && f->l2_delta > 0)
+		slow = fmax(slow, gpu_l2_slowdown(g, sms * fmin(n, f->sat) * f->l2_delta));
 	return s0 / slow;
 }
 
@@ -164,6 +166,7 @@ bool kernel_fit_base(const struct kernel_spec *k, const struct gpu_desc *g, stru
 	for (int u = 0; u < UNIT_COUNT; u++)
 		f->delta[u] = demand[u] / f->sat;
 	f->dram_delta = dram / ((double)f->sat * g->sm_count);
+	f->l2_delta = cd->l2 / ((double)f->sat * g->sm_count);
 
 	/* Work per block so that the solo original run takes solo_ns.  Alone, the kernel runs in
 	 * waves: full waves of `occ` blocks on every SM, then a last partial one of R blocks,

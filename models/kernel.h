@@ -56,6 +56,7 @@ struct kernel_fit {
 	double block_ns;                 /* work of one original block, ns at block speed 1 */
 	double delta[UNIT_COUNT];        /* per-block demand at speed 1 */
 	double dram_delta;               /* per-block share of chip DRAM bandwidth at speed 1 */
+	double l2_delta;                 /* per-block share of the chip's L2 path at speed 1 */
 	bool graphics;                   /* needs the SM in graphics mode (RT work) */
 };
 

@@ -74,20 +74,21 @@ struct smclass {
 	struct smset members;
 	int nsm;
 	/* per member SM */
-	int threads, regs, smem, blocks, rt_blocks, dram_groups;
+	int threads, regs, smem, blocks, rt_blocks, chip_groups;   /* chip: DRAM or L2-path users */
 	bool graphics;
 	struct group *groups, *groups_tail;
 	uint64_t lanes;
 	double load[UNIT_COUNT];
 	double dram;             /* this SM's DRAM demand at intrinsic speeds */
+	double l2;               /* and its L2-path demand */
 	sim_time since;          /* utilisation integrated up to here */
 	/* the speeds of the last re-rate and what they were computed from (the model is a pure
-	 * function of it): a re-rate with the same kernels, blocks and chip DRAM load reuses
+	 * function of it): a re-rate with the same kernels, blocks and chip DRAM and L2 loads reuses
 	 * them; rate_n == 0: nothing remembered */
 	int rate_n;
 	uint64_t rate_order[RATE_CACHE];
 	int rate_blocks[RATE_CACHE];
-	double rate_dram, rate_speed[RATE_CACHE];
+	double rate_dram, rate_l2, rate_speed[RATE_CACHE];
 	bool dirty;              /* residency changed: speeds to recompute */
 	bool freed;              /* blocks left since the last dispatch */
 	bool gated;              /* its SMs are power-gated (all or none of them: sim/gate.c) */
@@ -250,12 +251,13 @@ struct sim {
 	 * chip's bandwidth and the load its kernels put on it (chip units: 1 = the whole chip's
 	 * bandwidth), so that they run against load / share */
 	struct dram_part {
-		double share, load;
+		/* load: DRAM; l2load: the L2 path (a MIG instance owns its L2 banks with its
+		 * memory slices: the same share) */
+		double share, load, l2load;
 		struct smset sms;    /* its SMs (parts[0]: unused, the SMs in no other) */
-		/* gpu_dram_slowdown at relative load slow_at (residency_settle: the load after one
-		 * settle is the load before the next); valid when slow_ok */
-		double slow_at, slow;
-		bool slow_ok;
+		/* the slowdowns at relative loads (residency_settle: the load after one settle is
+		 * the load before the next) */
+		struct slow_memo { double at, slow; bool ok; } dram_slow, l2_slow;
 	} parts[DRAM_PARTITIONS_MAX + 1];
 	int n_parts;
 	/* the share of the chip's DRAM bandwidth its users get (each partition's load over its
@@ -471,6 +473,7 @@ void gate_set(struct sim *s, const struct smset *gated);
 void partition_set(struct sim *s, int n, const struct dram_partition *parts);
 /* The DRAM load class c's SMs run against: their partition's load over its share. */
 double partition_rel_load(const struct sim *s, const struct smclass *c);
+double partition_rel_l2(const struct sim *s, const struct smclass *c);
 /* The share of the chip's bandwidth in use across the partitions (power model). */
 double partition_in_use(const struct sim *s);
 /* The GPU's power model (its "power" object); errors go to diag. */

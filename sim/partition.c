@@ -9,18 +9,28 @@
  * against load / share: a kernel alone in a 2/8 partition that wants 0.5 of the chip runs at
  * half speed, whatever the other partitions do.  SM classes never mix SMs of two partitions
  * (partition_set splits them, residency.c's merges keep them apart), so a class's speeds
- * depend on its own partition's load only.  L2 capacity is not modelled (the model has no
- * caches), so the L2 banks an instance also owns change nothing here.
+ * depend on its own partition's load only.  The L2 banks an instance also owns carry its
+ * share of the path to L2 (gpu.h l2_knee), loaded and shared the same way; L2 capacity is not
+ * modelled (the model has no caches).
  */
 #include "sim/engine_impl.h"
 
+static double rel(double load, double share)
+{
+	if (share == 1)
+		return load;             /* the chip-wide case, unrounded */
+	/* a partition without bandwidth: residency_settle fails the run if anyone uses it */
+	return share > 0 ? load / share : (load > 0 ? 1e12 : 0);
+}
+
 double partition_rel_load(const struct sim *s, const struct smclass *c)
 {
-	const struct dram_part *d = &s->parts[c->part];
-	if (d->share == 1)
-		return d->load;          /* the chip-wide case, unrounded */
-	/* a partition without bandwidth: residency_settle fails the run if anyone uses it */
-	return d->share > 0 ? d->load / d->share : (d->load > 0 ? 1e12 : 0);
+	return rel(s->parts[c->part].load, s->parts[c->part].share);
+}
+
+double partition_rel_l2(const struct sim *s, const struct smclass *c)
+{
+	return rel(s->parts[c->part].l2load, s->parts[c->part].share);
 }
 
 double partition_in_use(const struct sim *s)
@@ -67,15 +77,16 @@ void partition_set(struct sim *s, int n, const struct dram_partition *parts)
 				s->snap[m++] = d;
 		}
 	}
-	/* the loads from the classes' DRAM demand; every DRAM user runs against its new load */
+	/* the loads from the classes' DRAM and L2 demand; every user runs against its new load */
 	for (int p = 0; p < s->n_parts; p++)
-		s->parts[p].load = 0;
+		s->parts[p].load = s->parts[p].l2load = 0;
 	for (int i = 0; i < s->n_classes; i++) {
 		struct smclass *c = &s->classes[i];
 		if (!c->alive)
 			continue;
 		s->parts[c->part].load += c->dram * c->nsm;
-		if (c->dram_groups)
+		s->parts[c->part].l2load += c->l2 * c->nsm;
+		if (c->chip_groups)
 			class_mark_dirty(s, c);
 	}
 	s->dram_share = partition_in_use(s);

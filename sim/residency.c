@@ -21,6 +21,12 @@ static inline double min1(double x)
 	return x < 1.0 ? x : 1.0;       /* NaN: 1, as fmin */
 }
 
+/* The kernel loads a chip-wide path: DRAM or the path to L2. */
+static inline bool uses_chip(const struct kinst *k)
+{
+	return k->fit.dram_delta > 0 || k->fit.l2_delta > 0;
+}
+
 static inline double ceil_nonneg(double x)
 {
 	if (!(x < 0x1p52))
@@ -499,8 +505,8 @@ void group_add_work(struct sim *s, struct kinst *k, struct smclass *c, int n, do
 		}
 	struct group *gr = group_place(s, k, c, n);
 	gr->remaining = gr->work = work;
-	if (k->fit.dram_delta > 0)
-		c->dram_groups++;
+	if (uses_chip(k))
+		c->chip_groups++;
 }
 
 /* The exit time of blocks landing on c now: the GPU's exit_hold_ns, longer beside CD-class
@@ -616,8 +622,8 @@ void group_remove(struct sim *s, struct group *gr)
 	class_mark_freed(s, c);
 	c->lanes &= ~(1ull << gr->lane);
 	if (!gr->exiting) {
-		if (k->fit.dram_delta > 0)
-			c->dram_groups--;
+		if (uses_chip(k))
+			c->chip_groups--;
 		k->resident -= gr->n * c->nsm;
 		if (persistent(k))
 			k->pool_rate -= gr->n * c->nsm * gr->speed;
@@ -782,8 +788,8 @@ struct group *group_split_one(struct sim *s, struct group *gr)
 	c->lanes |= 1ull << one->lane;
 	link_group(s, c, gr->k, one);
 	sib_join(one, gr);
-	if (gr->k->fit.dram_delta > 0)
-		c->dram_groups++;
+	if (uses_chip(gr->k))
+		c->chip_groups++;
 	one->ev = gr->ev ? evq_push(s->q, gr->at, EV_GROUP_DONE, one) : EV_NONE;
 	return one;
 }
@@ -809,6 +815,7 @@ static void class_rerate(struct sim *s, struct smclass *c)
 				.cls = gr->k->spec->cls,
 				.delta = gr->k->fit.delta,
 				.dram_delta = s->g->dram_sharing ? gr->k->fit.dram_delta : 0,
+				.l2_delta = s->g->dram_sharing ? gr->k->fit.l2_delta : 0,
 				.blocks = 0,
 				.sat = gr->k->fit.sat,
 				.order = gr->k->order,
@@ -818,15 +825,15 @@ static void class_rerate(struct sim *s, struct smclass *c)
 		view[i].blocks += gr->n;
 	}
 	/* the same view as at the last re-rate: the same speeds and unit loads */
-	double dram = partition_rel_load(s, c);
-	bool same = n > 0 && n == c->rate_n && dram == c->rate_dram;
+	double dram = partition_rel_load(s, c), l2 = partition_rel_l2(s, c);
+	bool same = n > 0 && n == c->rate_n && dram == c->rate_dram && l2 == c->rate_l2;
 	for (int i = 0; same && i < n; i++)
 		same = kin[i]->order == c->rate_order[i] && view[i].blocks == c->rate_blocks[i];
 	if (same) {
 		for (int i = 0; i < n; i++)
 			speed[i] = c->rate_speed[i];   /* (a loop: memcpy is a libc call here) */
 	} else {
-		struct chip_view chip = { .dram_load = dram };
+		struct chip_view chip = { .dram_load = dram, .l2_load = l2 };
 		if (n)
 			s->model->sm_speeds(s->model_self, view, n, &chip, speed);
 		for (int u = 0; u < UNIT_COUNT; u++)
@@ -836,6 +843,7 @@ static void class_rerate(struct sim *s, struct smclass *c)
 				c->load[u] += view[i].blocks * view[i].delta[u] * speed[i];
 		c->rate_n = n <= RATE_CACHE ? n : 0;
 		c->rate_dram = dram;
+		c->rate_l2 = l2;
 		for (int i = 0; i < c->rate_n; i++) {
 			c->rate_order[i] = kin[i]->order;
 			c->rate_blocks[i] = view[i].blocks;
@@ -871,14 +879,17 @@ static void class_rerate(struct sim *s, struct smclass *c)
 	c->dirty = false;
 }
 
-/* A member SM's DRAM demand at its kernels' intrinsic speeds: sum of min(n_k, sat_k) * dram_delta_k. */
-static double class_dram(const struct smclass *c)
+/* A member SM's DRAM and L2-path demands at its kernels' intrinsic speeds: sum of
+ * min(n_k, sat_k) * dram_delta_k, and of l2_delta_k. */
+static void class_chip(const struct smclass *c, double *dram, double *l2)
 {
 	const struct kinst *kin[HW_QUEUE_SLOTS];
 	int blocks[HW_QUEUE_SLOTS], n = 0;
-	double d = 0;
+	*dram = *l2 = 0;
+	if (!c->chip_groups)
+		return;
 	for (const struct group *gr = c->groups; gr; gr = gr->c_next) {
-		if (gr->exiting || gr->k->fit.dram_delta <= 0)
+		if (gr->exiting || !uses_chip(gr->k))
 			continue;
 		int i;
 		for (i = 0; i < n && kin[i] != gr->k; i++)
@@ -889,30 +900,60 @@ static double class_dram(const struct smclass *c)
 		}
 		blocks[i] += gr->n;
 	}
-	for (int i = 0; i < n; i++)
-		d += (blocks[i] < kin[i]->fit.sat ? blocks[i] : kin[i]->fit.sat) * kin[i]->fit.dram_delta;
-	return d;
+	for (int i = 0; i < n; i++) {
+		int b = blocks[i] < kin[i]->fit.sat ? blocks[i] : kin[i]->fit.sat;
+		*dram += b * kin[i]->fit.dram_delta;
+		*l2 += b * kin[i]->fit.l2_delta;
+	}
 }
 
-/* gpu_dram_slowdown(x) for partition d, remembered for the last x (a pure function of it) */
-static double part_slowdown(const struct sim *s, struct dram_part *d, double x)
+/* Has the class's chip demand moved from what the partition loads hold for it? */
+static bool chip_moved(const struct smclass *c)
 {
-	if (!d->slow_ok || x != d->slow_at) {
-		d->slow_at = x;
-		d->slow = gpu_dram_slowdown(s->g, x);
-		d->slow_ok = true;
+	double dram, l2;
+	class_chip(c, &dram, &l2);
+	return dram != c->dram || l2 != c->l2;
+}
+
+/* gpu's slowdown f(x), remembered for the last x (a pure function of it) */
+static double memo_slowdown(const struct gpu_desc *g, struct slow_memo *m, double x,
+			    double (*f)(const struct gpu_desc *, double))
+{
+	if (!m->ok || x != m->at) {
+		m->at = x;
+		m->slow = f(g, x);
+		m->ok = true;
 	}
-	return d->slow;
+	return m->slow;
+}
+
+/* Did partition d's slowdown move from load `before` (DRAM) / `before_l2` to its loads now? */
+static bool part_changed(const struct sim *s, struct dram_part *d, double before, double before_l2)
+{
+	if (d->load == before && d->l2load == before_l2)
+		return false;            /* (most settles: no division, no look-up) */
+	if (d->share <= 0)
+		return true;
+	bool moved = false;
+	if (d->load != before)
+		moved = memo_slowdown(s->g, &d->dram_slow, before / d->share, gpu_dram_slowdown) !=
+			memo_slowdown(s->g, &d->dram_slow, d->load / d->share, gpu_dram_slowdown);
+	if (d->l2load != before_l2)
+		moved |= memo_slowdown(s->g, &d->l2_slow, before_l2 / d->share, gpu_l2_slowdown) !=
+			 memo_slowdown(s->g, &d->l2_slow, d->l2load / d->share, gpu_l2_slowdown);
+	return moved;
 }
 
 void residency_settle(struct sim *s)
 {
 	/* each DRAM partition (sim/partition.c) saturates on its own: one chip-wide DRAM
 	 * without partitions */
-	double before[DRAM_PARTITIONS_MAX + 1];
+	double before[DRAM_PARTITIONS_MAX + 1], before_l2[DRAM_PARTITIONS_MAX + 1];
 	bool moved = false, changed[DRAM_PARTITIONS_MAX + 1];
-	for (int p = 0; p < s->n_parts; p++)
+	for (int p = 0; p < s->n_parts; p++) {
 		before[p] = s->parts[p].load;
+		before_l2[p] = s->parts[p].l2load;
+	}
 	dram_integrate(s);
 	if (s->g->dram_sharing) {
 		/* a split or merge of identical classes leaves the total unchanged */
@@ -920,36 +961,35 @@ void residency_settle(struct sim *s)
 			struct smclass *c = &s->classes[s->dirty[i]];
 			if (!c->alive || !c->dirty)
 				continue;
-			double d = c->dram_groups ? class_dram(c) : 0;
+			double d, l2;
+			class_chip(c, &d, &l2);
 			s->parts[c->part].load += (d - c->dram) * c->nsm;
+			s->parts[c->part].l2load += (l2 - c->l2) * c->nsm;
 			c->dram = d;
+			c->l2 = l2;
 		}
-		for (int p = 0; p < s->n_parts; p++)
+		for (int p = 0; p < s->n_parts; p++) {
 			if (s->parts[p].load < 1e-9)
 				s->parts[p].load = 0;
+			if (s->parts[p].l2load < 1e-9)
+				s->parts[p].l2load = 0;
+		}
 	}
 	bool load_moved = false;
 	for (int p = 0; p < s->n_parts; p++) {
 		struct dram_part *d = &s->parts[p];
 		load_moved |= d->load != before[p];
-		if (d->load == before[p]) {
-			changed[p] = false;  /* (most settles: no division, no look-up) */
-		} else if (d->share > 0) {
-			double was = part_slowdown(s, d, before[p] / d->share);
-			changed[p] = was != part_slowdown(s, d, d->load / d->share);
-		} else {
-			changed[p] = d->load != before[p];
-		}
+		changed[p] = part_changed(s, d, before[p], before_l2[p]);
 		moved |= changed[p];
-		if (d->share <= 0 && d->load > 0)
-			sim_fail(s, "kernels on SMs outside every DRAM partition use DRAM, and the partitions took all of its bandwidth");
+		if (d->share <= 0 && (d->load > 0 || d->l2load > 0))
+			sim_fail(s, "kernels on SMs outside every DRAM partition use DRAM or L2, and the partitions took all of its bandwidth");
 	}
 	if (load_moved)
 		s->dram_share = partition_in_use(s);
 	if (moved) {
 		for (int i = 0; i < s->n_classes; i++) {
 			struct smclass *c = &s->classes[i];
-			if (c->alive && (c->dirty || (c->dram_groups && changed[c->part])))
+			if (c->alive && (c->dirty || (c->chip_groups && changed[c->part])))
 				class_rerate(s, c);
 		}
 	} else {
@@ -1003,7 +1043,7 @@ static bool rates_hold(const struct sim *s, const struct smclass *c, const struc
 	for (int i = 0; i < n; i++)
 		if (kin[i]->order != c->rate_order[i] || blocks[i] != c->rate_blocks[i])
 			return false;
-	return partition_rel_load(s, c) == c->rate_dram;
+	return partition_rel_load(s, c) == c->rate_dram && partition_rel_l2(s, c) == c->rate_l2;
 }
 
 void residency_settle_restart(struct sim *s, struct group *gr)
@@ -1032,7 +1072,7 @@ void residency_settle_restart(struct sim *s, struct group *gr)
 		}
 		c->dirty = false;
 	} else {
-		if (s->g->dram_sharing && (c->dram_groups ? class_dram(c) : 0) != c->dram) {
+		if (s->g->dram_sharing && chip_moved(c)) {
 			residency_settle(s);
 			return;
 		}
@@ -1068,8 +1108,8 @@ static void leave_some(struct sim *s, struct group *gr, int n, double frac)
 		lv = group_place(s, k, c, n);
 		gr->n -= n;
 		lv->speed = gr->speed;
-		if (k->fit.dram_delta > 0)
-			c->dram_groups++;
+		if (uses_chip(k))
+			c->chip_groups++;
 	}
 	lv->leaving = true;
 	lv->remaining = k->fit.block_ns * frac;
@@ -1114,7 +1154,7 @@ void residency_check(const struct sim *s)
 		const struct smclass *c = &s->classes[i];
 		if (!c->alive)
 			continue;
-		int threads = 0, regs = 0, smem = 0, blocks = 0, rt = 0, dram = 0;
+		int threads = 0, regs = 0, smem = 0, blocks = 0, rt = 0, chip = 0;
 		for (const struct group *gr = c->groups; gr; gr = gr->c_next) {
 			assert(gr->c == c && gr->n > 0 && gr->speed >= 0 && gr->remaining >= 0);
 			threads += gr->n * gr->k->fit.threads;
@@ -1122,10 +1162,10 @@ void residency_check(const struct sim *s)
 			smem += gr->n * gr->k->fit.smem;
 			blocks += gr->n;
 			rt += gr->k->fit.graphics ? gr->n : 0;
-			dram += !gr->exiting && gr->k->fit.dram_delta > 0;
+			chip += !gr->exiting && uses_chip(gr->k);
 		}
 		assert(threads == c->threads && regs == c->regs && smem == c->smem && blocks == c->blocks);
-		assert(dram == c->dram_groups);   /* working groups that use DRAM */
+		assert(chip == c->chip_groups);   /* working groups that use DRAM or the L2 path */
 		assert(rt == c->rt_blocks && c->graphics == (rt > 0));
 		assert(threads <= g->max_threads && regs <= g->regs && blocks <= g->max_blocks);
 		assert(smem <= gpu_smem_capacity(g, c->graphics));

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Fits the RT class's share of the chip's L2 path (models/<gpu>.json "l2_saturation".knee and
+class RT "l2", with RT's per-SM sat_blocks) to a GPU's RT benches.  The emulated RT kernel
+walks a 2 MB BVH (cuda/kernels.cu): it misses the SM's L1 and hits L2, so the blocks of every
+SM share the path to L2.  On n of the N SMs with k blocks per SM the simulator gives a block
+min(1, sat/k) of its speed on the SM and slows it by s(L) = (1 + L^p)^(1/p) at the chip load
+L = l2 * (n / N) * min(k, sat) / sat (as DRAM's; models/gpu.h).
+
+Observations, each the ratio of two measured durations (so the work per block cancels):
+  - bench saturation on a quarter of the SMs against all of them at the same k = 1..8
+    (saturation-quarter.tgz: saturation_quarter.csv beside saturation.csv); sat is then the
+    quarter's throughput at 8 blocks over one, nearest integer (the SM's own limit: CD and TC
+    flatten alike on both, RT goes on rising on the quarter);
+  - without the quarter (the H100's runs): the all-SM throughput at 8 blocks over one, with sat
+    given (--sat: the H200's, the same GH100 SM);
+  - bench power's RT phases, 4 blocks per SM on 66 / 99 / 132 SMs over 33 (power_phases.csv).
+Least squares on the log ratios over a grid of l2 (0.01 steps) and p (0.1 steps).
+
+usage: fit_l2.py --saturation CSV [--quarter CSV] [--power CSV] [--sat S [--sat-from TEXT]]
+                 [--sms N] [--label TEXT] [--json]     (from the root)
+  --json  print only {"values": {...models keys...}, "source": "..."} (the table to stderr)"""
+import argparse, csv, json, math, sys
+
+ap = argparse.ArgumentParser(description="fit RT l2 and l2_saturation.knee to RT's benches")
+ap.add_argument('--saturation', required=True)
+ap.add_argument('--quarter')
+ap.add_argument('--power')
+ap.add_argument('--sat', type=int)
+ap.add_argument('--sat-from', default='', help='where a given --sat comes from, for the source string')
+ap.add_argument('--sms', type=int, default=132)
+ap.add_argument('--label', default='', help='where the runs are, for the source string')
+ap.add_argument('--json', action='store_true')
+args = ap.parse_args()
+N = args.sms
+out = sys.stderr if args.json else sys.stdout
+
+
+def rt_rows(path):
+    return {int(r['blocks_per_sm']): float(r['duration_us'])
+            for r in csv.DictReader(open(path)) if r['class'] == 'RT'}
+
+
+full = rt_rows(args.saturation)
+quarter = rt_rows(args.quarter) if args.quarter else None
+if quarter:
+    qn = round(N / 4)
+    kmax = max(quarter)
+    sat = max(1, round(kmax * quarter[1] / quarter[kmax]))
+    if args.sat and args.sat != sat:
+        sys.exit(f'fit_l2: --sat {args.sat} given, the quarter says {sat}')
+elif args.sat:
+    sat = args.sat
+else:
+    sys.exit('fit_l2: without --quarter, give --sat')
+
+# (label, n, k, reference n, reference k, measured ratio)
+obs = []
+if quarter:
+    obs += [(f'saturation k = {k}: {N} SMs over {qn}', N, k, qn, k, full[k] / quarter[k]) for k in sorted(quarter)]
+else:
+    k = max(full)
+    obs.append((f'saturation on {N} SMs: k = {k} over k = 1 (per block)', N, k, N, 1, full[k] / full[1]))
+if args.power:
+    ph = {int(r['a_sms']): float(r['a_task_us_per_sm_round']) for r in csv.DictReader(open(args.power))
+          if r['set'] == 'calibration' and r['a_class'] == 'RT'}
+    ref = min(ph)
+    obs += [(f'power RT, 4 per SM: {n} SMs over {ref}', n, 4, ref, 4, ph[n] / ph[ref]) for n in sorted(ph) if n != ref]
+
+
+def s(L, p):
+    return (1 + L ** p) ** (1 / p)
+
+
+def dur(n, k, l2, p):
+    """a block's time on n SMs with k per SM, relative to one block alone on an idle SM"""
+    m = min(k, sat)
+    return (k / m) * s(l2 * (n / N) * m / sat, p)
+
+
+def model(o, l2, p):
+    _, n, k, rn, rk, _ = o
+    return dur(n, k, l2, p) / dur(rn, rk, l2, p)
+
+
+def err(l2, p):
+    return sum(math.log(model(o, l2, p) / o[5]) ** 2 for o in obs)
+
+
+best = min((err(l2 / 100, p / 10), l2 / 100, p / 10) for l2 in range(1, 500) for p in range(10, 200))
+e, L2, P = best
+print(f'RT sat_blocks {sat}, l2 {L2:.2f} (chip load at sat blocks on every SM), knee p {P:.1f}, '
+      f'squared log error {e:.4f} over {len(obs)}', file=out)
+for o in obs:
+    print(f'  {o[0]:<44} measured {o[5]:.3f}  model {model(o, L2, P):.3f}', file=out)
+if L2 in (0.01, 4.99) or P in (1.0, 19.9):
+    print('warning: the fit lies on the edge of the grid (l2 0.01-4.99, p 1.0-19.9)', file=sys.stderr)
+if args.json:
+    where = args.label or args.saturation
+    seen = '; '.join(f'{o[0]}: {o[5]:.3f} (fitted {model(o, L2, P):.3f})' for o in obs)
+    how = ('sat_blocks from the quarter (its throughput at %d blocks per SM is %.2fx that at one, '
+           'nearest integer)' % (max(quarter), max(quarter) * quarter[1] / quarter[max(quarter)])
+           if quarter else f'sat_blocks {sat} given' + (f' ({args.sat_from})' if args.sat_from else ''))
+    src = (f'fitted with RT l2 {L2:.2f} and l2_saturation.knee {P:.1f} by cuda/scripts/fit_l2.py to {where}, '
+           f'{how}; a block on n of N SMs with k per SM: min(1, sat/k) of its speed over s(L), '
+           f'L = l2 (n/N) min(k, sat)/sat; measured over modelled: {seen}; squared log error {e:.4f} '
+           f'over {len(obs)}')
+    print(json.dumps({'values': {'l2_saturation': {'knee': P},
+                                 'class_defaults': {'RT': {'l2': L2, 'sat_blocks': sat}}},
+                      'source': src}))

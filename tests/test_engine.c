@@ -848,6 +848,56 @@ static void test_dram_knee(void)
 	unlink(path);
 }
 
+static void test_l2_path(void)
+{
+	/* the path to L2 saturates by its own curve (1 + L^p)^(1/p); a class's "l2" needs DRAM
+	 * sharing, as its "dram" does */
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = test_rtx3090_with("l2_saturation", cJSON_Parse("{\"knee\": 3}"), &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_DOUBLE_EQUAL(gpu_l2_slowdown(g, 1), cbrt(2), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gpu_dram_slowdown(g, 1), 1, 1e-12);   /* DRAM: no knee, max(1, L) */
+	gpu_free(g);
+	char path[64];
+	CU_ASSERT_FATAL(test_gpu_file(path, sizeof(path), "models/rtx3090.json", "dram_sharing", "false",
+				      "class_defaults", "{\"CD\": {\"l2\": 2}}", NULL));
+	memset(&d, 0, sizeof(d));
+	CU_ASSERT_PTR_NULL(gpu_load(path, &d));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.class_defaults.CD.l2"));
+	unlink(path);
+
+	/* A CD kernel whose class loads the L2 path with 2 at sat_blocks (2) on every SM, knee 2:
+	 * alone on the whole GPU it takes its solo time (block time x sqrt(5)); masked to 41 of
+	 * the 82 SMs, 4 blocks per SM at half speed each against L2 load 1: 2 x sqrt(2) / sqrt(5)
+	 * of it.  Two such apps on the two halves load the path as one kernel on all SMs: each
+	 * takes twice its solo time. */
+	CU_ASSERT_FATAL(test_gpu_file(path, sizeof(path), "models/rtx3090.json", "l2_saturation", "{\"knee\": 2}",
+				      "class_defaults", "{\"CD\": {\"sat_blocks\": 2, \"l2\": 2}}", NULL));
+	char json[1024];
+	const char *kernels = "{\"name\":\"C\",\"class\":\"CD\",\"grid\":164,\"threads\":256,\"solo_us\":500}";
+	snprintf(json, sizeof(json), "{\"gpu\": \"%s\", " POL "\"kernels\": [%s],"
+		 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"C\"],\"repeat\":1}]}", path, kernels);
+	struct run r;
+	CU_ASSERT_FATAL(run_open(&r, json, NULL));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	CU_ASSERT(llabs(kernel_end(&r, "C", 0) - 500000) <= 1);
+	run_close(&r);
+	struct policy_spec p = { .name = "test-masked", .ops = &masked_policy };
+	CU_ASSERT_FATAL(run_open(&r, json, &p));      /* app 0 on SMs 0-40 */
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	CU_ASSERT_DOUBLE_EQUAL((double)kernel_end(&r, "C", 0) / 500000, 2 * sqrt(2) / sqrt(5), 0.001);
+	run_close(&r);
+	snprintf(json, sizeof(json), "{\"gpu\": \"%s\", " POL "\"kernels\": [%s],"
+		 "\"apps\":[{\"name\":\"a\",\"kernels\":[\"C\"],\"repeat\":1},{\"name\":\"b\",\"kernels\":[\"C\"],\"repeat\":1}]}",
+		 path, kernels);
+	CU_ASSERT_FATAL(run_open(&r, json, &p));      /* app 1 on SMs 41-81 */
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	for (int app = 0; app < 2; app++)
+		CU_ASSERT_DOUBLE_EQUAL((double)kernel_end(&r, "C", app) / 500000, 2.0, 0.001);
+	run_close(&r);
+	unlink(path);
+}
+
 /* ------------------------------------------------------------ frames and determinism */
 
 static const char game_exp[] = "{" RTX ", \"seed\": 3, \"duration_ms\": 100, \"kernels\": ["
@@ -1013,6 +1063,7 @@ void register_engine_tests(void)
 	CU_add_test(s, "per-GPU class defaults", test_class_defaults);
 	CU_add_test(s, "GPU exit hold: steps and bad input", test_exit_hold_input);
 	CU_add_test(s, "DRAM saturation curve", test_dram_knee);
+	CU_add_test(s, "the path to L2", test_l2_path);
 	CU_add_test(s, "most-room dispatch: SM tie order", test_tie_order);
 	CU_add_test(s, "most-room dispatch: SM with most room", test_most_room);
 	CU_add_test(s, "measured SM tie order", test_measured_tie_order);

@@ -1233,12 +1233,16 @@ int bench_run(const struct bench_opts *o)
 		bench_pairs(d, &cal, o, sum, 3);
 	if (o->what & BENCH_PAIRS_TEST4)
 		bench_pairs(d, &cal, o, sum, 4);
+	if (o->what & BENCH_PAIRS_TEST5)
+		bench_pairs(d, &cal, o, sum, 5);
 	if (o->what & BENCH_PILEUP)
 		bench_pileup(d, &cal, o, sum);
 	if (o->what & BENCH_POWER)
-		bench_power(d, &cal, o, sum, false);
+		bench_power(d, &cal, o, sum, POWER_CALIBRATION);
 	if (o->what & BENCH_POWER_CLOCK)
-		bench_power(d, &cal, o, sum, true);
+		bench_power(d, &cal, o, sum, POWER_CLOCK);
+	if (o->what & BENCH_POWER_L2)
+		bench_power(d, &cal, o, sum, POWER_L2);
 	write_json(o, "summary.json", sum);
 	if (ck_calib_save(&cal))
 		fprintf(stderr, "combosim-cuda: %s: could not save the calibration cache: %s\n", cal.path, strerror(errno));

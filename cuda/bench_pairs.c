@@ -18,7 +18,8 @@
  * of none of them (192- and 320-thread long kernels at 2-3 per SM, room left for a pile-up behind
  * 96- and 160-thread short blocks), captured on an H200 after the block drain's first version and
  * used to choose its final form (development); `pairs-test4`, again other shapes, the test set
- * captured after it (report only).  Outputs: pairs.csv (every repetition), summary.json
+ * captured after it (report only); `pairs-test5`, other shapes with RT on either side, the test
+ * set captured after RT's L2 path (report only).  Outputs: pairs.csv (every repetition), summary.json
  * `pairs` (medians, the kernels' shapes and work).
  */
 #include <math.h>
@@ -90,6 +91,18 @@ static const struct pair_shape test4_pairs[] = {
 	{ "w-RT2+MEMs", CK_RT, 224, 2, 650, CK_MEM, 192, 49152, 110, 150 },
 	{ "w-CD2+CDs", CK_CD, 288, 2, 650, CK_CD, 224, 32768, 110, 150 },
 	{ "w-TC3+TCs", CK_TC, 224, 3, 650, CK_TC, 96, 65536, 110, 150 },
+};
+
+/* Fifth test set: long kernels of 160 or 352 threads at 2-4 per SM, more of them RT, beside
+ * short kernels of 128- to 320-thread blocks, RT among them (no shape of the sets above or of the
+ * pile-up bench), captured after RT's L2 path (models/h200.json l2_saturation). */
+static const struct pair_shape test5_pairs[] = {
+	{ "x-RT3+CDs", CK_RT, 160, 3, 600, CK_CD, 192, 49152, 120, 150 },
+	{ "x-RT4+MEMs", CK_RT, 352, 4, 600, CK_MEM, 128, 65536, 120, 150 },
+	{ "x-CD2+RTs", CK_CD, 352, 2, 600, CK_RT, 320, 2048, 150, 150 },
+	{ "x-TC4+RTs", CK_TC, 160, 4, 600, CK_RT, 192, 2048, 150, 150 },
+	{ "x-RT2+TCs", CK_RT, 352, 2, 600, CK_TC, 320, 16384, 120, 150 },
+	{ "x-CD4+MEMs", CK_CD, 160, 4, 600, CK_MEM, 320, 16384, 120, 150 },
 };
 
 void bench_pair_kernels(struct ck_dev *d, struct ck_calib *cal, const struct pair_shape *s, int N, struct ck_kernel *L,
@@ -246,7 +259,9 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set)
 {
-	if (set == 4)
+	if (set == 5)
+		run_set(d, cal, o, sum, "test5", test5_pairs, (int)(sizeof(test5_pairs) / sizeof(test5_pairs[0])));
+	else if (set == 4)
 		run_set(d, cal, o, sum, "test4", test4_pairs, (int)(sizeof(test4_pairs) / sizeof(test4_pairs[0])));
 	else if (set == 3)
 		run_set(d, cal, o, sum, "test3", test3_pairs, (int)(sizeof(test3_pairs) / sizeof(test3_pairs[0])));

@@ -1,6 +1,6 @@
-/* bench_power — `bench power` (not part of `all`): phases of steady work, each holding one
- * activity for a fixed time, for a power and clock sampler running beside the program
- * (nvidia-smi or NVML, cuda/scripts/device_power.sh) to read.
+/* bench_power — `bench power`, `power-clock`, `power-l2` (not part of `all`): phases of steady
+ * work, each holding one activity for a fixed time, for a power and clock sampler running
+ * beside the program (nvidia-smi or NVML, cuda/scripts/device_power.sh) to read.
  *
  * A phase runs SM-bound kernels of the co-run shape (256 threads, 16 KB shared memory, 4 workers
  * per SM of the set; `blocks` changes the workers per SM) back to back for `hold_ms`: one kernel
@@ -92,6 +92,22 @@ static const struct power_phase clock_phases[] = {
 	{ "development", "idle-3", NONE, NONE },
 };
 
+/* `bench power-l2` (development): RT beside RT, MEM, CD or TC on disjoint SMs, and MEM beside
+ * RT: whether RT's chip path (models l2_saturation) is loaded from the other SMs, and by whom. */
+static const struct power_phase l2_phases[] = {
+	{ "development", "RT-66+none", CK_RT, 0, 66, 4, NONE },
+	{ "development", "RT-66+RT-66", CK_RT, 0, 66, 4, CK_RT, 66, 132, 4 },
+	{ "development", "RT-66+MEM-66", CK_RT, 0, 66, 4, CK_MEM, 66, 132, 4 },
+	{ "development", "RT-66+CD-66", CK_RT, 0, 66, 4, CK_CD, 66, 132, 4 },
+	{ "development", "RT-66+TC-66", CK_RT, 0, 66, 4, CK_TC, 66, 132, 4 },
+	{ "development", "RT-33+RT-99", CK_RT, 0, 33, 4, CK_RT, 33, 132, 4 },
+	{ "development", "RT-33+MEM-99", CK_RT, 0, 33, 4, CK_MEM, 33, 132, 4 },
+	{ "development", "RT-33+none", CK_RT, 0, 33, 4, NONE },
+	{ "development", "MEM-66+none", CK_MEM, 0, 66, 4, NONE },
+	{ "development", "MEM-66+RT-66", CK_MEM, 0, 66, 4, CK_RT, 66, 132, 4 },
+	{ "development", "RT-132+none", CK_RT, 0, 132, 4, NONE },
+};
+
 static double wall_s(void)
 {
 	struct timespec t;
@@ -119,10 +135,11 @@ static struct ck_kernel phase_kernel(const struct ck_kernel *base, int lo, int h
 	return k;
 }
 
-void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, bool clock)
+void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, enum power_set which)
 {
-	const struct power_phase *set = clock ? clock_phases : phases;
-	size_t nset = clock ? sizeof(clock_phases) / sizeof(clock_phases[0]) : sizeof(phases) / sizeof(phases[0]);
+	const struct power_phase *set = which == POWER_CLOCK ? clock_phases : which == POWER_L2 ? l2_phases : phases;
+	size_t nset = which == POWER_CLOCK ? sizeof(clock_phases) / sizeof(clock_phases[0])
+		    : which == POWER_L2 ? sizeof(l2_phases) / sizeof(l2_phases[0]) : sizeof(phases) / sizeof(phases[0]);
 	int N = ck_sm_count(d);
 	struct ck_kernel base[CK_NCLASS];
 	for (int c = 0; c < CK_NCLASS; c++) {

@@ -12,6 +12,10 @@ named as assumed in "sources.assumed" (for a sibling chip: the per-SM figures of
   sat_blocks:    saturation.csv, RT / CD / TC: throughput at 8 blocks per SM over one,
                  nearest integer (MEM's is the base's: its saturation rows are DRAM-bound)
   dram:          cuda/scripts/fit_dram.py on scaling.csv
+  l2:            cuda/scripts/fit_l2.py on the saturation bench's saturation_quarter.csv (in
+                 saturation.tgz, or a rerun's saturation-quarter.tgz) and bench power's RT
+                 phases: RT's sat_blocks (from the quarter) and its L2-path demand and knee;
+                 without a quarter, the base's
   block_launch:  pairs.csv, the short CD kernel (work 1) alone: (blocks - burst) / (median time
                  - median block time); burst_blocks is the base's
   block_spread:  placement P1's first wave (blocks started before any ended), each block's
@@ -147,6 +151,21 @@ def block_spread(model, r, run):
                   f"duration over the wave's mean ({m / 1e3:.1f} us), at quantiles 0, 1/16, ..., 1"}
 
 
+def quarter_run(r, run):
+    """The saturation bench's RT waves on a quarter of the SMs beside all of them: in
+    saturation.tgz (bench saturation writes both) or a rerun's saturation-quarter.tgz.
+    Returns (directory with both CSVs, its stored name), or None."""
+    d = f'{r}/saturation/r/bench-saturation'
+    if os.path.exists(f'{d}/saturation_quarter.csv'):
+        return d, f'{run}/saturation.tgz'
+    if os.path.exists(f'{run}/saturation-quarter.tgz'):
+        os.makedirs(f'{r}/saturation-quarter')
+        with tarfile.open(f'{run}/saturation-quarter.tgz') as tf:
+            tf.extractall(f'{r}/saturation-quarter', filter='data')
+        return f'{r}/saturation-quarter/r/bench-saturation', f'{run}/saturation-quarter.tgz'
+    return None
+
+
 def makespan_reduction(model, r, run):
     s = json.load(open(f'{r}/corun/r/bench-corun/summary.json'))['makespan_reduction_mean_of_orders']
     mr = model['interference']['makespan_reduction']
@@ -186,6 +205,17 @@ def main():
         fits = [('dram', 'fit_dram.py', ['--scaling', f'{r}/scaling/r/bench-scaling/scaling.csv']),
                 ('drain', 'fit_drain.py', [f'{r}/pileup/r', '--classes', ','.join(model['block_drain']['classes'])]),
                 ('yield', 'fit_yield.py', [f'{r}/reshape/r'])]
+        quarter = quarter_run(r, run)
+        if quarter:
+            qr, qname = quarter
+            fits.append(('l2', 'fit_l2.py', ['--saturation', f'{qr}/saturation.csv', '--quarter',
+                                              f'{qr}/saturation_quarter.csv', '--power',
+                                              f'{r}/power/r/bench/power_phases.csv', '--sms',
+                                              str(model['sm_count']), '--label',
+                                              f'{qname} (saturation.csv, saturation_quarter.csv) and '
+                                              f'{run}/power.tgz (power_phases.csv)']))
+            measured[2] = 'class_defaults RT/CD/TC sat_blocks (RT: per SM, from a quarter of the SMs)'
+            measured.insert(4, 'l2_saturation and RT l2')
         for what, script, a in fits:
             f = fit(script, *a)
             merge(model, f['values'])
@@ -228,6 +258,9 @@ def set_source(model, what, text, run, fitted_cap=()):
     if what == 'dram':
         model['dram_saturation']['source'] = text
         model['class_defaults']['MEM']['source'] = text
+    elif what == 'l2':
+        model['l2_saturation']['source'] = text
+        model['class_defaults']['RT']['source'] = text
     elif what == 'drain':
         model['block_drain']['source'] = text
     elif what == 'yield':

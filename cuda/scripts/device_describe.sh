@@ -11,7 +11,8 @@
 #   pileup.tgz      bench pileup (its S-alone rows: block_drain)
 #   reshape.tgz     bench reshape (yield)
 #   power.tgz       bench power with nvidia-smi sampling (cuda/scripts/device_power.sh)
-# cuda/scripts/describe_gpu.py fits the description from them.
+# cuda/scripts/describe_gpu.py fits the description from them.  STEPS may also name the other
+# benches of one_bench's kind (pairs-test5, ...) and bench power's other sets (power-l2, ...).
 # Usage: OUT=DIR [STEPS="corun scaling ..."] sh cuda/scripts/device_describe.sh [REPS]
 # (default STEPS: bench saturation pairs pileup reshape power; about 3 minutes of GPU time)
 set -u
@@ -49,10 +50,10 @@ one_bench() {
 for st in ${STEPS:-bench saturation pairs pileup reshape power}; do
 	case $st in
 	bench) step bench env SANITIZE=0 sh cuda/scripts/device_bench.sh "$reps" ;;
-	corun|scaling|saturation|pairs) step "$st" one_bench "$st" "$reps" ;;
+	corun|scaling|saturation|pairs|pairs-test*) step "$st" one_bench "$st" "$reps" ;;
 	pileup) step pileup sh cuda/scripts/device_pileup.sh 3 ;;
 	reshape) step reshape one_bench reshape 3 ;;
-	power) step power sh cuda/scripts/device_power.sh build/devcarry power ;;
+	power|power-clock|power-l2) step "$st" sh cuda/scripts/device_power.sh build/devcarry "$st" ;;
 	*) echo "device_describe: unknown step $st" >&2 ;;
 	esac
 done

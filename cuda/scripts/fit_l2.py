@@ -16,13 +16,16 @@ Observations, each the ratio of two measured durations (so the work per block ca
   - bench power's RT phases, 4 blocks per SM on 66 / 99 / 132 SMs over 33 (power_phases.csv).
 Least squares on the log ratios over a grid of l2 (0.01 steps) and p (0.1 steps).
 
-usage: fit_l2.py --saturation CSV [--quarter CSV] [--power CSV] [--sat S [--sat-from TEXT]]
-                 [--sms N] [--label TEXT] [--json]     (from the root)
-  --json  print only {"values": {...models keys...}, "source": "..."} (the table to stderr)"""
-import argparse, csv, json, math, sys
+usage: fit_l2.py [--saturation CSV [--quarter CSV] [--power CSV|TGZ] [--sat S [--sat-from TEXT]]
+                 [--sms N] [--label TEXT]] [--json]     (from the root)
+  without --saturation: the H100's runs (cuda/runs/h100-bench-3 bench-saturation,
+  cuda/runs/h100-power), sat 3 from the H200's quarter (models/h200.json: the same GH100 SM)
+  --power  power_phases.csv, or a run's tarball holding it
+  --json   print only {"values": {...models keys...}, "source": "..."} (the table to stderr)"""
+import argparse, csv, io, json, math, sys, tarfile
 
 ap = argparse.ArgumentParser(description="fit RT l2 and l2_saturation.knee to RT's benches")
-ap.add_argument('--saturation', required=True)
+ap.add_argument('--saturation')
 ap.add_argument('--quarter')
 ap.add_argument('--power')
 ap.add_argument('--sat', type=int)
@@ -31,6 +34,16 @@ ap.add_argument('--sms', type=int, default=132)
 ap.add_argument('--label', default='', help='where the runs are, for the source string')
 ap.add_argument('--json', action='store_true')
 args = ap.parse_args()
+if not args.saturation:
+    if args.quarter or args.power or args.sat or args.label:
+        sys.exit('fit_l2: --quarter, --power, --sat and --label go with --saturation')
+    args.saturation = 'cuda/runs/h100-bench-3/bench-saturation/saturation.csv'
+    args.power = 'cuda/runs/h100-power/run.tgz'
+    args.sat = 3
+    args.sat_from = ("the H200's: cuda/runs/h200-describe/saturation-quarter.tgz, the same GH100 SM; "
+                     "the H100 has no run on a quarter of its SMs")
+    args.label = ('cuda/runs/h100-bench-3/bench-saturation (saturation.csv) and cuda/runs/h100-power/run.tgz '
+                  '(power_phases.csv)')
 N = args.sms
 out = sys.stderr if args.json else sys.stdout
 
@@ -61,7 +74,13 @@ else:
     k = max(full)
     obs.append((f'saturation on {N} SMs: k = {k} over k = 1 (per block)', N, k, N, 1, full[k] / full[1]))
 if args.power:
-    ph = {int(r['a_sms']): float(r['a_task_us_per_sm_round']) for r in csv.DictReader(open(args.power))
+    if args.power.endswith(('.tgz', '.tar.gz')):
+        with tarfile.open(args.power) as t:
+            name = next(m for m in t.getnames() if m.endswith('power_phases.csv'))
+            text = t.extractfile(name).read().decode()
+    else:
+        text = open(args.power).read()
+    ph = {int(r['a_sms']): float(r['a_task_us_per_sm_round']) for r in csv.DictReader(io.StringIO(text))
           if r['set'] == 'calibration' and r['a_class'] == 'RT'}
     ref = min(ph)
     obs += [(f'power RT, 4 per SM: {n} SMs over {ref}', n, 4, ref, 4, ph[n] / ph[ref]) for n in sorted(ph) if n != ref]

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Bench power's phases against a description's L2 path (development; nothing fitted here): each
+phase's timed kernel (a: 4 workers per SM on SMs [0, n)) over the same kernel alone on the same
+SMs in the same run (a kernel alone with an l2 demand: over it alone on the fewest SMs), measured
+and as the description gives it; calibration phases are listed too (fit_l2.py fitted the RT ones).  The simulator's form (models/
+gpu.h l2_knee; fit_l2.py): a block of a class with an "l2" demand runs at min(1, sat/k) of its
+speed over s(L) = (1 + L^p)^(1/p), L = the sum over both ranges of l2_c (n/N) min(k, sat_c)/sat_c
+for the classes with a demand; a class without one is not slowed by the path and loads nothing
+on it.  What the check leaves out: DRAM (MEM beside MEM), issue slots and the clock (no phase
+here shares an SM; the clock is read beside: it held at the nominal 1980 MHz in h200-power-l2).
+Usage: l2_check.py RUN.tgz [RUN.tgz ...] [--gpu MODEL.json]  (default models/h200.json; from the
+root).  Prints a Markdown table."""
+import argparse, csv, io, json, tarfile
+
+ap = argparse.ArgumentParser()
+ap.add_argument('runs', nargs='+')
+ap.add_argument('--gpu', default='models/h200.json')
+a = ap.parse_args()
+g = json.load(open(a.gpu))
+N = g['sm_count']
+knee = g.get('l2_saturation', {}).get('knee', 0)
+cd = g.get('class_defaults', {})
+
+
+def s(L):
+    if L <= 0:
+        return 1.0
+    return max(1.0, L) if knee <= 0 else (1 + L ** knee) ** (1 / knee)
+
+
+def load(cls, n, k):
+    c = cd.get(cls, {})
+    if not c.get('l2'):
+        return 0.0
+    sat = c.get('sat_blocks', k)
+    return c['l2'] * (n / N) * min(k, sat) / sat
+
+
+def phases(path):
+    with tarfile.open(path) as t:
+        name = next(m for m in t.getnames() if m.endswith('power_phases.csv'))
+        return list(csv.DictReader(io.StringIO(t.extractfile(name).read().decode())))
+
+
+print('| run | phase | timed kernel alone (same SMs, same run) | measured: time over alone | %s: over alone |' % a.gpu)
+print('|---|---|---|---|---|')
+for run in a.runs:
+    rows = phases(run)
+    alone = {(r['a_class'], int(r['a_sms']), int(r['a_blocks'])): r for r in rows
+             if r['a_class'] and not r['b_class'] and r['a_task_us_per_sm_round'] != 'nan'}
+    for r in rows:
+        if not r['a_class'] or r['a_task_us_per_sm_round'] == 'nan':
+            continue
+        ka = (r['a_class'], int(r['a_sms']), int(r['a_blocks']))
+        if r['b_class']:
+            ref = alone.get(ka)
+        elif cd.get(r['a_class'], {}).get('l2'):
+            # alone on n SMs: over the fewest SMs the run has that class alone on
+            ref = min((x for key, x in alone.items() if key[0] == ka[0] and key[2] == ka[2]),
+                      key=lambda x: int(x['a_sms']))
+        else:
+            continue             # one kernel of a class off the path: nothing to check
+        if not ref or ref is r:
+            continue
+        mine = load(*ka)
+        other = load(r['b_class'], int(r['b_sms']), int(r['b_blocks'])) if r['b_class'] else 0.0
+        base = load(ref['a_class'], int(ref['a_sms']), int(ref['a_blocks']))
+        model = s(mine + other) / s(base) if mine > 0 else 1.0
+        meas = float(r['a_task_us_per_sm_round']) / float(ref['a_task_us_per_sm_round'])
+        print('| %s | %s | %s | %.3f | %.3f |' % (run, r['phase'], ref['phase'], meas, model))

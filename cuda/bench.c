@@ -346,6 +346,48 @@ static void bench_saturation(struct ck_dev *d, struct ck_calib *cal, const struc
 	out_close(fq, "saturation_quarter.csv");
 }
 
+/* `bench saturation-shapes` (development): the saturation waves, SM-bound to SMs [0, n) for n =
+ * N/4, N/2, N, for the RT and CD kernels in two shapes: the bench's (256 threads, 16 KB shared
+ * memory) and the full experiments' game RT kernel's (128 threads, 8 KB: cuda/experiments/
+ * h100_static.json g_rt), k = 1 .. occupancy blocks per SM.  Whether RT's per-SM saturation and
+ * its chip share carry over from one block shape to another (saturation_shapes.csv). */
+static void bench_saturation_shapes(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o)
+{
+	static const struct { int threads, smem; } shapes[] = { { 256, 16 * 1024 }, { 128, 8 * 1024 } };
+	static const int classes[] = { CK_RT, CK_CD };
+	int N = ck_sm_count(d), ns[] = { N / 4, N / 2, N };
+	FILE *f = out_file(o, "saturation_shapes.csv");
+	fputs("class,threads,smem,sms,blocks_per_sm,tasks,work,duration_us,throughput_per_sm_rel\n", f);
+	for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++)
+		for (size_t h = 0; h < sizeof(shapes) / sizeof(shapes[0]); h++) {
+			struct ck_kernel k;
+			bench_half_sm_kernel(d, classes[c], &k);
+			k.threads = shapes[h].threads;
+			k.smem = shapes[h].smem;
+			bench_calibrate(d, cal, &k, o->target_us);
+			int occ = ck_occupancy(d, k.cls, k.threads, k.smem);
+			double one = NAN;     /* per-SM throughput of one block on the quarter */
+			for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+				for (int b = 1; b <= occ; b++) {
+					struct ck_kernel s = k;
+					s.variant = CK_SMBOUND;
+					s.workers = b * N;
+					s.sm_quota = b;
+					s.tasks = b * ns[i];
+					ck_mask_clear(&s);
+					ck_mask_range(&s, 0, ns[i]);
+					double t = bench_solo_us(d, &s, o->reps);
+					double per_sm = (double)s.tasks / ns[i] / t;
+					if (isnan(one))
+						one = per_sm;
+					fprintf(f, "%s,%d,%d,%d,%d,%d,%ld,%.3f,%.4f\n", ck_class_names[k.cls], s.threads, s.smem,
+						ns[i], b, s.tasks, s.work, t, per_sm / one);
+				}
+			fflush(f);
+		}
+	out_close(f, "saturation_shapes.csv");
+}
+
 /* ---------------------------------------------------------------- pairwise co-runs */
 
 /* A named kernel of a co-run set; the names are those of the simulator experiments in
@@ -1233,6 +1275,8 @@ int bench_run(const struct bench_opts *o)
 		bench_pairs(d, &cal, o, sum, 3);
 	if (o->what & BENCH_PAIRS_TEST4)
 		bench_pairs(d, &cal, o, sum, 4);
+	if (o->what & BENCH_SATURATION_SHAPES)
+		bench_saturation_shapes(d, &cal, o);
 	if (o->what & BENCH_PAIRS_TEST5)
 		bench_pairs(d, &cal, o, sum, 5);
 	if (o->what & BENCH_PILEUP)

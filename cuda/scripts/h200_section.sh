@@ -4,7 +4,7 @@
 # cuda/runs/h200-describe) and, beside, against models/h100.json at the same measured solo
 # times.  cuda/runs/h200-pairs-test4 and -test5 are test sets (captured before models/h200.json
 # existed, and after its L2 path; used for no choice of it); h200-pairs-test3, the pair rows of
-# h200-describe's pairs.tgz and cuda/runs/h200-power-l2 are development.
+# h200-describe's pairs.tgz, cuda/runs/h200-power-l2 and h200-saturation-shapes are development.
 # Usage: sh cuda/scripts/h200_section.sh BIN/combosim
 set -eu
 C=${1:?usage: h200_section.sh BIN/combosim}
@@ -160,6 +160,36 @@ $(python3 cuda/scripts/l2_check.py cuda/runs/h200-power-l2/run.tgz cuda/runs/h20
 
 $(python3 cuda/scripts/l2_check.py cuda/runs/h100-power/run.tgz --gpu models/h100.json | grep -E '^\| (run|---|.*RT)')
 
+The per-SM figures in another block shape (cuda/runs/h200-saturation-shapes, development): the
+RT and CD kernels in the bench's shape and in the game RT kernel's (128 threads, 8 KB), SM-bound
+to n SMs, per-SM throughput at k blocks per SM over one block on the quarter:
+
+$(python3 - cuda/runs/h200-saturation-shapes/run.tgz <<'PY'
+import csv, io, sys, tarfile
+t = tarfile.open(sys.argv[1])
+name = [m for m in t.getnames() if m.endswith('saturation_shapes.csv')][0]
+rows = list(csv.DictReader(io.StringIO(t.extractfile(name).read().decode())))
+kmax = max(int(r['blocks_per_sm']) for r in rows)
+print('| class | threads | SMs | ' + ' | '.join('k = %d' % k for k in range(1, kmax + 1)) + ' |')
+print('|---|---|---|' + '---|' * kmax)
+seen = []
+for r in rows:
+    key = (r['class'], r['threads'], r['sms'])
+    if key not in seen:
+        seen.append(key)
+for key in seen:
+    v = {int(r['blocks_per_sm']): r['throughput_per_sm_rel'] for r in rows if (r['class'], r['threads'], r['sms']) == key}
+    print('| %s | %s | %s | ' % key + ' | '.join(v.get(k, '') for k in range(1, kmax + 1)) + ' |')
+PY
+)
+
+- RT on half the SMs is as free of the chip as on a quarter, in both shapes; on all SMs it
+  flattens at 0.70 of the quarter's in both (2.3 of 3.3 at 256 threads, 4.4 of 6.3 at 128):
+  the chip's share carries over.  The per-SM saturation goes by warps for RT (about 24: 3
+  blocks of 256 threads, 6 of 128) but the descriptions give \`sat_blocks\` in blocks of any
+  shape, so a 128-thread RT kernel saturates at 3 blocks in the simulator; CD's does not go by
+  warps (one 128-thread block reaches 0.73 of the SM, one of 256 threads 0.92).  Left as is: a
+  kernel's own \`sat_blocks\` can say it.
 - RT on the other SMs loads the path as RT on the same number of SMs alone does (RT-66 beside
   RT-66, RT-33 beside RT-99: 1.28 and 1.30, RT-132 alone 1.28); the simulator's step form at
   k >= sat (min(k, sat) blocks' demand) gives 1.33 for all three.

@@ -681,6 +681,11 @@ $(cat "$VALIDATION_SUMMARY")
   case.  The test set captured after the drain was on an H200 (the block-drain section); the
   H100's is still to capture.  That H200 set is also the test set of models/h200.json, the H200
   described from its own calibration runs (the last section): captured before the description.
+  h200-pairs-test5 was captured after RT's path to L2 entered both descriptions (the H200
+  section): its shapes put RT on either side.
+- RT's path to L2 was chosen on development runs (co-run set 2, the pile-up and power-l2 runs,
+  the H100's full experiments) after the test sets above but h200-pairs-test5 were captured;
+  they were not read for it.
 
 $(cat $tmp/runs.md)
 

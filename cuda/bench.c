@@ -1287,6 +1287,8 @@ int bench_run(const struct bench_opts *o)
 		bench_power(d, &cal, o, sum, POWER_CLOCK);
 	if (o->what & BENCH_POWER_L2)
 		bench_power(d, &cal, o, sum, POWER_L2);
+	if (o->what & BENCH_POWER_GAME)
+		bench_power(d, &cal, o, sum, POWER_GAME);
 	write_json(o, "summary.json", sum);
 	if (ck_calib_save(&cal))
 		fprintf(stderr, "combosim-cuda: %s: could not save the calibration cache: %s\n", cal.path, strerror(errno));

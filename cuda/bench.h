@@ -12,7 +12,7 @@ enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_SATURATION
        BENCH_PAIRS_TEST = 128, BENCH_POWER = 256, BENCH_POWER_CLOCK = 512, BENCH_PAIRS_TEST2 = 1024,
        BENCH_PILEUP = 2048, BENCH_PAIRS_TEST3 = 4096,
        BENCH_PAIRS_TEST4 = 8192, BENCH_PAIRS_TEST5 = 16384, BENCH_POWER_L2 = 32768,
-       BENCH_SATURATION_SHAPES = 65536 };
+       BENCH_SATURATION_SHAPES = 65536, BENCH_POWER_GAME = 131072 };
 
 struct bench_opts {
 	int what;                  /* BENCH_* bits */
@@ -66,7 +66,7 @@ void bench_pileup(struct ck_dev *d, struct ck_calib *cal, const struct bench_opt
 
 /* cuda/bench_power.c: phases of steady activity for a power and clock sampler beside the
  * program (not part of `all`); clock: the phases near the power cap (`power-clock`). */
-enum power_set { POWER_CALIBRATION, POWER_CLOCK, POWER_L2 };
+enum power_set { POWER_CALIBRATION, POWER_CLOCK, POWER_L2, POWER_GAME };
 void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, enum power_set which);
 
 #endif

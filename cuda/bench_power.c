@@ -1,6 +1,6 @@
-/* bench_power — `bench power`, `power-clock`, `power-l2` (not part of `all`): phases of steady
- * work, each holding one activity for a fixed time, for a power and clock sampler running
- * beside the program (nvidia-smi or NVML, cuda/scripts/device_power.sh) to read.
+/* bench_power — `bench power`, `power-clock`, `power-l2`, `power-game` (not part of `all`):
+ * phases of steady work, each holding one activity for a fixed time, for a power and clock
+ * sampler running beside the program (nvidia-smi or NVML, cuda/scripts/device_power.sh) to read.
  *
  * A phase runs SM-bound kernels of the co-run shape (256 threads, 16 KB shared memory, 4 workers
  * per SM of the set; `blocks` changes the workers per SM) back to back for `hold_ms`: one kernel
@@ -30,6 +30,14 @@ struct power_phase {
 	int acls, alo, ahi, ablocks;      /* timed kernel (acls < 0: idle) */
 	int bcls, blo, bhi, bblocks;      /* neighbour (bcls < 0: none) */
 };
+
+/* Block shapes: the co-run shape, and the full experiments' kernels' (cuda/experiments/
+ * h100_static.json: g_rt 128 threads and 8 KB; be_gemm 256 and 32 KB; be_act, be_stream 256
+ * and none). */
+static const struct { int threads, smem; } shapes[] = {
+	{ 256, 16 * 1024 }, { 128, 8 * 1024 }, { 256, 32 * 1024 }, { 256, 0 },
+};
+enum { SHAPE_CORUN, SHAPE_GRT, SHAPE_GEMM, SHAPE_PLAIN, SHAPE_COUNT };
 
 #define NONE -1, 0, 0, 0
 /* SM ranges are in the %smid numbering; 132 on the H100 (phases beyond the device's SMs are
@@ -108,6 +116,30 @@ static const struct power_phase l2_phases[] = {
 	{ "development", "RT-132+none", CK_RT, 0, 132, 4, NONE },
 };
 
+/* `bench power-game` (development): the static experiment's game RT kernel in its own shape on
+ * half the SMs, beside each BE kernel's class and shape on the other half, and on all SMs at the
+ * blocks per SM it has there alone: the same tasks in every phase whose name says x16 or x8
+ * (66 x 16 = 132 x 8 workers), so their a_median_us compare directly. */
+static const struct power_phase game_phases[] = {
+	{ "development", "RTg-132x8+none", CK_RT, 0, 132, 8, NONE },
+	{ "development", "RTg-66x16+none", CK_RT, 0, 66, 16, NONE },
+	{ "development", "RTg-66x16+TCgemm-66", CK_RT, 0, 66, 16, CK_TC, 66, 132, 4 },
+	{ "development", "RTg-66x16+MEMplain-66", CK_RT, 0, 66, 16, CK_MEM, 66, 132, 8 },
+	{ "development", "RTg-66x16+CDplain-66", CK_RT, 0, 66, 16, CK_CD, 66, 132, 8 },
+	{ "development", "RTg-66x16+RTg-66", CK_RT, 0, 66, 16, CK_RT, 66, 132, 16 },
+	{ "development", "RTg-88x12+none", CK_RT, 0, 88, 12, NONE },
+	{ "development", "RTg-88x12+TCgemm-44", CK_RT, 0, 88, 12, CK_TC, 88, 132, 4 },
+	{ "development", "RTg-88x12+MEMplain-44", CK_RT, 0, 88, 12, CK_MEM, 88, 132, 8 },
+};
+/* each game phase's kernels' shapes[] (a, b); the other sets are all SHAPE_CORUN */
+static const int game_shapes[][2] = {
+	{ SHAPE_GRT, 0 }, { SHAPE_GRT, 0 }, { SHAPE_GRT, SHAPE_GEMM }, { SHAPE_GRT, SHAPE_PLAIN },
+	{ SHAPE_GRT, SHAPE_PLAIN }, { SHAPE_GRT, SHAPE_GRT }, { SHAPE_GRT, 0 }, { SHAPE_GRT, SHAPE_GEMM },
+	{ SHAPE_GRT, SHAPE_PLAIN },
+};
+_Static_assert(sizeof(game_shapes) / sizeof(game_shapes[0]) == sizeof(game_phases) / sizeof(game_phases[0]),
+	       "one shape pair per game phase");
+
 static double wall_s(void)
 {
 	struct timespec t;
@@ -137,15 +169,30 @@ static struct ck_kernel phase_kernel(const struct ck_kernel *base, int lo, int h
 
 void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, enum power_set which)
 {
-	const struct power_phase *set = which == POWER_CLOCK ? clock_phases : which == POWER_L2 ? l2_phases : phases;
+	const struct power_phase *set = which == POWER_CLOCK ? clock_phases : which == POWER_L2 ? l2_phases
+				      : which == POWER_GAME ? game_phases : phases;
 	size_t nset = which == POWER_CLOCK ? sizeof(clock_phases) / sizeof(clock_phases[0])
-		    : which == POWER_L2 ? sizeof(l2_phases) / sizeof(l2_phases[0]) : sizeof(phases) / sizeof(phases[0]);
+		    : which == POWER_L2 ? sizeof(l2_phases) / sizeof(l2_phases[0])
+		    : which == POWER_GAME ? sizeof(game_phases) / sizeof(game_phases[0]) : sizeof(phases) / sizeof(phases[0]);
 	int N = ck_sm_count(d);
-	struct ck_kernel base[CK_NCLASS];
-	for (int c = 0; c < CK_NCLASS; c++) {
-		bench_half_sm_kernel(d, c, &base[c]);
-		bench_calibrate(d, cal, &base[c], TASK_US);
+	/* each class in each shape a phase uses, calibrated to TASK_US at 4 blocks per SM */
+	static struct ck_kernel base[CK_NCLASS][SHAPE_COUNT];
+	bool used[CK_NCLASS][SHAPE_COUNT] = { { false } };
+	for (size_t p = 0; p < nset; p++) {
+		if (set[p].acls >= 0)
+			used[set[p].acls][which == POWER_GAME ? game_shapes[p][0] : 0] = true;
+		if (set[p].bcls >= 0)
+			used[set[p].bcls][which == POWER_GAME ? game_shapes[p][1] : 0] = true;
 	}
+	for (int c = 0; c < CK_NCLASS; c++)
+		for (int h = 0; h < SHAPE_COUNT; h++) {
+			if (!used[c][h])
+				continue;
+			bench_half_sm_kernel(d, c, &base[c][h]);
+			base[c][h].threads = shapes[h].threads;
+			base[c][h].smem = shapes[h].smem;
+			bench_calibrate(d, cal, &base[c][h], TASK_US);
+		}
 	FILE *f = bench_out(o, "power_phases.csv");
 	fputs("set,phase,a_class,a_sms,a_blocks,b_class,b_sms,b_blocks,start_unix_s,end_unix_s,launches,"
 	      "a_median_us,a_min_us,a_max_us,a_task_us_per_sm_round,b_median_us\n", f);
@@ -163,10 +210,11 @@ void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts
 		rest(GAP_MS);
 		struct ck_kernel k[2];
 		int n = 0, streams[2] = { 0, 1 };
+		int ash = which == POWER_GAME ? game_shapes[p][0] : 0, bsh = which == POWER_GAME ? game_shapes[p][1] : 0;
 		if (ph->acls >= 0)
-			k[n++] = phase_kernel(&base[ph->acls], ph->alo, ph->ahi, ph->ablocks, rounds);
+			k[n++] = phase_kernel(&base[ph->acls][ash], ph->alo, ph->ahi, ph->ablocks, rounds);
 		if (ph->bcls >= 0)
-			k[n++] = phase_kernel(&base[ph->bcls], ph->blo, ph->bhi, ph->bblocks, rounds * 3 / 2);
+			k[n++] = phase_kernel(&base[ph->bcls][bsh], ph->blo, ph->bhi, ph->bblocks, rounds * 3 / 2);
 		double t0 = wall_s(), t1 = t0;
 		int launches = 0;
 		if (n == 0) {

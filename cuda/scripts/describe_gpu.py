@@ -15,6 +15,7 @@ named as assumed in "sources.assumed" (for a sibling chip: the per-SM figures of
   l2:            cuda/scripts/fit_l2.py on the saturation bench's saturation_quarter.csv (in
                  saturation.tgz, or a rerun's saturation-quarter.tgz) and bench power's RT
                  phases: RT's sat_blocks (from the quarter) and its L2-path demand and knee;
+                 with power-l2.tgz / power-game.tgz (optional), MEM's share of the path;
                  without a quarter, the base's
   block_launch:  pairs.csv, the short CD kernel (work 1) alone: (blocks - burst) / (median time
                  - median block time); burst_blocks is the base's
@@ -166,6 +167,13 @@ def quarter_run(r, run):
     return None
 
 
+def neighbours(run):
+    """fit_l2.py's arguments for MEM's share of the path: the run's bench power-l2 and
+    power-game tarballs (RT beside MEM on the other SMs), when it has them."""
+    tars = [f'{run}/{t}.tgz' for t in ('power-l2', 'power-game') if os.path.exists(f'{run}/{t}.tgz')]
+    return ['--neighbours', *tars, '--neighbours-label', ' and '.join(tars)] if tars else []
+
+
 def makespan_reduction(model, r, run):
     s = json.load(open(f'{r}/corun/r/bench-corun/summary.json'))['makespan_reduction_mean_of_orders']
     mr = model['interference']['makespan_reduction']
@@ -213,13 +221,16 @@ def main():
                                               f'{r}/power/r/bench/power_phases.csv', '--sms',
                                               str(model['sm_count']), '--label',
                                               f'{qname} (saturation.csv, saturation_quarter.csv) and '
-                                              f'{run}/power.tgz (power_phases.csv)']))
+                                              f'{run}/power.tgz (power_phases.csv)']
+                         + neighbours(run)))
             measured[2] = 'class_defaults RT/CD/TC sat_blocks (RT: per SM, from a quarter of the SMs)'
-            measured.insert(4, 'l2_saturation and RT l2')
+            measured.insert(4, 'l2_saturation and RT l2' + (', MEM l2' if neighbours(run) else ''))
         for what, script, a in fits:
             f = fit(script, *a)
             merge(model, f['values'])
             set_source(model, what, named(f['source'], r, run), run)
+            if 'mem_source' in f:
+                model['class_defaults']['MEM']['source'] += '  ' + f['mem_source']
         draft = f'{r}/draft.json'
         json.dump(model, open(draft, 'w'))
         f = fit('fit_power.py', '--gpu', draft, '--run', f'{r}/power/r')

@@ -53,7 +53,7 @@ for st in ${STEPS:-bench saturation pairs pileup reshape power}; do
 	corun|scaling|saturation|saturation-shapes|pairs|pairs-test*) step "$st" one_bench "$st" "$reps" ;;
 	pileup) step pileup sh cuda/scripts/device_pileup.sh 3 ;;
 	reshape) step reshape one_bench reshape 3 ;;
-	power|power-clock|power-l2) step "$st" sh cuda/scripts/device_power.sh build/devcarry "$st" ;;
+	power|power-clock|power-l2|power-game) step "$st" sh cuda/scripts/device_power.sh build/devcarry "$st" ;;
 	*) echo "device_describe: unknown step $st" >&2 ;;
 	esac
 done

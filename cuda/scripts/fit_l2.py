@@ -16,6 +16,11 @@ Observations, each the ratio of two measured durations (so the work per block ca
   - bench power's RT phases, 4 blocks per SM on 66 / 99 / 132 SMs over 33 (power_phases.csv).
 Least squares on the log ratios over a grid of l2 (0.01 steps) and p (0.1 steps).
 
+With --neighbours (bench power-l2 / power-game runs: RT timed on some SMs beside MEM on the
+others, and alone on the same SMs), a second step fits MEM's share of the same path (class MEM
+"l2", 0.01 steps), RT's l2 and knee held: RT's time beside MEM over alone is
+s(L_RT + L_MEM) / s(L_RT), MEM's load l2_MEM (n/N) min(k, 4)/4 (MEM's sat_blocks, 4).
+
 usage: fit_l2.py [--saturation CSV [--quarter CSV] [--power CSV|TGZ] [--sat S [--sat-from TEXT]]
                  [--sms N] [--label TEXT]] [--json]     (from the root)
   without --saturation: the H100's runs (cuda/runs/h100-bench-3 bench-saturation,
@@ -32,6 +37,9 @@ ap.add_argument('--sat', type=int)
 ap.add_argument('--sat-from', default='', help='where a given --sat comes from, for the source string')
 ap.add_argument('--sms', type=int, default=132)
 ap.add_argument('--label', default='', help='where the runs are, for the source string')
+ap.add_argument('--neighbours', nargs='*', default=[], help='power-l2 / power-game tarballs: MEM share')
+ap.add_argument('--neighbours-label', default='', help='where they are, for the source string')
+ap.add_argument('--mem-sat', type=int, default=4, help="MEM's sat_blocks (the description's)")
 ap.add_argument('--json', action='store_true')
 args = ap.parse_args()
 if not args.saturation:
@@ -73,14 +81,19 @@ if quarter:
 else:
     k = max(full)
     obs.append((f'saturation on {N} SMs: k = {k} over k = 1 (per block)', N, k, N, 1, full[k] / full[1]))
-if args.power:
-    if args.power.endswith(('.tgz', '.tar.gz')):
-        with tarfile.open(args.power) as t:
+def phase_rows(path):
+    """power_phases.csv's rows, from the file or a run's tarball holding it"""
+    if path.endswith(('.tgz', '.tar.gz')):
+        with tarfile.open(path) as t:
             name = next(m for m in t.getnames() if m.endswith('power_phases.csv'))
             text = t.extractfile(name).read().decode()
     else:
-        text = open(args.power).read()
-    ph = {int(r['a_sms']): float(r['a_task_us_per_sm_round']) for r in csv.DictReader(io.StringIO(text))
+        text = open(path).read()
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+if args.power:
+    ph = {int(r['a_sms']): float(r['a_task_us_per_sm_round']) for r in phase_rows(args.power)
           if r['set'] == 'calibration' and r['a_class'] == 'RT'}
     ref = min(ph)
     obs += [(f'power RT, 4 per SM: {n} SMs over {ref}', n, 4, ref, 4, ph[n] / ph[ref]) for n in sorted(ph) if n != ref]
@@ -113,6 +126,36 @@ for o in obs:
     print(f'  {o[0]:<44} measured {o[5]:.3f}  model {model(o, L2, P):.3f}', file=out)
 if L2 in (0.01, 4.99) or P in (1.0, 19.9):
     print('warning: the fit lies on the edge of the grid (l2 0.01-4.99, p 1.0-19.9)', file=sys.stderr)
+# MEM's share: RT timed beside MEM on the other SMs, over RT alone on the same SMs in that run
+mem_obs = []
+for path in args.neighbours:
+    rows = phase_rows(path)
+    alone = {(int(r['a_sms']), int(r['a_blocks'])): float(r['a_median_us']) for r in rows
+             if r['a_class'] == 'RT' and not r['b_class']}
+    for r in rows:
+        key = (int(r['a_sms']), int(r['a_blocks']))
+        if r['a_class'] == 'RT' and r['b_class'] == 'MEM' and key in alone:
+            mem_obs.append((r['phase'], key[0], key[1], int(r['b_sms']), int(r['b_blocks']),
+                            float(r['a_median_us']) / alone[key]))
+MEM_L2 = None
+if mem_obs:
+    def rt_load(n, k):
+        return L2 * (n / N) * min(k, sat) / sat
+
+    def mem_model(o, x):
+        _, nr, kr, nm, km, _ = o
+        lr = rt_load(nr, kr)
+        return s(lr + x * (nm / N) * min(km, args.mem_sat) / args.mem_sat, P) / s(lr, P)
+
+    mem_err, MEM_L2 = min((sum(math.log(mem_model(o, x / 100) / o[5]) ** 2 for o in mem_obs), x / 100)
+                          for x in range(0, 300))
+    print(f'MEM l2 {MEM_L2:.2f} (its share of the path at {args.mem_sat} blocks on every SM), squared log '
+          f'error {mem_err:.4f} over {len(mem_obs)}', file=out)
+    for o in mem_obs:
+        print(f'  {o[0]:<44} measured {o[5]:.3f}  model {mem_model(o, MEM_L2):.3f}  (MEM l2 0: '
+              f'{mem_model(o, 0):.3f})', file=out)
+    if MEM_L2 == 2.99:
+        print('warning: MEM l2 on the edge of the grid (0-2.99)', file=sys.stderr)
 if args.json:
     where = args.label or args.saturation
     seen = '; '.join(f'{o[0]}: {o[5]:.3f} (fitted {model(o, L2, P):.3f})' for o in obs)
@@ -123,6 +166,15 @@ if args.json:
            f'{how}; a block on n of N SMs with k per SM: min(1, sat/k) of its speed over s(L), '
            f'L = l2 (n/N) min(k, sat)/sat; measured over modelled: {seen}; squared log error {e:.4f} '
            f'over {len(obs)}')
-    print(json.dumps({'values': {'l2_saturation': {'knee': P},
-                                 'class_defaults': {'RT': {'l2': L2, 'sat_blocks': sat}}},
-                      'source': src}))
+    values = {'l2_saturation': {'knee': P}, 'class_defaults': {'RT': {'l2': L2, 'sat_blocks': sat}}}
+    result = {'values': values, 'source': src}
+    if MEM_L2 is not None:
+        values['class_defaults']['MEM'] = {'l2': MEM_L2}
+        seen = '; '.join(f'{o[0]}: {o[5]:.3f} (fitted {mem_model(o, MEM_L2):.3f}, without '
+                         f'{mem_model(o, 0):.3f})' for o in mem_obs)
+        result['mem_source'] = (
+            f'L2 path: MEM l2 {MEM_L2:.2f} fitted by cuda/scripts/fit_l2.py to '
+            f'{args.neighbours_label or " ".join(args.neighbours)} (RT on some SMs beside MEM on the '
+            f'others, over RT alone on the same SMs; RT\'s l2 and knee held): {seen}; squared log error '
+            f'{mem_err:.4f} over {len(mem_obs)}')
+    print(json.dumps(result))

@@ -5,9 +5,10 @@ SMs in the same run (a kernel alone with an l2 demand: over it alone on the fewe
 and as the description gives it; calibration phases are listed too (fit_l2.py fitted the RT ones).  The simulator's form (models/
 gpu.h l2_knee; fit_l2.py): a block of a class with an "l2" demand runs at min(1, sat/k) of its
 speed over s(L) = (1 + L^p)^(1/p), L = the sum over both ranges of l2_c (n/N) min(k, sat_c)/sat_c
-for the classes with a demand; a class without one is not slowed by the path and loads nothing
-on it.  What the check leaves out: DRAM (MEM beside MEM), issue slots and the clock (no phase
-here shares an SM; the clock is read beside: it held at the nominal 1980 MHz in h200-power-l2).
+for the classes with a demand, and the same for DRAM (dram_saturation, class "dram"); a kernel
+is slowed by the worse of the two it uses.  What the check leaves out: issue slots and the
+clock (no phase here shares an SM; the clock is read beside: it held at the nominal 1980 MHz in
+the H200's power-l2 run).
 Usage: l2_check.py RUN.tgz [RUN.tgz ...] [--gpu MODEL.json]  (default models/h200.json; from the
 root).  Prints a Markdown table."""
 import argparse, csv, io, json, tarfile
@@ -19,21 +20,37 @@ a = ap.parse_args()
 g = json.load(open(a.gpu))
 N = g['sm_count']
 knee = g.get('l2_saturation', {}).get('knee', 0)
+dram_knee = g.get('dram_saturation', {}).get('knee', 0)
 cd = g.get('class_defaults', {})
 
 
-def s(L):
+def curve(L, p):
     if L <= 0:
         return 1.0
-    return max(1.0, L) if knee <= 0 else (1 + L ** knee) ** (1 / knee)
+    return max(1.0, L) if p <= 0 else (1 + L ** p) ** (1 / p)
 
 
-def load(cls, n, k):
+def s(L):
+    return curve(L, knee)
+
+
+def load(cls, n, k, what='l2'):
     c = cd.get(cls, {})
-    if not c.get('l2'):
+    if not c.get(what):
         return 0.0
     sat = c.get('sat_blocks', k)
-    return c['l2'] * (n / N) * min(k, sat) / sat
+    return c[what] * (n / N) * min(k, sat) / sat
+
+
+def slow(cls, kernels):
+    """cls's chip slowdown with kernels [(class, n, k)] running: the worse of DRAM and L2 it uses"""
+    c = cd.get(cls, {})
+    out = 1.0
+    if c.get('l2'):
+        out = max(out, s(sum(load(*x) for x in kernels)))
+    if c.get('dram') and g.get('dram_sharing', True):
+        out = max(out, curve(sum(load(*x, what='dram') for x in kernels), dram_knee))
+    return out
 
 
 def phases(path):
@@ -62,9 +79,10 @@ for run in a.runs:
             continue             # one kernel of a class off the path: nothing to check
         if not ref or ref is r:
             continue
-        mine = load(*ka)
-        other = load(r['b_class'], int(r['b_sms']), int(r['b_blocks'])) if r['b_class'] else 0.0
-        base = load(ref['a_class'], int(ref['a_sms']), int(ref['a_blocks']))
-        model = s(mine + other) / s(base) if mine > 0 else 1.0
+        kernels = [ka] + ([(r['b_class'], int(r['b_sms']), int(r['b_blocks']))] if r['b_class'] else [])
+        base = (ref['a_class'], int(ref['a_sms']), int(ref['a_blocks']))
+        # per block: k / min(k, sat) of its speed on the SM, the same in both (same k) but for
+        # a kernel alone on other SMs at the same k: the chip's part only
+        model = slow(ka[0], kernels) / slow(ka[0], [base])
         meas = float(r['a_task_us_per_sm_round']) / float(ref['a_task_us_per_sm_round'])
         print('| %s | %s | %s | %.3f | %.3f |' % (run, r['phase'], ref['phase'], meas, model))

@@ -11,10 +11,13 @@
 #   pileup.tgz      bench pileup (its S-alone rows: block_drain)
 #   reshape.tgz     bench reshape (yield)
 #   power.tgz       bench power with nvidia-smi sampling (cuda/scripts/device_power.sh)
+#   power-l2.tgz, power-game.tgz   bench power-l2 / power-game the same way (MEM's share of
+#                   RT's L2 path: RT beside MEM on the other SMs)
 # cuda/scripts/describe_gpu.py fits the description from them.  STEPS may also name the other
 # benches of one_bench's kind (pairs-test5, ...) and bench power's other sets (power-l2, ...).
 # Usage: OUT=DIR [STEPS="corun scaling ..."] sh cuda/scripts/device_describe.sh [REPS]
-# (default STEPS: bench saturation pairs pileup reshape power; about 3 minutes of GPU time)
+# (default STEPS: bench saturation pairs pileup reshape power power-l2 power-game; about 4
+# minutes of GPU time)
 set -u
 : "${OUT:?usage: OUT=DIR sh cuda/scripts/device_describe.sh [REPS]   (DIR: where the tarballs go)}"
 reps=${1:-5}
@@ -47,7 +50,7 @@ one_bench() {
 	tar czf "$OUT/run.tgz" -C "$OUT" r && rm -rf "$R"
 }
 
-for st in ${STEPS:-bench saturation pairs pileup reshape power}; do
+for st in ${STEPS:-bench saturation pairs pileup reshape power power-l2 power-game}; do
 	case $st in
 	bench) step bench env SANITIZE=0 sh cuda/scripts/device_bench.sh "$reps" ;;
 	corun|scaling|saturation|saturation-shapes|pairs|pairs-test*) step "$st" one_bench "$st" "$reps" ;;

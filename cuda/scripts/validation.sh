@@ -685,7 +685,10 @@ $(cat "$VALIDATION_SUMMARY")
   section): its shapes put RT on either side.
 - RT's path to L2 was chosen on development runs (co-run set 2, the pile-up and power-l2 runs,
   the H100's full experiments) after the test sets above but h200-pairs-test5 were captured;
-  they were not read for it.
+  they were not read for it.  MEM's share of the path came after h200-pairs-test5 (not read for
+  it either) and from a development bench (power-game) written after the H100's static runs
+  and h200-full's showed the partitioned game RT kernel too fast: h200-full is therefore no
+  longer clean; h200-full2 was captured after it.
 
 $(cat $tmp/runs.md)
 

@@ -1234,7 +1234,7 @@ int bench_run(const struct bench_opts *o)
 		fprintf(stderr, "combosim-cuda: %s: %s\n", o->out_dir, strerror(errno));
 		return 1;
 	}
-	struct ck_dev *d = ck_open(o->device, 2, NULL);
+	struct ck_dev *d = ck_open(o->device, 4, NULL);   /* bench power-game: four at once */
 	cJSON *props = ck_props_json(d);
 	write_json(o, "device.json", props);
 	struct ck_calib cal;

@@ -140,6 +140,25 @@ static const int game_shapes[][2] = {
 _Static_assert(sizeof(game_shapes) / sizeof(game_shapes[0]) == sizeof(game_phases) / sizeof(game_phases[0]),
 	       "one shape pair per game phase");
 
+/* `bench power-game`'s second table (development): the game RT kernel beside several BE kernels
+ * at once on the other SMs, as the static experiment's BE side runs them (each SM-bound to
+ * those SMs, sharing them), and alone in the same pass; power_multi.csv. */
+struct multi_phase {
+	const char *name;
+	int n;                              /* kernels: [0] timed, the rest its neighbours */
+	struct { int cls, lo, hi, blocks, shape; } k[4];
+};
+static const struct multi_phase multi_phases[] = {
+	{ "RTg-66x16", 1, { { CK_RT, 0, 66, 16, SHAPE_GRT } } },
+	{ "RTg-66x16+TC2+MEM2+CD2-66", 4, { { CK_RT, 0, 66, 16, SHAPE_GRT }, { CK_TC, 66, 132, 2, SHAPE_GEMM },
+					     { CK_MEM, 66, 132, 2, SHAPE_PLAIN }, { CK_CD, 66, 132, 2, SHAPE_PLAIN } } },
+	{ "RTg-66x16+TC2+MEM2-66", 3, { { CK_RT, 0, 66, 16, SHAPE_GRT }, { CK_TC, 66, 132, 2, SHAPE_GEMM },
+					 { CK_MEM, 66, 132, 2, SHAPE_PLAIN } } },
+	{ "RTg-88x12", 1, { { CK_RT, 0, 88, 12, SHAPE_GRT } } },
+	{ "RTg-88x12+TC2+MEM2+CD2-44", 4, { { CK_RT, 0, 88, 12, SHAPE_GRT }, { CK_TC, 88, 132, 2, SHAPE_GEMM },
+					     { CK_MEM, 88, 132, 2, SHAPE_PLAIN }, { CK_CD, 88, 132, 2, SHAPE_PLAIN } } },
+};
+
 static double wall_s(void)
 {
 	struct timespec t;
@@ -165,6 +184,61 @@ static struct ck_kernel phase_kernel(const struct ck_kernel *base, int lo, int h
 	ck_mask_clear(&k);
 	ck_mask_range(&k, lo, hi);
 	return k;
+}
+
+static void power_multi(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o)
+{
+	static struct ck_kernel base[CK_NCLASS][SHAPE_COUNT];
+	bool ready[CK_NCLASS][SHAPE_COUNT] = { { false } };
+	static double da[MAX_LAUNCHES];
+	const int rounds = 8;
+	int N = ck_sm_count(d);
+	FILE *f = bench_out(o, "power_multi.csv");
+	fputs("phase,a_class,a_sms,a_blocks,neighbours,start_unix_s,end_unix_s,launches,a_median_us,a_min_us,a_max_us\n", f);
+	for (size_t p = 0; p < sizeof(multi_phases) / sizeof(multi_phases[0]); p++) {
+		const struct multi_phase *ph = &multi_phases[p];
+		struct ck_kernel k[4];
+		int streams[4] = { 0, 1, 2, 3 };
+		char who[128] = "";
+		bool fits = true;
+		for (int i = 0; i < ph->n; i++) {
+			int c = ph->k[i].cls, h = ph->k[i].shape;
+			fits &= ph->k[i].hi <= N;
+			if (!ready[c][h]) {
+				bench_half_sm_kernel(d, c, &base[c][h]);
+				base[c][h].threads = shapes[h].threads;
+				base[c][h].smem = shapes[h].smem;
+				bench_calibrate(d, cal, &base[c][h], TASK_US);
+				ready[c][h] = true;
+			}
+			k[i] = phase_kernel(&base[c][h], ph->k[i].lo, ph->k[i].hi, ph->k[i].blocks, i ? rounds * 3 / 2 : rounds);
+			if (i)
+				snprintf(who + strlen(who), sizeof(who) - strlen(who), "%s%s x%d on SMs %d-%d", i > 1 ? " + " : "",
+					 ck_class_names[c], ph->k[i].blocks, ph->k[i].lo, ph->k[i].hi - 1);
+		}
+		if (!fits)
+			continue;
+		rest(GAP_MS);
+		double t0 = wall_s(), t1 = t0;
+		int launches = 0;
+		while ((t1 - t0) * 1e3 < HOLD_MS && launches < MAX_LAUNCHES) {
+			struct ck_timing t[4];
+			ck_run_group(d, k, streams, ph->n, t, NULL);
+			da[launches++] = (double)(t[0].last_ns - t[0].first_ns) / 1e3;
+			t1 = wall_s();
+		}
+		double amin = da[0], amax = da[0];
+		for (int i = 1; i < launches; i++) {
+			amin = fmin(amin, da[i]);
+			amax = fmax(amax, da[i]);
+		}
+		double amed = bench_median(da, launches);
+		fprintf(f, "%s,%s,%d,%d,%s,%.4f,%.4f,%d,%.1f,%.1f,%.1f\n", ph->name, ck_class_names[ph->k[0].cls],
+			ph->k[0].hi - ph->k[0].lo, ph->k[0].blocks, ph->n > 1 ? who : "none", t0, t1, launches, amed, amin, amax);
+		fflush(f);
+		fprintf(stderr, "power multi %s: %d launches, a median %.1f us\n", ph->name, launches, amed);
+	}
+	bench_out_close(f, "power_multi.csv");
 }
 
 void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, enum power_set which)
@@ -248,4 +322,6 @@ void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts
 		fprintf(stderr, "power phase %s: %d launches, a median %.1f us\n", ph->name, launches, amed);
 	}
 	bench_out_close(f, "power_phases.csv");
+	if (which == POWER_GAME)
+		power_multi(d, cal, o);
 }

@@ -142,7 +142,8 @@ _Static_assert(sizeof(game_shapes) / sizeof(game_shapes[0]) == sizeof(game_phase
 
 /* `bench power-game`'s second table (development): the game RT kernel beside several BE kernels
  * at once on the other SMs, as the static experiment's BE side runs them (each SM-bound to
- * those SMs, sharing them), and alone in the same pass; power_multi.csv. */
+ * those SMs, sharing them), beside MEM at 1-8 workers per SM, and alone in the same pass;
+ * power_multi.csv. */
 struct multi_phase {
 	const char *name;
 	int n;                              /* kernels: [0] timed, the rest its neighbours */
@@ -154,6 +155,12 @@ static const struct multi_phase multi_phases[] = {
 					     { CK_MEM, 66, 132, 2, SHAPE_PLAIN }, { CK_CD, 66, 132, 2, SHAPE_PLAIN } } },
 	{ "RTg-66x16+TC2+MEM2-66", 3, { { CK_RT, 0, 66, 16, SHAPE_GRT }, { CK_TC, 66, 132, 2, SHAPE_GEMM },
 					 { CK_MEM, 66, 132, 2, SHAPE_PLAIN } } },
+	{ "RTg-66x16+MEM1-66", 2, { { CK_RT, 0, 66, 16, SHAPE_GRT }, { CK_MEM, 66, 132, 1, SHAPE_PLAIN } } },
+	{ "RTg-66x16+MEM2-66", 2, { { CK_RT, 0, 66, 16, SHAPE_GRT }, { CK_MEM, 66, 132, 2, SHAPE_PLAIN } } },
+	{ "RTg-66x16+MEM4-66", 2, { { CK_RT, 0, 66, 16, SHAPE_GRT }, { CK_MEM, 66, 132, 4, SHAPE_PLAIN } } },
+	{ "RTg-66x16+MEM8-66", 2, { { CK_RT, 0, 66, 16, SHAPE_GRT }, { CK_MEM, 66, 132, 8, SHAPE_PLAIN } } },
+	{ "RTg-66x16+MEM4+MEM4-66", 3, { { CK_RT, 0, 66, 16, SHAPE_GRT }, { CK_MEM, 66, 132, 4, SHAPE_PLAIN },
+				      { CK_MEM, 66, 132, 4, SHAPE_PLAIN } } },
 	{ "RTg-88x12", 1, { { CK_RT, 0, 88, 12, SHAPE_GRT } } },
 	{ "RTg-88x12+TC2+MEM2+CD2-44", 4, { { CK_RT, 0, 88, 12, SHAPE_GRT }, { CK_TC, 88, 132, 2, SHAPE_GEMM },
 					     { CK_MEM, 88, 132, 2, SHAPE_PLAIN }, { CK_CD, 88, 132, 2, SHAPE_PLAIN } } },

@@ -226,9 +226,16 @@ PY
 
 In the full experiments the game RT kernel on a 66-SM partition takes about 1.9 times its solo
 time on both GPUs (the static section above; h200-full); here its partition factor alone is
-1.41 and the BE side beside it, several kernels at once, adds 6-8 %: about 1.5 of the 1.9.
-What is left is not in these benches (the static runs' BE kernels landing and exiting on the
-game's SMs, the frame's other kernels): the error the full experiments report.
+1.41 and the BE side beside it, several kernels at once, adds 5-8 %: about 1.5 of the 1.9.
+MEM's slowing of RT grows with MEM's workers per SM past MEM's \`sat_blocks\` (4), where the
+descriptions hold MEM's load: 1, 2, 4 and 8 MEM workers per SM slow the game kernel 0.7, 1.6,
+3.3 and 11 % (two MEM kernels of 4 each: 8.7 %), the one share fitted gives 10 % from 4 up.
+MEM's per-SM saturation on a quarter of the SMs (the first table of this part) rises to 5 and
+is the H100's 4 in the descriptions (MEM's all-SM flattening is DRAM's): the same question RT's
+sat answered.  The H100's static-66 game kernel is bimodal (cuda/runs/h100-static-queued:
+3.4-4.1 ms while the DNN app's CD kernel runs beside, 4.6-4.8 ms once the BE side is the stream
+and GEMM apps only, up to five stream kernels overlapping it).  What is left of the 1.9 is not
+in these benches: the error the full experiments report.
 
 $(python3 cuda/scripts/l2_check.py cuda/runs/h100-power/run.tgz --gpu models/h100.json | grep -E '^\| (run|---|.*RT)')
 

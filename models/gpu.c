@@ -92,6 +92,20 @@ static void read_tie_list(struct gpu_desc *g, const struct cfg *root)
 	snprintf(g->tie_order, sizeof(g->tie_order), "measured");
 }
 
+/* A chip path's saturation curve ({"knee", "source"} at `key`), which needs DRAM sharing. */
+static void load_knee(const struct cfg *root, const char *key, bool sharing, const char *why, double *knee)
+{
+	struct cfg o;
+	double d;
+	if (!cfg_obj(root, key, false, &o))
+		return;
+	if (!sharing)
+		cfg_fail(&o, "has no effect with \"dram_sharing\": false (%s): remove it or share DRAM", why);
+	cfg_only(&o, (const char *const[]){ "knee", "source", NULL });
+	if (cfg_num(&o, "knee", 0.5, 100, CFG_REQUIRED, &d))
+		*knee = d;
+}
+
 static const char *const top_keys[] = {
 	"name", "sources", "notes", "sm_count", "sm", "clock_mhz", "l2_mb", "dram_gbps",
 	"dram_sharing", "dram_saturation", "l2_saturation", "sm_tie_order", "rt_emulation_unit", "class_defaults", "exit_hold", "yield",
@@ -341,21 +355,8 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 	load_chip(g, root);
 	double d;
 	cfg_bool(root, "dram_sharing", &(bool){ true }, &g->dram_sharing);
-	struct cfg ds;
-	if (cfg_obj(root, "dram_saturation", false, &ds)) {
-		if (!g->dram_sharing)
-			cfg_fail(&ds, "has no effect with \"dram_sharing\": false (DRAM is not modelled): remove it or share DRAM");
-		cfg_only(&ds, (const char *const[]){ "knee", "source", NULL });
-		if (cfg_num(&ds, "knee", 0.5, 100, CFG_REQUIRED, &d))
-			g->dram_knee = d;
-	}
-	if (cfg_obj(root, "l2_saturation", false, &ds)) {
-		if (!g->dram_sharing)
-			cfg_fail(&ds, "has no effect with \"dram_sharing\": false (the chip's paths are not modelled): remove it or share DRAM");
-		cfg_only(&ds, (const char *const[]){ "knee", "source", NULL });
-		if (cfg_num(&ds, "knee", 0.5, 100, CFG_REQUIRED, &d))
-			g->l2_knee = d;
-	}
+	load_knee(root, "dram_saturation", g->dram_sharing, "DRAM is not modelled", &g->dram_knee);
+	load_knee(root, "l2_saturation", g->dram_sharing, "the chip's paths are not modelled", &g->l2_knee);
 	struct cfg cds;
 	if (cfg_obj(root, "class_defaults", false, &cds)) {
 		cfg_only(&cds, (const char *const[]){ "RT", "CD", "TC", "MEM", NULL });

@@ -193,11 +193,68 @@ static struct ck_kernel phase_kernel(const struct ck_kernel *base, int lo, int h
 	return k;
 }
 
-static void power_multi(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o)
+/* Each class in each block shape a phase uses, calibrated to TASK_US at 4 blocks per SM on first
+ * use (before the phase's rest, so the sampler never sees a calibration inside a phase). */
+struct shaped_kernels {
+	struct ck_kernel k[CK_NCLASS][SHAPE_COUNT];
+	bool ready[CK_NCLASS][SHAPE_COUNT];
+};
+
+static const struct ck_kernel *shaped(struct shaped_kernels *sk, struct ck_dev *d, struct ck_calib *cal, int c, int h)
 {
-	static struct ck_kernel base[CK_NCLASS][SHAPE_COUNT];
-	bool ready[CK_NCLASS][SHAPE_COUNT] = { { false } };
-	static double da[MAX_LAUNCHES];
+	if (!sk->ready[c][h]) {
+		bench_half_sm_kernel(d, c, &sk->k[c][h]);
+		sk->k[c][h].threads = shapes[h].threads;
+		sk->k[c][h].smem = shapes[h].smem;
+		bench_calibrate(d, cal, &sk->k[c][h], TASK_US);
+		sk->ready[c][h] = true;
+	}
+	return &sk->k[c][h];
+}
+
+/* One phase: after GAP_MS of rest, the n kernels (one stream each) launched together, back to
+ * back for HOLD_MS (n == 0: idle that long); kernel 0's durations (us) to da, kernel 1's to db
+ * (NAN when n < 2).  The phase's wall-clock bounds to *t0, *t1; returns the launches. */
+static int hold_phase(struct ck_dev *d, const struct ck_kernel *k, int n, double *da, double *db, double *t0,
+		      double *t1)
+{
+	static const int streams[4] = { 0, 1, 2, 3 };
+	rest(GAP_MS);
+	*t0 = *t1 = wall_s();
+	if (n == 0) {
+		rest(HOLD_MS);
+		*t1 = wall_s();
+		return 0;
+	}
+	int launches = 0;
+	while ((*t1 - *t0) * 1e3 < HOLD_MS && launches < MAX_LAUNCHES) {
+		struct ck_timing t[4];
+		ck_run_group(d, k, streams, n, t, NULL);
+		da[launches] = (double)(t[0].last_ns - t[0].first_ns) / 1e3;
+		db[launches] = n > 1 ? (double)(t[1].last_ns - t[1].first_ns) / 1e3 : NAN;
+		launches++;
+		*t1 = wall_s();
+	}
+	return launches;
+}
+
+/* min, median, max of v[0..n) (NAN for n == 0) */
+static void spread(double *v, int n, double *min, double *med, double *max)
+{
+	*min = *med = *max = NAN;
+	if (n == 0)
+		return;
+	*min = *max = v[0];
+	for (int i = 1; i < n; i++) {
+		*min = fmin(*min, v[i]);
+		*max = fmax(*max, v[i]);
+	}
+	*med = bench_median(v, n);
+}
+
+static void power_multi(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, struct shaped_kernels *sk)
+{
+	double da[MAX_LAUNCHES], db[MAX_LAUNCHES];
 	const int rounds = 8;
 	int N = ck_sm_count(d);
 	FILE *f = bench_out(o, "power_multi.csv");
@@ -205,41 +262,22 @@ static void power_multi(struct ck_dev *d, struct ck_calib *cal, const struct ben
 	for (size_t p = 0; p < sizeof(multi_phases) / sizeof(multi_phases[0]); p++) {
 		const struct multi_phase *ph = &multi_phases[p];
 		struct ck_kernel k[4];
-		int streams[4] = { 0, 1, 2, 3 };
 		char who[128] = "";
 		bool fits = true;
 		for (int i = 0; i < ph->n; i++) {
-			int c = ph->k[i].cls, h = ph->k[i].shape;
+			int c = ph->k[i].cls;
 			fits &= ph->k[i].hi <= N;
-			if (!ready[c][h]) {
-				bench_half_sm_kernel(d, c, &base[c][h]);
-				base[c][h].threads = shapes[h].threads;
-				base[c][h].smem = shapes[h].smem;
-				bench_calibrate(d, cal, &base[c][h], TASK_US);
-				ready[c][h] = true;
-			}
-			k[i] = phase_kernel(&base[c][h], ph->k[i].lo, ph->k[i].hi, ph->k[i].blocks, i ? rounds * 3 / 2 : rounds);
+			k[i] = phase_kernel(shaped(sk, d, cal, c, ph->k[i].shape), ph->k[i].lo, ph->k[i].hi, ph->k[i].blocks,
+					    i ? rounds * 3 / 2 : rounds);
 			if (i)
 				snprintf(who + strlen(who), sizeof(who) - strlen(who), "%s%s x%d on SMs %d-%d", i > 1 ? " + " : "",
 					 ck_class_names[c], ph->k[i].blocks, ph->k[i].lo, ph->k[i].hi - 1);
 		}
 		if (!fits)
 			continue;
-		rest(GAP_MS);
-		double t0 = wall_s(), t1 = t0;
-		int launches = 0;
-		while ((t1 - t0) * 1e3 < HOLD_MS && launches < MAX_LAUNCHES) {
-			struct ck_timing t[4];
-			ck_run_group(d, k, streams, ph->n, t, NULL);
-			da[launches++] = (double)(t[0].last_ns - t[0].first_ns) / 1e3;
-			t1 = wall_s();
-		}
-		double amin = da[0], amax = da[0];
-		for (int i = 1; i < launches; i++) {
-			amin = fmin(amin, da[i]);
-			amax = fmax(amax, da[i]);
-		}
-		double amed = bench_median(da, launches);
+		double t0, t1, amin, amed, amax;
+		int launches = hold_phase(d, k, ph->n, da, db, &t0, &t1);
+		spread(da, launches, &amin, &amed, &amax);
 		fprintf(f, "%s,%s,%d,%d,%s,%.4f,%.4f,%d,%.1f,%.1f,%.1f\n", ph->name, ck_class_names[ph->k[0].cls],
 			ph->k[0].hi - ph->k[0].lo, ph->k[0].blocks, ph->n > 1 ? who : "none", t0, t1, launches, amed, amin, amax);
 		fflush(f);
@@ -256,24 +294,14 @@ void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts
 		    : which == POWER_L2 ? sizeof(l2_phases) / sizeof(l2_phases[0])
 		    : which == POWER_GAME ? sizeof(game_phases) / sizeof(game_phases[0]) : sizeof(phases) / sizeof(phases[0]);
 	int N = ck_sm_count(d);
-	/* each class in each shape a phase uses, calibrated to TASK_US at 4 blocks per SM */
-	static struct ck_kernel base[CK_NCLASS][SHAPE_COUNT];
-	bool used[CK_NCLASS][SHAPE_COUNT] = { { false } };
+	struct shaped_kernels sk = { 0 };
+	/* every kernel calibrated before the first phase: the sampler's phases stay undisturbed */
 	for (size_t p = 0; p < nset; p++) {
 		if (set[p].acls >= 0)
-			used[set[p].acls][which == POWER_GAME ? game_shapes[p][0] : 0] = true;
+			shaped(&sk, d, cal, set[p].acls, which == POWER_GAME ? game_shapes[p][0] : 0);
 		if (set[p].bcls >= 0)
-			used[set[p].bcls][which == POWER_GAME ? game_shapes[p][1] : 0] = true;
+			shaped(&sk, d, cal, set[p].bcls, which == POWER_GAME ? game_shapes[p][1] : 0);
 	}
-	for (int c = 0; c < CK_NCLASS; c++)
-		for (int h = 0; h < SHAPE_COUNT; h++) {
-			if (!used[c][h])
-				continue;
-			bench_half_sm_kernel(d, c, &base[c][h]);
-			base[c][h].threads = shapes[h].threads;
-			base[c][h].smem = shapes[h].smem;
-			bench_calibrate(d, cal, &base[c][h], TASK_US);
-		}
 	FILE *f = bench_out(o, "power_phases.csv");
 	fputs("set,phase,a_class,a_sms,a_blocks,b_class,b_sms,b_blocks,start_unix_s,end_unix_s,launches,"
 	      "a_median_us,a_min_us,a_max_us,a_task_us_per_sm_round,b_median_us\n", f);
@@ -282,45 +310,24 @@ void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts
 	cJSON_AddNumberToObject(jp, "hold_ms", HOLD_MS);
 	cJSON_AddNumberToObject(jp, "gap_ms", GAP_MS);
 	cJSON_AddNumberToObject(jp, "task_us_full_gpu", TASK_US);
-	static double da[MAX_LAUNCHES], db[MAX_LAUNCHES];
+	double da[MAX_LAUNCHES], db[MAX_LAUNCHES];
 	const int rounds = 8;
 	for (size_t p = 0; p < nset; p++) {
 		const struct power_phase *ph = &set[p];
 		if (ph->ahi > N || ph->bhi > N)
 			continue;
-		rest(GAP_MS);
 		struct ck_kernel k[2];
-		int n = 0, streams[2] = { 0, 1 };
+		int n = 0;
 		int ash = which == POWER_GAME ? game_shapes[p][0] : 0, bsh = which == POWER_GAME ? game_shapes[p][1] : 0;
 		if (ph->acls >= 0)
-			k[n++] = phase_kernel(&base[ph->acls][ash], ph->alo, ph->ahi, ph->ablocks, rounds);
+			k[n++] = phase_kernel(shaped(&sk, d, cal, ph->acls, ash), ph->alo, ph->ahi, ph->ablocks, rounds);
 		if (ph->bcls >= 0)
-			k[n++] = phase_kernel(&base[ph->bcls][bsh], ph->blo, ph->bhi, ph->bblocks, rounds * 3 / 2);
-		double t0 = wall_s(), t1 = t0;
-		int launches = 0;
-		if (n == 0) {
-			rest(HOLD_MS);
-			t1 = wall_s();
-		}
-		while (n > 0 && (t1 - t0) * 1e3 < HOLD_MS && launches < MAX_LAUNCHES) {
-			struct ck_timing t[2];
-			ck_run_group(d, k, streams, n, t, NULL);
-			da[launches] = (double)(t[0].last_ns - t[0].first_ns) / 1e3;
-			db[launches] = n > 1 ? (double)(t[1].last_ns - t[1].first_ns) / 1e3 : NAN;
-			launches++;
-			t1 = wall_s();
-		}
-		double amin = NAN, amax = NAN, amed = NAN, bmed = NAN;
-		if (launches > 0) {
-			amin = amax = da[0];
-			for (int i = 1; i < launches; i++) {
-				amin = fmin(amin, da[i]);
-				amax = fmax(amax, da[i]);
-			}
-			amed = bench_median(da, launches);
-			if (n > 1)
-				bmed = bench_median(db, launches);
-		}
+			k[n++] = phase_kernel(shaped(&sk, d, cal, ph->bcls, bsh), ph->blo, ph->bhi, ph->bblocks, rounds * 3 / 2);
+		double t0, t1, amin, amed, amax, bmed = NAN;
+		int launches = hold_phase(d, k, n, da, db, &t0, &t1);
+		spread(da, launches, &amin, &amed, &amax);
+		if (n > 1 && launches > 0)
+			bmed = bench_median(db, launches);
 		fprintf(f, "%s,%s,%s,%d,%d,%s,%d,%d,%.4f,%.4f,%d,%.1f,%.1f,%.1f,%.2f,%.1f\n", ph->set, ph->name,
 			ph->acls >= 0 ? ck_class_names[ph->acls] : "", ph->acls >= 0 ? ph->ahi - ph->alo : 0, ph->ablocks,
 			ph->bcls >= 0 ? ck_class_names[ph->bcls] : "", ph->bcls >= 0 ? ph->bhi - ph->blo : 0, ph->bblocks,
@@ -330,5 +337,5 @@ void bench_power(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts
 	}
 	bench_out_close(f, "power_phases.csv");
 	if (which == POWER_GAME)
-		power_multi(d, cal, o);
+		power_multi(d, cal, o, &sk);
 }

@@ -27,7 +27,9 @@ usage: fit_l2.py [--saturation CSV [--quarter CSV] [--power CSV|TGZ] [--sat S [-
   cuda/runs/h100-power), sat 3 from the H200's quarter (models/h200.json: the same GH100 SM)
   --power  power_phases.csv, or a run's tarball holding it
   --json   print only {"values": {...models keys...}, "source": "..."} (the table to stderr)"""
-import argparse, csv, io, json, math, sys, tarfile
+import argparse, csv, json, math, sys
+
+from runtar import csv_rows
 
 ap = argparse.ArgumentParser(description="fit RT l2 and l2_saturation.knee to RT's benches")
 ap.add_argument('--saturation')
@@ -83,13 +85,7 @@ else:
     obs.append((f'saturation on {N} SMs: k = {k} over k = 1 (per block)', N, k, N, 1, full[k] / full[1]))
 def phase_rows(path):
     """power_phases.csv's rows, from the file or a run's tarball holding it"""
-    if path.endswith(('.tgz', '.tar.gz')):
-        with tarfile.open(path) as t:
-            name = next(m for m in t.getnames() if m.endswith('power_phases.csv'))
-            text = t.extractfile(name).read().decode()
-    else:
-        text = open(path).read()
-    return list(csv.DictReader(io.StringIO(text)))
+    return csv_rows(path, 'power_phases.csv')
 
 
 if args.power:

@@ -31,6 +31,17 @@ mk_rows() {
 	paste -d'|' "$tmp/$1-h200.md" "$tmp/$1-h100.md" | awk -F'|' '$2 !~ /pair|---/ && NF > 20 {
 		printf "| %s | %s | %s | %s | %s | %s |\n", $2, $3, $4, $5, $10, $21 }'
 }
+# refit SATURATION_TGZ PATTERN [NEIGHBOUR_TGZ ...]: fit_l2.py's first line matching PATTERN on a
+# saturation run's quarter (and power.tgz's RT phases, and the neighbours' MEM phases)
+refit() {
+	d=$(mktemp -d "$tmp/refit.XXXXXX")
+	tar xzf "$1" -C "$d"
+	q=$d/r/bench-saturation
+	pat=$2
+	shift 2
+	python3 cuda/scripts/fit_l2.py --saturation "$q/saturation.csv" --quarter "$q/saturation_quarter.csv" \
+		--power cuda/runs/h200-describe/power.tgz ${1:+--neighbours "$@"} | grep -m1 "^$pat"
+}
 key() { python3 -c "import json, sys; j = json.load(open('models/h200.json'))
 for k in sys.argv[1].split('.'): j = j[k]
 print(j)" "$1"; }
@@ -134,17 +145,7 @@ every such block on the chip (sim/residency.c, per DRAM partition; models/interf
 cuda/scripts/fit_l2.py fits the demand and knee to the quarter against all SMs and bench power's
 RT phases (four blocks per SM on 33-132 SMs): $(key l2_saturation.source)
 
-The same bench repeated in a later call (h200-describe's saturation-rerun.tgz): $(python3 - <<'PY'
-import subprocess, tarfile, tempfile
-with tempfile.TemporaryDirectory() as d:
-    tarfile.open('cuda/runs/h200-describe/saturation-rerun.tgz').extractall(d, filter='data')
-    q = d + '/r/bench-saturation/'
-    out = subprocess.run(['python3', 'cuda/scripts/fit_l2.py', '--saturation', q + 'saturation.csv', '--quarter',
-                          q + 'saturation_quarter.csv', '--power', 'cuda/runs/h200-describe/power.tgz'],
-                         capture_output=True, text=True, check=True).stdout.splitlines()[0]
-print('fit_l2.py on it: ' + out + ' (the calibration run-to-run).')
-PY
-)
+The same bench repeated in a later call (h200-describe's saturation-rerun.tgz): fit_l2.py on it: $(refit cuda/runs/h200-describe/saturation-rerun.tgz 'RT sat_blocks') (the calibration run-to-run).
 
 The H100 has no run on a quarter of its SMs: its RT \`sat_blocks\` is the H200's (the same
 GH100 SM) and its demand and knee are fitted to its own all-SM saturation and power phases
@@ -167,46 +168,11 @@ $(python3 cuda/scripts/l2_check.py cuda/runs/h200-describe/power-l2.tgz cuda/run
 
 The game RT kernel's partition factor (power-game.tgz, development): the same tasks on 66 SMs at
 16 per SM, or 88 at 12, over all 132 at 8 (its solo shape), measured and as models/h200.json
-gives it (the step form: (k / min(k, sat)) s(L)):
+gives it (the step form: (k / min(k, sat)) s(L); l2_check.py --ref):
 
-$(python3 - cuda/runs/h200-describe/power-game.tgz <<'PY'
-import csv, io, json, sys, tarfile
-t = tarfile.open(sys.argv[1])
-name = [m for m in t.getnames() if m.endswith('power_phases.csv')][0]
-rows = {r['phase']: r for r in csv.DictReader(io.StringIO(t.extractfile(name).read().decode()))}
-g = json.load(open('models/h200.json'))
-N, p = g['sm_count'], g['l2_saturation']['knee']
-cd = g['class_defaults']
-s = lambda L: (1 + L ** p) ** (1 / p) if L > 0 else 1.0
-load = lambda cls, n, k: cd[cls].get('l2', 0) * n / N * min(k, cd[cls]['sat_blocks']) / cd[cls]['sat_blocks']
-ref = rows['RTg-132x8+none']
-full = 8 / min(8, cd['RT']['sat_blocks']) * s(load('RT', 132, 8))
-print('| phase | measured: over all SMs alone | models/h200.json |')
-print('|---|---|---|')
-for name, r in rows.items():
-    if name == ref['phase']:
-        continue
-    n, k = int(r['a_sms']), int(r['a_blocks'])
-    other = load(r['b_class'], int(r['b_sms']), int(r['b_blocks'])) if r['b_class'] else 0
-    model = k / min(k, cd['RT']['sat_blocks']) * s(load('RT', n, k) + other) / full
-    print('| %s | %.3f | %.3f |' % (name, float(r['a_median_us']) / float(ref['a_median_us']), model))
-PY
-)
+$(python3 cuda/scripts/l2_check.py cuda/runs/h200-describe/power-game.tgz --ref RTg-132x8+none)
 
-The same bench again in a later call (power-game-rerun.tgz): $(python3 - <<'PY'
-import subprocess, tarfile, tempfile
-with tempfile.TemporaryDirectory() as d:
-    tarfile.open('cuda/runs/h200-describe/saturation-quarter.tgz').extractall(d, filter='data')
-    q = d + '/r/bench-saturation/'
-    out = subprocess.run(['python3', 'cuda/scripts/fit_l2.py', '--saturation', q + 'saturation.csv', '--quarter',
-                          q + 'saturation_quarter.csv', '--power', 'cuda/runs/h200-describe/power.tgz',
-                          '--neighbours', 'cuda/runs/h200-describe/power-l2.tgz',
-                          'cuda/runs/h200-describe/power-game-rerun.tgz'],
-                         capture_output=True, text=True, check=True).stdout.splitlines()
-print('fit_l2.py with it in place of power-game.tgz: ' + next(l for l in out if l.startswith('MEM l2'))
-      + ' (the calibration run-to-run).')
-PY
-)  Its second table puts several BE kernels at once on the other SMs, as the static
+The same bench again in a later call (power-game-rerun.tgz): fit_l2.py with it in place of power-game.tgz: $(refit cuda/runs/h200-describe/saturation-quarter.tgz 'MEM l2' cuda/runs/h200-describe/power-l2.tgz cuda/runs/h200-describe/power-game-rerun.tgz) (the calibration run-to-run).  Its second table puts several BE kernels at once on the other SMs, as the static
 experiment's BE side runs them (development; each time over the game kernel alone in the same
 pass):
 

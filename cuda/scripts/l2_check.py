@@ -9,13 +9,19 @@ for the classes with a demand, and the same for DRAM (dram_saturation, class "dr
 is slowed by the worse of the two it uses.  What the check leaves out: issue slots and the
 clock (no phase here shares an SM; the clock is read beside: it held at the nominal 1980 MHz in
 the H200's power-l2 run).
-Usage: l2_check.py RUN.tgz [RUN.tgz ...] [--gpu MODEL.json]  (default models/h200.json; from the
-root).  Prints a Markdown table."""
-import argparse, csv, io, json, tarfile
+With --ref PHASE every phase of the runs is taken over that one instead (a per-round time: the
+same tasks per worker in every phase, so k / min(k, sat) of a block's speed on its SM enters,
+e.g. bench power-game's partition factor over RTg-132x8+none).
+Usage: l2_check.py RUN.tgz [RUN.tgz ...] [--gpu MODEL.json] [--ref PHASE]  (default
+models/h200.json; from the root).  Prints a Markdown table."""
+import argparse, json, sys
+
+from runtar import csv_rows
 
 ap = argparse.ArgumentParser()
 ap.add_argument('runs', nargs='+')
 ap.add_argument('--gpu', default='models/h200.json')
+ap.add_argument('--ref', help='one phase every other is taken over')
 a = ap.parse_args()
 g = json.load(open(a.gpu))
 N = g['sm_count']
@@ -54,22 +60,32 @@ def slow(cls, kernels):
 
 
 def phases(path):
-    with tarfile.open(path) as t:
-        name = next(m for m in t.getnames() if m.endswith('power_phases.csv'))
-        return list(csv.DictReader(io.StringIO(t.extractfile(name).read().decode())))
+    return csv_rows(path, 'power_phases.csv')
 
 
-print('| run | phase | timed kernel alone (same SMs, same run) | measured: time over alone | %s: over alone |' % a.gpu)
+def per_sm(cls, k):
+    """a block's time from sharing its SM with k - 1 others of its kernel: k / min(k, sat)"""
+    sat = cd.get(cls, {}).get('sat_blocks', k)
+    return k / min(k, sat)
+
+
+print('| run | phase | timed kernel %s | measured: time over it | %s: over it |'
+      % ('over ' + a.ref if a.ref else 'alone (same SMs, same run)', a.gpu))
 print('|---|---|---|---|---|')
 for run in a.runs:
     rows = phases(run)
     alone = {(r['a_class'], int(r['a_sms']), int(r['a_blocks'])): r for r in rows
              if r['a_class'] and not r['b_class'] and r['a_task_us_per_sm_round'] != 'nan'}
+    named = {r['phase']: r for r in rows}
+    if a.ref and a.ref not in named:
+        sys.exit(f'l2_check.py: {run} has no phase {a.ref}')
     for r in rows:
         if not r['a_class'] or r['a_task_us_per_sm_round'] == 'nan':
             continue
         ka = (r['a_class'], int(r['a_sms']), int(r['a_blocks']))
-        if r['b_class']:
+        if a.ref:
+            ref = named[a.ref]
+        elif r['b_class']:
             ref = alone.get(ka)
         elif cd.get(r['a_class'], {}).get('l2'):
             # alone on n SMs: over the fewest SMs the run has that class alone on
@@ -81,8 +97,6 @@ for run in a.runs:
             continue
         kernels = [ka] + ([(r['b_class'], int(r['b_sms']), int(r['b_blocks']))] if r['b_class'] else [])
         base = (ref['a_class'], int(ref['a_sms']), int(ref['a_blocks']))
-        # per block: k / min(k, sat) of its speed on the SM, the same in both (same k) but for
-        # a kernel alone on other SMs at the same k: the chip's part only
-        model = slow(ka[0], kernels) / slow(ka[0], [base])
+        model = per_sm(*ka[::2]) * slow(ka[0], kernels) / (per_sm(*base[::2]) * slow(ka[0], [base]))
         meas = float(r['a_task_us_per_sm_round']) / float(ref['a_task_us_per_sm_round'])
         print('| %s | %s | %s | %.3f | %.3f |' % (run, r['phase'], ref['phase'], meas, model))

@@ -61,7 +61,7 @@ def main():
                        "under all 80 (n, k) configurations, by brute force; made by experiments/gspace/microbench/make.py",
         "assumptions": f"kernel parameters: experiments/gspace/microbench/make.py (no measurement); GPU: models/{gpu}.json",
         "gpu": gpu,
-        "duration_ms": 2000,
+        "duration_ms": 4000,
         "kernels": kernels,
         "apps": apps,
         "policies": policies,

@@ -1279,6 +1279,8 @@ int bench_run(const struct bench_opts *o)
 		bench_saturation_shapes(d, &cal, o);
 	if (o->what & BENCH_PAIRS_TEST5)
 		bench_pairs(d, &cal, o, sum, 5);
+	if (o->what & BENCH_PAIRS_DEV2)
+		bench_pairs(d, &cal, o, sum, 6);
 	if (o->what & BENCH_PILEUP)
 		bench_pileup(d, &cal, o, sum);
 	if (o->what & BENCH_POWER)

@@ -19,8 +19,11 @@
  * 96- and 160-thread short blocks), captured on an H200 after the block drain's first version and
  * used to choose its final form (development); `pairs-test4`, again other shapes, the test set
  * captured after it (report only); `pairs-test5`, other shapes with RT on either side, the test
- * set captured after RT's L2 path (report only).  Outputs: pairs.csv (every repetition), summary.json
- * `pairs` (medians, the kernels' shapes and work).
+ * set captured after RT's L2 path (report only); `pairs-dev2`, a second development set whose
+ * first repetition's every block goes to pairs_blocks.csv (pair, run S-alone / LS / SL, kernel L
+ * or S, block, smid, start_ns and end_ns from the run's first block; S alone its first 16384,
+ * S in SL those ending from 30 us before L's first).  Outputs: pairs.csv (every repetition),
+ * summary.json `pairs` (medians, the kernels' shapes and work).
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +33,8 @@
 #include "cuda/bench.h"
 
 #define PAIR_REPS_MAX 16
+#define BLOCKS_ALONE 16384          /* S alone: its first blocks by index to pairs_blocks.csv */
+#define BLOCKS_LEAD_NS 30000        /* SL: S's blocks ending at most this long before L's first */
 
 /* Development set: the element-wise-beside-a-long-kernel case (98304 blocks of 128 threads,
  * ~80 us alone) beside each class at 1 and 4 blocks (256 threads) per SM. */
@@ -105,6 +110,24 @@ static const struct pair_shape test5_pairs[] = {
 	{ "x-CD4+MEMs", CK_CD, 160, 4, 600, CK_MEM, 320, 16384, 120, 150 },
 };
 
+/* Second development set, per block: the rows the model missed most on the development sets,
+ * in shapes of none of the sets above or of the pile-up bench: a tail of an occupancy-bound S
+ * (TC or CD, blocks of a few us) beside a younger L of the other class (h200-pairs-test3's
+ * v-CD3+TCs and v-TC2+CDs: the simulator starves the older tail, the GPU does not), launch-bound
+ * S beside an older saturating L (h200-describe's pairs, LS: the simulator starves S), RT on
+ * either side (an RT L behind a CD S, a TC L behind an RT S of few long blocks).  Its rows
+ * choose structure; every block of its first repetition goes to pairs_blocks.csv. */
+static const struct pair_shape dev2_pairs[] = {
+	{ "q-CD3+TCo", CK_CD, 224, 3, 700, CK_TC, 128, 32768, 100, 150 },
+	{ "q-TC2+CDo", CK_TC, 288, 2, 700, CK_CD, 192, 32768, 100, 150 },
+	{ "q-RT3+CDo", CK_RT, 128, 3, 600, CK_CD, 256, 32768, 120, 150 },
+	{ "q-TC3+RTl", CK_TC, 192, 3, 600, CK_RT, 256, 4096, 150, 150 },
+	{ "q-CD1+CDx", CK_CD, 384, 1, 800, CK_CD, 128, 98304, 80, 150 },
+	{ "q-MEM2+TCx", CK_MEM, 256, 2, 800, CK_TC, 128, 65536, 80, 150 },
+	{ "q-TC2+MEMo", CK_TC, 256, 2, 700, CK_MEM, 192, 32768, 100, 150 },
+	{ "q-RT2+TCo", CK_RT, 256, 2, 700, CK_TC, 192, 32768, 100, 150 },
+};
+
 void bench_pair_kernels(struct ck_dev *d, struct ck_calib *cal, const struct pair_shape *s, int N, struct ck_kernel *L,
 			struct ck_kernel *S)
 {
@@ -128,6 +151,17 @@ static double med(const double *v, int n)
 	double c[PAIR_REPS_MAX];
 	memcpy(c, v, (size_t)n * sizeof(*v));
 	return bench_median(c, n);
+}
+
+/* Blocks of one kernel of a run to pairs_blocks.csv, times from t0; only those ending at or
+ * after `from` (ns from t0) and at most `most` of them (by index). */
+static void write_blocks(FILE *f, const char *pair, const char *run, const char *kernel, const struct ck_block_rec *r,
+			 int n, uint64_t t0, uint64_t from, int most)
+{
+	for (int b = 0; b < n && b < most; b++)
+		if (r[b].end_ns >= t0 + from)
+			fprintf(f, "%s,%s,%s,%d,%u,%llu,%llu\n", pair, run, kernel, b, r[b].smid,
+				(unsigned long long)(r[b].start_ns - t0), (unsigned long long)(r[b].end_ns - t0));
 }
 
 /* S's blocks: median duration, and the share that ran on an SM holding an L block at their
@@ -166,10 +200,14 @@ static int max_per_sm(const struct ck_block_rec *l, int nl)
 }
 
 static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum,
-		    const char *set, const struct pair_shape *ps, int np)
+		    const char *set, const struct pair_shape *ps, int np, bool per_block)
 {
 	int N = ck_sm_count(d), reps = o->reps > PAIR_REPS_MAX ? PAIR_REPS_MAX : o->reps;
-	FILE *f = bench_out(o, "pairs.csv");
+	FILE *f = bench_out(o, "pairs.csv"), *fb = NULL;
+	if (per_block) {
+		fb = bench_out(o, "pairs_blocks.csv");
+		fputs("pair,run,kernel,block,smid,start_ns,end_ns\n", fb);
+	}
 	fputs("set,pair,long_class,long_grid,long_threads,short_class,short_grid,short_threads,order,rep,"
 	      "long_solo_us,short_solo_us,long_with_us,short_with_us,makespan_us,second_start_us,"
 	      "short_block_solo_us,short_block_with_us,short_blocks_beside_long,long_max_blocks_per_sm\n", f);
@@ -199,6 +237,8 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 			ss[r] = dur_us(&t);
 			double dummy;
 			block_stats(rs, S.tasks, NULL, 0, &bsolo[r], &dummy);
+			if (fb && r == 0)
+				write_blocks(fb, s->name, "S-alone", "S", rs, S.tasks, t.first_ns, 0, BLOCKS_ALONE);
 			for (int ord = 0; ord < 2; ord++) {
 				/* LS: L, spin, S (g[2]); SL: S, L (g[1]) */
 				struct ck_kernel g[3] = { ord ? S : L, ord ? L : spin, S };
@@ -213,6 +253,12 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 				uint64_t hi = tg[0].last_ns > tg[sec].last_ns ? tg[0].last_ns : tg[sec].last_ns;
 				mk[ord][r] = (double)(hi - lo) / 1e3;
 				st[ord][r] = ((double)tg[sec].first_ns - (double)tg[0].first_ns) / 1e3;
+				if (fb && r == 0) {
+					/* LS: every block of both; SL: S's from 30 us before L's first */
+					uint64_t from = ord && tl->first_ns > lo + BLOCKS_LEAD_NS ? tl->first_ns - lo - BLOCKS_LEAD_NS : 0;
+					write_blocks(fb, s->name, ord ? "SL" : "LS", "L", rl, L.tasks, lo, 0, L.tasks);
+					write_blocks(fb, s->name, ord ? "SL" : "LS", "S", rs, S.tasks, lo, from, S.tasks);
+				}
 				double bw = NAN, share = NAN;
 				if (!ord) {
 					block_stats(rs, S.tasks, rl, L.tasks, &bw, &share);
@@ -255,20 +301,24 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 		free(rl);
 	}
 	bench_out_close(f, "pairs.csv");
+	if (fb)
+		bench_out_close(fb, "pairs_blocks.csv");
 }
 
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set)
 {
-	if (set == 5)
-		run_set(d, cal, o, sum, "test5", test5_pairs, (int)(sizeof(test5_pairs) / sizeof(test5_pairs[0])));
+	if (set == 6)
+		run_set(d, cal, o, sum, "dev2", dev2_pairs, (int)(sizeof(dev2_pairs) / sizeof(dev2_pairs[0])), true);
+	else if (set == 5)
+		run_set(d, cal, o, sum, "test5", test5_pairs, (int)(sizeof(test5_pairs) / sizeof(test5_pairs[0])), false);
 	else if (set == 4)
-		run_set(d, cal, o, sum, "test4", test4_pairs, (int)(sizeof(test4_pairs) / sizeof(test4_pairs[0])));
+		run_set(d, cal, o, sum, "test4", test4_pairs, (int)(sizeof(test4_pairs) / sizeof(test4_pairs[0])), false);
 	else if (set == 3)
-		run_set(d, cal, o, sum, "test3", test3_pairs, (int)(sizeof(test3_pairs) / sizeof(test3_pairs[0])));
+		run_set(d, cal, o, sum, "test3", test3_pairs, (int)(sizeof(test3_pairs) / sizeof(test3_pairs[0])), false);
 	else if (set == 2)
-		run_set(d, cal, o, sum, "test2", test2_pairs, (int)(sizeof(test2_pairs) / sizeof(test2_pairs[0])));
+		run_set(d, cal, o, sum, "test2", test2_pairs, (int)(sizeof(test2_pairs) / sizeof(test2_pairs[0])), false);
 	else if (set == 1)
-		run_set(d, cal, o, sum, "test", test_pairs, (int)(sizeof(test_pairs) / sizeof(test_pairs[0])));
+		run_set(d, cal, o, sum, "test", test_pairs, (int)(sizeof(test_pairs) / sizeof(test_pairs[0])), false);
 	else
-		run_set(d, cal, o, sum, "development", dev_pairs, (int)(sizeof(dev_pairs) / sizeof(dev_pairs[0])));
+		run_set(d, cal, o, sum, "development", dev_pairs, (int)(sizeof(dev_pairs) / sizeof(dev_pairs[0])), false);
 }

@@ -14,12 +14,15 @@ Usage: compare_pairs.py BIN/combosim RUN_DIR [--gpu GPU] [--json FILE]
        compare_pairs.py --ls-sequential RUN_DIR   (how many LS pairs did not overlap on the GPU)"""
 import csv, glob, json, os, re, statistics, subprocess, sys, tarfile, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from runtar import run_tar  # noqa: E402
+
 N = 132
 CLS = {'CD', 'TC', 'MEM', 'RT'}
 
 
 def bench_shapes():
-    """cuda/bench_pairs.c's pair sets (dev_pairs, test_pairs, test2_pairs .. test5_pairs), read from its source:
+    """cuda/bench_pairs.c's pair sets (dev_pairs, test_pairs, test2_pairs .. test5_pairs, dev2_pairs), read from its source:
     {set: [(name, long class, threads, per SM, solo us, short class, threads, grid, solo us,
     delay us)]}"""
     src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bench_pairs.c')).read()
@@ -27,7 +30,8 @@ def bench_shapes():
     row = re.compile(r'\{ "([^"]+)", CK_(\w+), (\d+), (\d+), ([\d.]+), CK_(\w+), (\d+), (\d+), ([\d.]+), ([\d.]+) \}')
     out = {}
     for name, var in (('dev', 'dev_pairs'), ('test', 'test_pairs'), ('test2', 'test2_pairs'),
-                      ('test3', 'test3_pairs'), ('test4', 'test4_pairs'), ('test5', 'test5_pairs')):
+                      ('test3', 'test3_pairs'), ('test4', 'test4_pairs'), ('test5', 'test5_pairs'),
+                      ('dev2', 'dev2_pairs')):
         m = re.search(r'pair_shape %s\[\] = \{(.*?)\n\};' % var, src, re.S)
         rows = row.findall(m.group(1)) if m else []
         if not rows:
@@ -78,11 +82,14 @@ def simulate_alone(binary, gpu, cls, grid, thr, us, tmp):
 
 
 def pairs_csv(run_dir, tmp):
-    """RUN_DIR/pairs.csv, or the one inside RUN_DIR/run.tgz (unpacked under tmp)."""
+    """RUN_DIR/pairs.csv, or the one inside RUN_DIR/run.tgz or run.tar.xz (unpacked under tmp)."""
     p = os.path.join(run_dir, 'pairs.csv')
     if os.path.exists(p):
         return p
-    with tarfile.open(os.path.join(run_dir, 'run.tgz')) as t:
+    packed = run_tar(run_dir)
+    if packed is None:
+        sys.exit('compare_pairs.py: %s holds neither pairs.csv, run.tgz nor run.tar.xz' % run_dir)
+    with tarfile.open(packed) as t:
         t.extractall(os.path.join(tmp, 'run'))
     return sorted(glob.glob(os.path.join(tmp, 'run', '**', 'pairs.csv'), recursive=True))[0]
 

@@ -14,7 +14,7 @@
 #   power-l2.tgz, power-game.tgz   bench power-l2 / power-game the same way (MEM's share of
 #                   RT's L2 path: RT beside MEM on the other SMs)
 # cuda/scripts/describe_gpu.py fits the description from them.  STEPS may also name the other
-# benches of one_bench's kind (pairs-test5, ...) and bench power's other sets (power-l2, ...).
+# benches of one_bench's kind (pairs-test5, pairs-dev2, ...) and bench power's other sets (power-l2, ...).
 # Usage: OUT=DIR [STEPS="corun scaling ..."] sh cuda/scripts/device_describe.sh [REPS]
 # (default STEPS: bench saturation pairs pileup reshape power power-l2 power-game; about 4
 # minutes of GPU time)
@@ -53,7 +53,7 @@ one_bench() {
 for st in ${STEPS:-bench saturation pairs pileup reshape power power-l2 power-game}; do
 	case $st in
 	bench) step bench env SANITIZE=0 sh cuda/scripts/device_bench.sh "$reps" ;;
-	corun|scaling|saturation|saturation-shapes|pairs|pairs-test*) step "$st" one_bench "$st" "$reps" ;;
+	corun|scaling|saturation|saturation-shapes|pairs|pairs-test*|pairs-dev2) step "$st" one_bench "$st" "$reps" ;;
 	pileup) step pileup sh cuda/scripts/device_pileup.sh 3 ;;
 	reshape) step reshape one_bench reshape 3 ;;
 	power|power-clock|power-l2|power-game) step "$st" sh cuda/scripts/device_power.sh build/devcarry "$st" ;;

@@ -23,7 +23,8 @@
  * first repetition's every block goes to pairs_blocks.csv (pair, run S-alone / LS / SL, kernel L
  * or S, block, smid, start_ns and end_ns from the run's first block; S alone its first 16384,
  * S in SL those ending from 30 us before L's first).  Outputs: pairs.csv (every repetition),
- * summary.json `pairs` (medians, the kernels' shapes and work).
+ * summary.json `pairs` (medians, the kernels' shapes and work); `pairs-dev3` the same for two
+ * long kernels of one or two blocks per SM each (issue slots between resident warps).
  */
 #include <math.h>
 #include <stdio.h>
@@ -126,6 +127,27 @@ static const struct pair_shape dev2_pairs[] = {
 	{ "q-MEM2+TCx", CK_MEM, 256, 2, 800, CK_TC, 128, 65536, 80, 150 },
 	{ "q-TC2+MEMo", CK_TC, 256, 2, 700, CK_MEM, 192, 32768, 100, 150 },
 	{ "q-RT2+TCo", CK_RT, 256, 2, 700, CK_TC, 192, 32768, 100, 150 },
+};
+
+/* Third development set, per block: two long kernels of one or two blocks per SM each, so that
+ * one kernel's warps are resident throughout the other's (no short blocks coming and going):
+ * which class gets the SM's issue slots when it landed first, and when it landed second
+ * (h200-pairs-dev2 showed the older kernel keeping them in tails and beside short blocks, while
+ * co-run set 1 and the full experiments have a TC kernel yield to a CD one whatever the order),
+ * with warp counts unequal in two of them. */
+static const struct pair_shape dev3_pairs[] = {
+	{ "r-CD1+TC1", CK_CD, 256, 1, 800, CK_TC, 256, 132, 400, 50 },
+	{ "r-TC1+CD1", CK_TC, 256, 1, 800, CK_CD, 256, 132, 400, 50 },
+	{ "r-CD1+CD1", CK_CD, 256, 1, 800, CK_CD, 256, 132, 400, 50 },
+	{ "r-TC1+TC1", CK_TC, 256, 1, 800, CK_TC, 256, 132, 400, 50 },
+	{ "r-CD2+TC2w", CK_CD, 512, 2, 800, CK_TC, 128, 264, 400, 50 },
+	{ "r-TC2+CD2w", CK_TC, 512, 2, 800, CK_CD, 128, 264, 400, 50 },
+	{ "r-RT2+CD1", CK_RT, 256, 2, 800, CK_CD, 256, 132, 400, 50 },
+	{ "r-RT2+TC1", CK_RT, 256, 2, 800, CK_TC, 256, 132, 400, 50 },
+	{ "r-MEM2+CD1", CK_MEM, 256, 2, 800, CK_CD, 256, 132, 400, 50 },
+	{ "r-CD1+MEM2", CK_CD, 256, 1, 800, CK_MEM, 256, 264, 400, 50 },
+	{ "r-TC1+MEM2", CK_TC, 256, 1, 800, CK_MEM, 256, 264, 400, 50 },
+	{ "r-MEM2+TC1", CK_MEM, 256, 2, 800, CK_TC, 256, 132, 400, 50 },
 };
 
 void bench_pair_kernels(struct ck_dev *d, struct ck_calib *cal, const struct pair_shape *s, int N, struct ck_kernel *L,
@@ -307,7 +329,9 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set)
 {
-	if (set == 6)
+	if (set == 7)
+		run_set(d, cal, o, sum, "dev3", dev3_pairs, (int)(sizeof(dev3_pairs) / sizeof(dev3_pairs[0])), true);
+	else if (set == 6)
 		run_set(d, cal, o, sum, "dev2", dev2_pairs, (int)(sizeof(dev2_pairs) / sizeof(dev2_pairs[0])), true);
 	else if (set == 5)
 		run_set(d, cal, o, sum, "test5", test5_pairs, (int)(sizeof(test5_pairs) / sizeof(test5_pairs[0])), false);

@@ -148,6 +148,11 @@ static const struct pair_shape dev3_pairs[] = {
 	{ "r-CD1+MEM2", CK_CD, 256, 1, 800, CK_MEM, 256, 264, 400, 50 },
 	{ "r-TC1+MEM2", CK_TC, 256, 1, 800, CK_MEM, 256, 264, 400, 50 },
 	{ "r-MEM2+TC1", CK_MEM, 256, 2, 800, CK_TC, 256, 132, 400, 50 },
+	/* one class, other warp counts (4 and 16 warps per SM each) and RT */
+	{ "r-RT1+RT1", CK_RT, 256, 1, 800, CK_RT, 256, 132, 400, 50 },
+	{ "r-CD1+CD1n", CK_CD, 128, 1, 800, CK_CD, 128, 132, 400, 50 },
+	{ "r-CD2+CD2", CK_CD, 256, 2, 800, CK_CD, 256, 264, 400, 50 },
+	{ "r-TC1+TC1n", CK_TC, 128, 1, 800, CK_TC, 128, 132, 400, 50 },
 };
 
 void bench_pair_kernels(struct ck_dev *d, struct ck_calib *cal, const struct pair_shape *s, int N, struct ck_kernel *L,

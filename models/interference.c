@@ -36,6 +36,8 @@ struct bottleneck {
 	double contention[KC_COUNT][KC_COUNT];
 	double issue[KC_COUNT];    /* share of the SM's issue slots at full throughput; 0: none */
 	bool yields[KC_COUNT][KC_COUNT];   /* age: [a][b], a kernel of class a goes after any of b */
+	double ready[KC_COUNT];    /* age: chance a warp of the class can issue in a cycle; 0: always */
+	double schedulers;         /* warp schedulers per SM (warp_ready) */
 	const struct gpu_desc *g;  /* its DRAM saturation curve */
 };
 
@@ -45,6 +47,7 @@ static const char *const contention_sources[] = { "none", "makespan_reduction", 
 static void read_pairs(struct bottleneck *b, const struct cfg *table, bool reduction, bool apply);
 static void read_issue(struct bottleneck *b, const struct cfg *table);
 static void read_yield(struct bottleneck *b, const struct cfg *table);
+static void read_ready(struct bottleneck *b, const struct cfg *table);
 
 static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 {
@@ -56,12 +59,14 @@ static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 	b->g = g;
 	cfg_only(p, (const char *const[]){ "model", "discipline", "implicit_contention_from",
 					   "makespan_reduction", "makespan_reduction_note",
-					   "factors", "note", "issue", "issue_yield", NULL });
+					   "factors", "note", "issue", "issue_yield", "warp_ready", NULL });
 	struct cfg it;
 	if (cfg_obj(p, "issue", false, &it))
 		read_issue(b, &it);
 	if (cfg_obj(p, "issue_yield", false, &it))
 		read_yield(b, &it);
+	if (cfg_obj(p, "warp_ready", false, &it))
+		read_ready(b, &it);
 	int d = cfg_enum(p, "discipline", disciplines, "fair");
 	b->disc = d == 1 ? DISC_AGE : DISC_FAIR;
 	int src = cfg_enum(p, "implicit_contention_from", contention_sources, "none");
@@ -173,6 +178,40 @@ static void read_yield(struct bottleneck *b, const struct cfg *table)
 	}
 }
 
+/* "warp_ready": {"CD": 0.47, "schedulers": 4, "source": ...}: under the age discipline a
+ * kernel's warps leave the cycles in which none of them can issue to the kernels served after
+ * it.  A warp of the class can issue in a cycle with the given chance, so with w warps of the
+ * kernel on each of the SM's schedulers none can in (1 - p)^w of them; that share of each unit
+ * and of the issue slots it would take goes to the later kernels, as far as they want it.  Few
+ * warps leave much (cuda/runs/h200-pairs-dev3: of two CD kernels of 8 warps per SM each the
+ * first runs at ~0.72 of its speed alone, the second ~0.37), many next to nothing (co-run set
+ * 1: of two of 32 warps per SM the first near its solo time, the second after it). */
+static void read_ready(struct bottleneck *b, const struct cfg *table)
+{
+	if (!cfg_num(table, "schedulers", 1, 64, CFG_REQUIRED, &b->schedulers))
+		return;
+	for (const cJSON *e = table->node->child; e; e = e->next) {
+		if (strcmp(e->string, "source") == 0 || strcmp(e->string, "schedulers") == 0)
+			continue;
+		int c = kclass_parse(e->string);
+		if (c < 0) {
+			cfg_fail_key(table, e->string, "expected a class name (RT, CD, TC, MEM), \"schedulers\" or \"source\"");
+			return;
+		}
+		if (!cfg_num(table, e->string, 0.01, 1, CFG_REQUIRED, &b->ready[c]))
+			return;
+	}
+}
+
+/* The share of what a kernel would take that it keeps when others wait for it (warp_ready). */
+static double keep_share(const struct bottleneck *b, const struct sm_kernel_view *k)
+{
+	double p = b->ready[k->cls];
+	if (p <= 0 || p >= 1)
+		return 1;
+	return 1 - pow(1 - p, k->blocks * k->block_warps / b->schedulers);
+}
+
 static void bottleneck_destroy(void *self)
 {
 	free(self);
@@ -192,6 +231,72 @@ static double intrinsic(const struct sm_kernel_view *k)
 static double issue_delta(const struct bottleneck *b, const struct sm_kernel_view *k)
 {
 	return b->issue[k->cls] / k->sat;
+}
+
+/* Age priority's serving order: launch order, then a kernel whose class yields to another's
+ * after the youngest of those.  Fills idx[0..m). */
+static void age_order(const struct bottleneck *b, const struct sm_kernel_view *k, int m, int *idx)
+{
+	for (int i = 0; i < m; i++)
+		idx[i] = i;
+	for (int i = 1; i < m; i++)
+		for (int j = i; j > 0 && k[idx[j]].order < k[idx[j - 1]].order; j--) {
+			int t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	for (int i = m - 1; i >= 0; i--) {
+		int last = -1;
+		for (int j = i + 1; j < m; j++)
+			if (b->yields[k[idx[i]].cls][k[idx[j]].cls])
+				last = j;
+		if (last < 0)
+			continue;
+		int t = idx[i];
+		for (int j = i; j < last; j++)
+			idx[j] = idx[j + 1];
+		idx[last] = t;
+	}
+}
+
+/* Age priority: serve kernels in age_order from what the units and issue slots have left, each
+ * leaving those served after it the share of the cycles its warps cannot use (keep_share) of
+ * what it would take, as far as they want it at their own top speed. */
+static void age_speeds(const struct bottleneck *b, const struct sm_kernel_view *k, int n, double dram_slow,
+		       double l2_slow, double *speed)
+{
+	enum { ISSUE = UNIT_COUNT, RES };
+	double avail[RES], need[64][RES], later[RES] = { 0 }, top[64];
+	int idx[64];
+	int m = n < 64 ? n : 64;
+	for (int u = 0; u < RES; u++)
+		avail[u] = 1;
+	age_order(b, k, m, idx);
+	for (int r = 0; r < m; r++) {
+		const struct sm_kernel_view *ki = &k[idx[r]];
+		double chip_slow = fmax(ki->dram_delta > 0 ? dram_slow : 1, ki->l2_delta > 0 ? l2_slow : 1);
+		top[r] = intrinsic(ki) / chip_slow;
+		for (int u = 0; u < UNIT_COUNT; u++)
+			need[r][u] = uses(ki, u) ? ki->blocks * ki->delta[u] : 0;
+		need[r][ISSUE] = ki->blocks * issue_delta(b, ki);
+		for (int u = 0; u < RES; u++)
+			later[u] += need[r][u] * top[r];
+	}
+	for (int r = 0; r < m; r++) {
+		double s = top[r], keep = keep_share(b, &k[idx[r]]);
+		for (int u = 0; u < RES; u++) {
+			later[u] -= need[r][u] * top[r];
+			if (need[r][u] <= 0)
+				continue;
+			/* with nothing left to leave (keep 1, or no one after it wanting u) all of it */
+			double cap = keep < 1 && later[u] > 0 ? avail[u] - fmin((1 - keep) * avail[u], later[u]) : avail[u];
+			s = fmin(s, cap / need[r][u]);
+		}
+		s = fmax(s, 0);
+		for (int u = 0; u < RES; u++)
+			avail[u] = fmax(0, avail[u] - need[r][u] * s);
+		speed[idx[r]] = s;
+	}
 }
 
 static void bottleneck_sm_speeds(const void *self, const struct sm_kernel_view *k, int n,
@@ -222,49 +327,7 @@ static void bottleneck_sm_speeds(const void *self, const struct sm_kernel_view *
 			speed[i] = intrinsic(&k[i]) / worst;
 		}
 	} else {
-		/* Age priority: serve kernels oldest first from what the units have left. */
-		double avail[UNIT_COUNT], avail_issue = 1;
-		int idx[64];
-		int m = n < 64 ? n : 64;
-		for (int u = 0; u < UNIT_COUNT; u++)
-			avail[u] = 1;
-		for (int i = 0; i < m; i++)
-			idx[i] = i;
-		for (int i = 1; i < m; i++)
-			for (int j = i; j > 0 && k[idx[j]].order < k[idx[j - 1]].order; j--) {
-				int t = idx[j];
-				idx[j] = idx[j - 1];
-				idx[j - 1] = t;
-			}
-		/* a kernel whose class yields to another's goes after the youngest of those */
-		for (int i = m - 1; i >= 0; i--) {
-			int last = -1;
-			for (int j = i + 1; j < m; j++)
-				if (b->yields[k[idx[i]].cls][k[idx[j]].cls])
-					last = j;
-			if (last < 0)
-				continue;
-			int t = idx[i];
-			for (int j = i; j < last; j++)
-				idx[j] = idx[j + 1];
-			idx[last] = t;
-		}
-		for (int r = 0; r < m; r++) {
-			const struct sm_kernel_view *ki = &k[idx[r]];
-			double chip_slow = fmax(ki->dram_delta > 0 ? dram_slow : 1, ki->l2_delta > 0 ? l2_slow : 1);
-			double s = intrinsic(ki) / chip_slow;
-			double di = issue_delta(b, ki);
-			for (int u = 0; u < UNIT_COUNT; u++)
-				if (uses(ki, u))
-					s = fmin(s, avail[u] / (ki->blocks * ki->delta[u]));
-			if (di > 0)
-				s = fmin(s, avail_issue / (ki->blocks * di));
-			s = fmax(s, 0);
-			for (int u = 0; u < UNIT_COUNT; u++)
-				avail[u] = fmax(0, avail[u] - ki->blocks * ki->delta[u] * s);
-			avail_issue = fmax(0, avail_issue - ki->blocks * di * s);
-			speed[idx[r]] = s;
-		}
+		age_speeds(b, k, n, dram_slow, l2_slow, speed);
 	}
 	for (int i = 0; i < n; i++) {
 		double slow = 1;

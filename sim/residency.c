@@ -818,6 +818,7 @@ static void class_rerate(struct sim *s, struct smclass *c)
 				.l2_delta = s->g->dram_sharing ? gr->k->fit.l2_delta : 0,
 				.blocks = 0,
 				.sat = gr->k->fit.sat,
+				.block_warps = gr->k->fit.threads / s->g->warp_size,
 				.order = gr->k->order,
 			};
 			n++;

@@ -25,6 +25,8 @@ named as assumed in "sources.assumed" (for a sibling chip: the per-SM figures of
   yield:         cuda/scripts/fit_yield.py on the reshape run
   makespan_reduction: corun summary.json, mean of both launch orders
   power, power_cap:   cuda/scripts/fit_power.py on the power run, with this description's DRAM
+  warp_ready:    cuda/scripts/fit_ready.py on pairs-dev3.tgz (optional; bench pairs-dev3), its
+                 same-class pairs of 8 warps per SM, with this description so far
   issue:         cuda/scripts/fit_issue.py on the corun run, with this description (last: it
                  simulates co-run set 1 on everything above)
 
@@ -237,6 +239,13 @@ def main():
         merge(model, f['values'])
         set_source(model, 'power', named(f['source'], r, run), run,
                    f['values'].get('power_cap', {}))
+        if os.path.exists(f'{run}/pairs-dev3.tgz'):
+            json.dump(model, open(draft, 'w'))
+            f = fit('fit_ready.py', f'{run}/pairs-dev3.tgz', '--gpu', draft)
+            merge(model, f['values'])
+            model['interference']['warp_ready']['source'] = named(f['source'], r, run)
+            measured.insert(-1, 'interference.warp_ready (' + ', '.join(
+                c for c in f['values']['interference']['warp_ready'] if c != 'schedulers') + ')')
         json.dump(model, open(draft, 'w'))
         f = fit('fit_issue.py', '--gpu', draft, '--run', f'{r}/corun/r/bench-corun', *(['--quick'] if quick else []))
         merge(model, f['values'])

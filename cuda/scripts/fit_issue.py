@@ -122,7 +122,7 @@ def main():
     steps = lambda lo, hi, st: [round(lo + i * st, 2) for i in range(int(round((hi - lo) / st)) + 1)]
     tcs = steps(0.4, 1.0, 0.1 if a.quick else 0.05)
     rts = steps(0.3, 1.0, 0.1 if a.quick else 0.05)
-    mems = steps(0.02, 0.2, 0.06 if a.quick else 0.02)
+    mems = steps(0.0, 0.2, 0.06 if a.quick else 0.02)
     with tempfile.TemporaryDirectory() as tmp:
         f = Fit(a.gpu, a.run, tmp)
         best = None
@@ -142,7 +142,7 @@ def main():
                 parts.append('%s (%s) median %.1f %% worst %.1f %% over %d kernels' % (
                     which, 'calibration' if which == 'set 1' else 'development',
                     100 * v[len(v) // 2], 100 * v[-1], len(v)))
-            src = ('fit_issue.py%s: %s interference.issue (CD 1 fixed; TC 0.4-1.0, RT 0.3-1.0, MEM 0.02-0.2 grid'
+            src = ('fit_issue.py%s: %s interference.issue (CD 1 fixed; TC 0.4-1.0, RT 0.3-1.0, MEM 0-0.2 grid'
                    ', no contention factors) fitted to set 1 of %s (%s); best mean squared log(sim/GPU) %.5f; %s' % (
                        ' --quick' if a.quick else '', a.gpu, a.run,
                        'experiments generated from its summary.json' if f.generated else

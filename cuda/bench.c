@@ -1283,6 +1283,8 @@ int bench_run(const struct bench_opts *o)
 		bench_pairs(d, &cal, o, sum, 6);
 	if (o->what & BENCH_PAIRS_DEV3)
 		bench_pairs(d, &cal, o, sum, 7);
+	if (o->what & BENCH_PAIRS_TEST6)
+		bench_pairs(d, &cal, o, sum, 8);
 	if (o->what & BENCH_PILEUP)
 		bench_pileup(d, &cal, o, sum);
 	if (o->what & BENCH_POWER)

@@ -13,7 +13,7 @@ enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_SATURATION
        BENCH_PILEUP = 2048, BENCH_PAIRS_TEST3 = 4096,
        BENCH_PAIRS_TEST4 = 8192, BENCH_PAIRS_TEST5 = 16384, BENCH_POWER_L2 = 32768,
        BENCH_SATURATION_SHAPES = 65536, BENCH_POWER_GAME = 131072, BENCH_PAIRS_DEV2 = 262144,
-       BENCH_PAIRS_DEV3 = 524288 };
+       BENCH_PAIRS_DEV3 = 524288, BENCH_PAIRS_TEST6 = 1048576 };
 
 struct bench_opts {
 	int what;                  /* BENCH_* bits */
@@ -58,7 +58,7 @@ void bench_pair_kernels(struct ck_dev *d, struct ck_calib *cal, const struct pai
 /* cuda/bench_pairs.c: a long kernel and a short kernel of many small blocks, both launch
  * orders; set 0: the development set, 1: the test set's shapes, 2-5: the second to fifth test
  * sets' (3 became development), 6 and 7: the second and third development sets, every block
- * of their first repetition recorded (none is part of `all`). */
+ * of their first repetition recorded, 8: the sixth test set's (none is part of `all`). */
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set);
 
 /* cuda/bench_pileup.c: where a long kernel's blocks land behind a many-block kernel, block by

@@ -24,7 +24,8 @@
  * or S, block, smid, start_ns and end_ns from the run's first block; S alone its first 16384,
  * S in SL those ending from 30 us before L's first).  Outputs: pairs.csv (every repetition),
  * summary.json `pairs` (medians, the kernels' shapes and work); `pairs-dev3` the same for two
- * long kernels of one or two blocks per SM each (issue slots between resident warps).
+ * long kernels of one or two blocks per SM each (issue slots between resident warps);
+ * `pairs-test6`, other shapes again, the test set captured after warp_ready (report only).
  */
 #include <math.h>
 #include <stdio.h>
@@ -109,6 +110,20 @@ static const struct pair_shape test5_pairs[] = {
 	{ "x-TC4+RTs", CK_TC, 160, 4, 600, CK_RT, 192, 2048, 150, 150 },
 	{ "x-RT2+TCs", CK_RT, 352, 2, 600, CK_TC, 320, 16384, 120, 150 },
 	{ "x-CD4+MEMs", CK_CD, 160, 4, 600, CK_MEM, 320, 16384, 120, 150 },
+};
+
+/* Sixth test set: long kernels of 128 to 384 threads at 1-3 per SM beside short kernels of 96-
+ * to 256-thread blocks, same-class pairs among them (no shape of the sets above or of the
+ * pile-up bench), captured after warp_ready (models/h200.json interference.warp_ready). */
+static const struct pair_shape test6_pairs[] = {
+	{ "y-CD2+CDs", CK_CD, 192, 2, 650, CK_CD, 96, 49152, 110, 150 },
+	{ "y-TC2+CDs", CK_TC, 224, 2, 650, CK_CD, 128, 32768, 110, 150 },
+	{ "y-CD1+TCs", CK_CD, 320, 1, 700, CK_TC, 192, 24576, 110, 150 },
+	{ "y-MEM3+CDs", CK_MEM, 160, 3, 650, CK_CD, 224, 32768, 110, 150 },
+	{ "y-RT2+MEMs", CK_RT, 192, 2, 650, CK_MEM, 96, 65536, 110, 150 },
+	{ "y-CD3+RTs", CK_CD, 128, 3, 650, CK_RT, 160, 3072, 130, 150 },
+	{ "y-TC1+TCs", CK_TC, 384, 1, 700, CK_TC, 160, 24576, 110, 150 },
+	{ "y-CD2+MEMs", CK_CD, 288, 2, 650, CK_MEM, 256, 16384, 110, 150 },
 };
 
 /* Second development set, per block: the rows the model missed most on the development sets,
@@ -334,7 +349,9 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set)
 {
-	if (set == 7)
+	if (set == 8)
+		run_set(d, cal, o, sum, "test6", test6_pairs, (int)(sizeof(test6_pairs) / sizeof(test6_pairs[0])), false);
+	else if (set == 7)
 		run_set(d, cal, o, sum, "dev3", dev3_pairs, (int)(sizeof(dev3_pairs) / sizeof(dev3_pairs[0])), true);
 	else if (set == 6)
 		run_set(d, cal, o, sum, "dev2", dev2_pairs, (int)(sizeof(dev2_pairs) / sizeof(dev2_pairs[0])), true);

@@ -2,8 +2,8 @@
 # cuda/VALIDATION.md's section on the H200 described (called by validation.sh): the pair sets
 # captured on an H200 against models/h200.json (fitted by cuda/scripts/describe_gpu.py to
 # cuda/runs/h200-describe) and, beside, against models/h100.json at the same measured solo
-# times.  cuda/runs/h200-pairs-test4 and -test5 are test sets (captured before models/h200.json
-# existed, and after its L2 path; used for no choice of it); h200-pairs-test3, the pair rows of
+# times.  cuda/runs/h200-pairs-test4, -test5 and -test6 are test sets (captured before
+# models/h200.json existed, after its L2 path and after warp_ready; used for no choice of it); h200-pairs-test3, the pair rows of
 # h200-describe's pairs.tgz, the phases of its power-l2.tgz and power-game.tgz that calibrate
 # nothing and cuda/runs/h200-saturation-shapes are development.
 # Usage: sh cuda/scripts/h200_section.sh BIN/combosim
@@ -13,7 +13,7 @@ tmp=$(mktemp -d /tmp/combosim-h200.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/dev"
 tar xzf cuda/runs/h200-describe/pairs.tgz -C "$tmp/dev"
-for set in test5 test4 test3 dev; do
+for set in test6 test5 test4 test3 dev; do
 	case $set in dev) run="$tmp/dev/r/bench-pairs" ;; *) run=cuda/runs/h200-pairs-$set ;; esac
 	for g in h200 h100; do
 		python3 cuda/scripts/compare_pairs.py "$C" "$run" --gpu models/$g.json --json "$tmp/$set-$g.json" \
@@ -58,15 +58,18 @@ is the H100's, listed in the description's \`sources.assumed\`: $(key sources.as
 
 The pair sets below are compared at each kernel's solo time measured in the same run, so a
 description matters through what happens when kernels share the GPU.
-**cuda/runs/h200-pairs-test4 and h200-pairs-test5 are the test sets for models/h200.json**
-(report only): test4 captured before the description existed, test5 after RT's path to L2
-(below) was added to it, with new shapes and RT on either side; neither used for any choice.
+**cuda/runs/h200-pairs-test4, h200-pairs-test5 and h200-pairs-test6 are the test sets for
+models/h200.json** (report only): test4 captured before the description existed, test5 after
+RT's path to L2 (below) was added to it, with new shapes and RT on either side, test6 after
+warp_ready (the next section), with new shapes again; none used for any choice.
 h200-pairs-test3 and the pair rows of h200-describe's pairs.tgz (only its S-alone rows
 calibrate \`block_launch\`) are development.  The H100's description beside is the sibling
 chip's, at the H200's solo times.
 
 | set, description | alone: median / worst | co-running: median / worst | pair makespan: median / worst | GPU makespan spread: median / worst |
 |---|---|---|---|---|
+$(row "$tmp/test6-h200.json" "h200-pairs-test6 (test), models/h200.json")
+$(row "$tmp/test6-h100.json" "h200-pairs-test6 (test), models/h100.json")
 $(row "$tmp/test5-h200.json" "h200-pairs-test5 (test), models/h200.json")
 $(row "$tmp/test5-h100.json" "h200-pairs-test5 (test), models/h100.json")
 $(row "$tmp/test4-h200.json" "h200-pairs-test4 (test), models/h200.json")
@@ -81,6 +84,7 @@ S, the short one; LS: L launched first):
 
 | pair | order | L: GPU (min-max) | L: sim, models/h200.json | makespan error, models/h200.json | makespan error, models/h100.json |
 |---|---|---|---|---|---|
+$(mk_rows test6)
 $(mk_rows test5)
 $(mk_rows test4)
 
@@ -246,12 +250,13 @@ PY
 
 TXT
 # the test-set summary row (validation.sh sets VALIDATION_SUMMARY)
-[ -z "${VALIDATION_SUMMARY:-}" ] || for set in test5 test4; do
+[ -z "${VALIDATION_SUMMARY:-}" ] || for set in test6 test5 test4; do
 	T="$tmp/$set-h200.json"
 	err="against models/h200.json (the H200 described from its own calibration runs): a kernel alone: median $(fig $T alone median) %, worst $(fig $T alone max) %; co-running: median $(fig $T corun median) %, worst $(fig $T corun max) %; pair makespan: median $(fig $T makespan median) %, worst $(fig $T makespan max) %"
 	spread="over $(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['reps'])" "$T") repetitions, median / worst: alone $(fig $T alone_gpu_spread median) / $(fig $T alone_gpu_spread max) %, co-running $(fig $T corun_gpu_spread median) / $(fig $T corun_gpu_spread max) %, makespan $(fig $T makespan_gpu_spread median) / $(fig $T makespan_gpu_spread max) %"
 	ok="alone $(met $(fig $T alone median) 5), co-running $(met $(fig $T corun median) 10), makespan median $(met $(fig $T makespan median) 5), worst $(met $(fig $T makespan max) 15)"
-	case $set in test5) what="pairs of a second kernel on the H200 described, after RT's L2 path (The H200 described)" ;;
+	case $set in test6) what="pairs of a second kernel on the H200 described, after warp_ready (The H200 described)" ;;
+	test5) what="pairs of a second kernel on the H200 described, after RT's L2 path (The H200 described)" ;;
 	*) what="pairs of a second kernel on the H200 described (The H200 described)" ;; esac
 	echo "| $what | cuda/runs/h200-pairs-$set | $err | $spread | alone median <= 5 %, co-running median <= 10 %, pair makespan median <= 5 %, worst <= 15 % | $ok |" >> "$VALIDATION_SUMMARY"
 done

@@ -630,6 +630,7 @@ sh cuda/scripts/dispatch_section.sh "$C" > "$tmp/s-dispatch.md"
 sh cuda/scripts/pileup_section.sh "$C" > "$tmp/s-pileup.md"
 sh cuda/scripts/drain_section.sh "$C" > "$tmp/s-drain.md"
 sh cuda/scripts/h200_section.sh "$C" > "$tmp/s-h200.md"
+sh cuda/scripts/ready_section.sh "$C" > "$tmp/s-ready.md"
 sh cuda/scripts/h200_full_section.sh "$C" > "$tmp/s-h200-full.md"
 # the cross-policy comparison's GPU check (cuda/runs/h100-compare2, no section here): rank.py's
 # figures, read from experiments/compare/README.md as `make compare` generated it from that run
@@ -689,6 +690,10 @@ $(cat "$VALIDATION_SUMMARY")
   it either) and from a development bench (power-game) written after the H100's static runs
   and h200-full's showed the partitioned game RT kernel too fast: h200-full is therefore no
   longer clean; h200-full2 was captured after it.
+- warp_ready (the issue slots a kernel's idle warps leave) was chosen on development runs
+  (h200-pairs-dev2, h200-pairs-dev3, h200-pairs-test3, co-run set 2, h200-full) after every
+  test set above but h200-pairs-test6 was captured; none of them was read for it.
+  h200-pairs-test6 was captured after it.
 
 $(cat $tmp/runs.md)
 
@@ -994,6 +999,6 @@ $(cat $tmp/cal.txt)
   should lean on 'lsu'.
 HDR
 combo_section
-cat "$tmp/s-traces.md" "$tmp/s-issue.md" "$tmp/s-dispatch.md" "$tmp/s-pileup.md" "$tmp/s-drain.md" "$tmp/s-h200.md" "$tmp/s-h200-full.md"
+cat "$tmp/s-traces.md" "$tmp/s-issue.md" "$tmp/s-dispatch.md" "$tmp/s-pileup.md" "$tmp/s-drain.md" "$tmp/s-h200.md" "$tmp/s-ready.md" "$tmp/s-h200-full.md"
 } > cuda/VALIDATION.md
 echo "wrote cuda/VALIDATION.md"

@@ -5,7 +5,9 @@
 # removed with its temporary directory.  Deterministic.
 #   titanv (default): experiments/gspace/microbench.json -> traces/gspace/microbench.json
 #   h100:             experiments/gspace/microbench-h100.json -> traces/gspace/microbench-h100.json
-#                     (the table of the H100 runs, experiments/gspace/h100_search.json)
+#                     (the table of the H100 runs, experiments/gspace/h100_search.json: the stored
+#                     one is of models/h100.json as of 4ac792b, the input the GPU runs in
+#                     cuda/runs/h100-gspace-search* read; regenerate it only with a new GPU run)
 # usage: sh experiments/gspace/microbench/regen.sh [COMBOSIM [GPU]]
 set -e
 C=${1:-bin/combosim}

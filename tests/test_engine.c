@@ -447,6 +447,20 @@ static void test_disciplines(void)
 	cJSON_Delete(age);
 }
 
+/* Each of the n interference tables is refused, the error naming `path`. */
+static void assert_interference_refuses(const char *const *bad, size_t n, const char *path)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct cfg_diag db = { 0 };
+		cJSON *j = cJSON_Parse(bad[i]);
+		struct cfg cb = cfg_root(j, &db);
+		interference_bottleneck.destroy(interference_bottleneck.create(NULL, &cb));
+		CU_ASSERT_TRUE(db.failed);
+		CU_ASSERT_PTR_NOT_NULL(strstr(db.msg, path));
+		cJSON_Delete(j);
+	}
+}
+
 /* Issue slots: one more unit every kernel uses, issue[class] / sat per block, under the
  * discipline; a class not in the table takes none. */
 static void test_issue_model(void)
@@ -487,15 +501,7 @@ static void test_issue_model(void)
 	cJSON_Delete(none);
 	/* bad input: a class that does not exist, a share above 1 */
 	static const char *const bad[] = { "{\"issue\":{\"XX\":0.5}}", "{\"issue\":{\"CD\":1.5}}" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct cfg_diag db = { 0 };
-		cJSON *j = cJSON_Parse(bad[i]);
-		struct cfg cb = cfg_root(j, &db);
-		interference_bottleneck.destroy(interference_bottleneck.create(NULL, &cb));
-		CU_ASSERT_TRUE(db.failed);
-		CU_ASSERT_PTR_NOT_NULL(strstr(db.msg, "$.issue."));
-		cJSON_Delete(j);
-	}
+	assert_interference_refuses(bad, sizeof(bad) / sizeof(bad[0]), "$.issue.");
 }
 
 /* issue_yield: under age, a TC kernel launched first still goes after a co-resident CD kernel
@@ -536,15 +542,7 @@ static void test_issue_yield(void)
 	cJSON_Delete(j);
 	static const char *const bad[] = { "{\"issue_yield\":{\"TC\":\"TC\"}}", "{\"issue_yield\":{\"TC\":3}}",
 					   "{\"issue_yield\":{\"XX\":\"CD\"}}" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct cfg_diag db = { 0 };
-		cJSON *jb = cJSON_Parse(bad[i]);
-		struct cfg cb = cfg_root(jb, &db);
-		interference_bottleneck.destroy(interference_bottleneck.create(NULL, &cb));
-		CU_ASSERT_TRUE(db.failed);
-		CU_ASSERT_PTR_NOT_NULL(strstr(db.msg, "$.issue_yield."));
-		cJSON_Delete(jb);
-	}
+	assert_interference_refuses(bad, sizeof(bad) / sizeof(bad[0]), "$.issue_yield.");
 }
 
 /* warp_ready: under age, a kernel served first leaves the later ones the cycles none of its
@@ -600,15 +598,7 @@ static void test_warp_ready(void)
 					   "{\"warp_ready\":{\"CD\":1.5,\"schedulers\":4}}",
 					   "{\"warp_ready\":{\"XX\":0.5,\"schedulers\":4}}",
 					   "{\"warp_ready\":{\"CD\":0.5,\"schedulers\":0}}" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct cfg_diag db = { 0 };
-		cJSON *jb = cJSON_Parse(bad[i]);
-		struct cfg cb = cfg_root(jb, &db);
-		interference_bottleneck.destroy(interference_bottleneck.create(NULL, &cb));
-		CU_ASSERT_TRUE(db.failed);
-		CU_ASSERT_PTR_NOT_NULL(strstr(db.msg, "$.warp_ready."));
-		cJSON_Delete(jb);
-	}
+	assert_interference_refuses(bad, sizeof(bad) / sizeof(bad[0]), "$.warp_ready.");
 }
 
 /* The H100's issue table (models/h100.json, fitted to cuda/runs/h100-bench-2 set 1): set 1's

@@ -351,23 +351,28 @@ static void bench_saturation(struct ck_dev *d, struct ck_calib *cal, const struc
  * memory) and the full experiments' game RT kernel's (128 threads, 8 KB: cuda/experiments/
  * h100_static.json g_rt), k = 1 .. occupancy blocks per SM.  Whether RT's per-SM saturation and
  * its chip share carry over from one block shape to another (saturation_shapes.csv). */
-static void bench_saturation_shapes(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o)
+struct sat_shape {
+	int threads, smem;
+};
+
+/* Per-SM throughput of each class in each block shape, SM-bound to each SM count of ns, k = 1 ..
+ * occupancy blocks per SM, over one block's on the first count: one CSV `name`. */
+static void saturation_table(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, const char *name,
+			     const int *classes, size_t nc, const struct sat_shape *shapes, size_t nh, const int *ns,
+			     size_t nn)
 {
-	static const struct { int threads, smem; } shapes[] = { { 256, 16 * 1024 }, { 128, 8 * 1024 } };
-	static const int classes[] = { CK_RT, CK_CD };
-	int N = ck_sm_count(d), ns[] = { N / 4, N / 2, N };
-	FILE *f = out_file(o, "saturation_shapes.csv");
+	FILE *f = out_file(o, name);
 	fputs("class,threads,smem,sms,blocks_per_sm,tasks,work,duration_us,throughput_per_sm_rel\n", f);
-	for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++)
-		for (size_t h = 0; h < sizeof(shapes) / sizeof(shapes[0]); h++) {
+	for (size_t c = 0; c < nc; c++)
+		for (size_t h = 0; h < nh; h++) {
 			struct ck_kernel k;
 			bench_half_sm_kernel(d, classes[c], &k);
 			k.threads = shapes[h].threads;
 			k.smem = shapes[h].smem;
 			bench_calibrate(d, cal, &k, o->target_us);
-			int occ = ck_occupancy(d, k.cls, k.threads, k.smem);
-			double one = NAN;     /* per-SM throughput of one block on the quarter */
-			for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+			int occ = ck_occupancy(d, k.cls, k.threads, k.smem), N = ck_sm_count(d);
+			double one = NAN;     /* per-SM throughput of one block on the first count */
+			for (size_t i = 0; i < nn; i++)
 				for (int b = 1; b <= occ; b++) {
 					struct ck_kernel s = k;
 					s.variant = CK_SMBOUND;
@@ -385,7 +390,28 @@ static void bench_saturation_shapes(struct ck_dev *d, struct ck_calib *cal, cons
 				}
 			fflush(f);
 		}
-	out_close(f, "saturation_shapes.csv");
+	out_close(f, name);
+}
+
+/* RT and CD in the bench's shape and the game RT kernel's, on a quarter, half and all SMs. */
+static void bench_saturation_shapes(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o)
+{
+	static const struct sat_shape shapes[] = { { 256, 16 * 1024 }, { 128, 8 * 1024 } };
+	static const int classes[] = { CK_RT, CK_CD };
+	int N = ck_sm_count(d), ns[] = { N / 4, N / 2, N };
+	saturation_table(d, cal, o, "saturation_shapes.csv", classes, 2, shapes, 2, ns, 3);
+}
+
+/* Every class in blocks of 2 to 16 warps on a quarter of the SMs (no chip resource near its
+ * limit): whether a class's per-SM saturation goes by blocks or by warps (h200-pairs-dev3: two
+ * 4-warp TC kernels ran side by side where two 8-warp ones took turns). */
+static void bench_saturation_warps(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o)
+{
+	static const struct sat_shape shapes[] = { { 64, 4 * 1024 }, { 128, 8 * 1024 }, { 256, 16 * 1024 },
+						   { 512, 32 * 1024 } };
+	static const int classes[] = { CK_CD, CK_TC, CK_MEM, CK_RT };
+	int ns[] = { ck_sm_count(d) / 4 };
+	saturation_table(d, cal, o, "saturation_warps.csv", classes, 4, shapes, 4, ns, 1);
 }
 
 /* ---------------------------------------------------------------- pairwise co-runs */
@@ -1277,6 +1303,8 @@ int bench_run(const struct bench_opts *o)
 		bench_pairs(d, &cal, o, sum, 4);
 	if (o->what & BENCH_SATURATION_SHAPES)
 		bench_saturation_shapes(d, &cal, o);
+	if (o->what & BENCH_SATURATION_WARPS)
+		bench_saturation_warps(d, &cal, o);
 	if (o->what & BENCH_PAIRS_TEST5)
 		bench_pairs(d, &cal, o, sum, 5);
 	if (o->what & BENCH_PAIRS_DEV2)

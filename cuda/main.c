@@ -1,7 +1,7 @@
 /* combosim-cuda — the CUDA backend's command-line program.
  *
  *   combosim-cuda info [--device N]
- *   combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pileup|power|power-clock|power-l2|power-game [--out DIR] [--calib FILE] [--reps N]
+ *   combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pileup|power|power-clock|power-l2|power-game [--out DIR] [--calib FILE] [--reps N]
  *                       [--target-us US] [--device N]
  *   combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE] [--device N] [--check]
  *                     [--mps-client]
@@ -18,7 +18,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: combosim-cuda info [--device N]\n"
-	      "       combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pileup|power|power-clock|power-l2|power-game [--out DIR]\n"
+	      "       combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pileup|power|power-clock|power-l2|power-game [--out DIR]\n"
 	      "                     [--calib FILE] [--reps N] [--target-us US] [--device N]\n"
 	      "       combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE]\n"
 	      "                     [--device N] [--check] [--mps-client]\n"
@@ -128,6 +128,7 @@ int main(int argc, char **argv)
 			: !strcmp(w, "corun") ? BENCH_CORUN : !strcmp(w, "placement") ? BENCH_PLACEMENT
 			: !strcmp(w, "saturation") ? BENCH_SATURATION : !strcmp(w, "progress") ? BENCH_PROGRESS
 			: !strcmp(w, "saturation-shapes") ? BENCH_SATURATION_SHAPES
+			: !strcmp(w, "saturation-warps") ? BENCH_SATURATION_WARPS
 			: !strcmp(w, "reshape") ? BENCH_RESHAPE : !strcmp(w, "pairs") ? BENCH_PAIRS
 			: !strcmp(w, "pairs-test") ? BENCH_PAIRS_TEST : !strcmp(w, "pairs-test2") ? BENCH_PAIRS_TEST2
 			: !strcmp(w, "pairs-test3") ? BENCH_PAIRS_TEST3 : !strcmp(w, "pairs-test4") ? BENCH_PAIRS_TEST4
@@ -138,7 +139,7 @@ int main(int argc, char **argv)
 			: !strcmp(w, "power") ? BENCH_POWER : !strcmp(w, "power-clock") ? BENCH_POWER_CLOCK
 			: !strcmp(w, "power-l2") ? BENCH_POWER_L2 : !strcmp(w, "power-game") ? BENCH_POWER_GAME : 0;
 		if (!o.what) {
-			fprintf(stderr, "combosim-cuda bench: unknown benchmark '%s' (all, scaling, corun, placement, saturation, saturation-shapes, "
+			fprintf(stderr, "combosim-cuda bench: unknown benchmark '%s' (all, scaling, corun, placement, saturation, saturation-shapes, saturation-warps, "
 				"progress, reshape, pairs, pairs-test, pairs-test2, pairs-test3, pairs-test4, pairs-test5, pairs-dev2, pairs-dev3, pairs-test6, pileup, power, power-clock, power-l2, power-game)\n", w);
 			return 2;
 		}

@@ -20,10 +20,9 @@ LS launched when the GPU's started) and scores the mean squared log(sim / GPU) o
 durations (L and S, LS and SL).  Prints the best p per class and the durations at it.
 --json prints only {"values": {"interference": {"warp_ready": {...}}}, "source": "..."}.
 
-Usage: cuda/scripts/fit_ready.py RUN_DIR [--gpu MODEL.json] [--json]
-       (RUN_DIR: pairs.csv, or run.tgz / run.tar.xz holding it; default models/h200.json;
-        from the root, after `make`; $COMBOSIM or bin/combosim; RUN_DIR may also be the
-        tarball itself)"""
+Usage: cuda/scripts/fit_ready.py RUN [--gpu MODEL.json] [--json]
+       (RUN: a directory holding pairs.csv, run.tgz or run.tar.xz, or a run's tarball itself;
+        --gpu default models/h200.json; from the root, after `make`; $COMBOSIM or bin/combosim)"""
 import argparse
 import glob
 import json
@@ -80,11 +79,16 @@ def is_calibration(rows):
             and int(r['long_grid']) == int(r['short_grid']) == cp.N)
 
 
+def schedulers(base):
+    """Warp schedulers per SM: the description's warp_ready's, else SCHEDULERS."""
+    return base['interference'].get('warp_ready', {}).get('schedulers', SCHEDULERS)
+
+
 def with_ready(base, ready, tmp):
-    """The description with warp_ready's classes set (schedulers: the base's or SCHEDULERS); its path."""
+    """The description with warp_ready's classes set (and its schedulers); its path."""
     g = json.loads(json.dumps(base))
     wr = g['interference'].setdefault('warp_ready', {})
-    wr.setdefault('schedulers', SCHEDULERS)
+    wr['schedulers'] = schedulers(base)
     wr.update(ready)
     path = os.path.join(tmp, 'gpu.json')
     json.dump(g, open(path, 'w'))
@@ -147,9 +151,10 @@ def main():
            'p scanned 0.05-1 by 0.01 with %d warp schedulers per SM (Hopper: four SM sub-partitions, one warp '
            'scheduler each; NVIDIA H100 Tensor Core GPU Architecture whitepaper), in %s: %s.  Development, its '
            'other same-class pairs at the fitted p: %s'
-           % (a.run, SCHEDULERS, a.gpu, '; '.join(notes), '; '.join(dev) or 'none'))
+           % (a.run, schedulers(base), a.gpu, '; '.join(notes), '; '.join(dev) or 'none'))
     if a.json:
-        print(json.dumps({'values': {'interference': {'warp_ready': dict(best, schedulers=SCHEDULERS)}}, 'source': src}))
+        print(json.dumps({'values': {'interference': {'warp_ready': dict(best, schedulers=schedulers(base))}},
+                          'source': src}))
     else:
         print(json.dumps(best))
 

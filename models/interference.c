@@ -14,7 +14,9 @@
  * is one more unit every kernel uses, with per-block demand issue[class] / sat, under the
  * same discipline (age: the older kernel's warps issue first; an FMA kernel leaves a younger
  * memory kernel almost nothing).  Without the table the model has no issue limit.  With
- * "issue_yield" (age only), a class can go after another whatever the launch order.
+ * "issue_yield" (age only), a class can go after another whatever the launch order; with
+ * "warp_ready" (age only), a kernel served first leaves the later ones the cycles in which none
+ * of its warps can issue, many when it has few warps per scheduler, next to none with many.
  * What units cannot express (L1, buses) is a pairwise implicit-contention factor c(a, b): a
  * kernel co-resident with another of class b is slowed by 1 + c(a, b) * presence_b, presence
  * being how close b is to saturating the SM (blocks / sat, at most 1).

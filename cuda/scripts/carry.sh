@@ -19,3 +19,13 @@ done
 # runs fill; carry build/devcarry.tgz and begin the command with `tar xzf build/devcarry.tgz -C build`
 tar czf build/devcarry.tgz -C build devcarry
 ls -la build/devcarry build/devcarry/lib build/devcarry.tgz
+# what the device tool would send: the tracked and untracked-not-ignored files plus the carry;
+# over its limit (it refused 64.6 million bytes and took 62.1 million: counted here as 64 000 000),
+# name the largest stored runs one could move aside for the call
+sent=$( { git ls-files -z; git ls-files -z --others --exclude-standard; } | du -cb --files0-from=- 2>/dev/null | tail -1 | cut -f1)
+total=$((sent + $(stat -c %s build/devcarry.tgz)))
+echo "carry: the tree and build/devcarry.tgz come to $((total / 1000000)) MB of the device tool's 64"
+if [ "$total" -gt 64000000 ]; then
+	echo "carry: over the limit; the largest stored runs (move one aside for the call, then back):" >&2
+	git ls-files -z cuda/runs | du -b --files0-from=- | sort -n | tail -3 >&2
+fi

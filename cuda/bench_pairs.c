@@ -347,24 +347,24 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 		bench_out_close(fb, "pairs_blocks.csv");
 }
 
+/* The sets by bench_pairs' number (cuda/bench.h): name, shapes, whether every block is written. */
+#define PAIR_SET(name, shapes, per_block) { name, shapes, (int)(sizeof(shapes) / sizeof(shapes[0])), per_block }
+static const struct {
+	const char *name;
+	const struct pair_shape *shapes;
+	int n;
+	bool per_block;
+} pair_sets[] = {
+	PAIR_SET("development", dev_pairs, false), PAIR_SET("test", test_pairs, false),
+	PAIR_SET("test2", test2_pairs, false),     PAIR_SET("test3", test3_pairs, false),
+	PAIR_SET("test4", test4_pairs, false),     PAIR_SET("test5", test5_pairs, false),
+	PAIR_SET("dev2", dev2_pairs, true),        PAIR_SET("dev3", dev3_pairs, true),
+	PAIR_SET("test6", test6_pairs, false),
+};
+
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set)
 {
-	if (set == 8)
-		run_set(d, cal, o, sum, "test6", test6_pairs, (int)(sizeof(test6_pairs) / sizeof(test6_pairs[0])), false);
-	else if (set == 7)
-		run_set(d, cal, o, sum, "dev3", dev3_pairs, (int)(sizeof(dev3_pairs) / sizeof(dev3_pairs[0])), true);
-	else if (set == 6)
-		run_set(d, cal, o, sum, "dev2", dev2_pairs, (int)(sizeof(dev2_pairs) / sizeof(dev2_pairs[0])), true);
-	else if (set == 5)
-		run_set(d, cal, o, sum, "test5", test5_pairs, (int)(sizeof(test5_pairs) / sizeof(test5_pairs[0])), false);
-	else if (set == 4)
-		run_set(d, cal, o, sum, "test4", test4_pairs, (int)(sizeof(test4_pairs) / sizeof(test4_pairs[0])), false);
-	else if (set == 3)
-		run_set(d, cal, o, sum, "test3", test3_pairs, (int)(sizeof(test3_pairs) / sizeof(test3_pairs[0])), false);
-	else if (set == 2)
-		run_set(d, cal, o, sum, "test2", test2_pairs, (int)(sizeof(test2_pairs) / sizeof(test2_pairs[0])), false);
-	else if (set == 1)
-		run_set(d, cal, o, sum, "test", test_pairs, (int)(sizeof(test_pairs) / sizeof(test_pairs[0])), false);
-	else
-		run_set(d, cal, o, sum, "development", dev_pairs, (int)(sizeof(dev_pairs) / sizeof(dev_pairs[0])), false);
+	if (set < 0 || set >= (int)(sizeof(pair_sets) / sizeof(pair_sets[0])))
+		set = 0;
+	run_set(d, cal, o, sum, pair_sets[set].name, pair_sets[set].shapes, pair_sets[set].n, pair_sets[set].per_block);
 }

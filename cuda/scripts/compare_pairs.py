@@ -83,16 +83,20 @@ def simulate_alone(binary, gpu, cls, grid, thr, us, tmp):
 
 
 def pairs_csv(run_dir, tmp):
-    """RUN_DIR/pairs.csv, or the one inside RUN_DIR/run.tgz or run.tar.xz (unpacked under tmp)."""
+    """RUN_DIR/pairs.csv, or the one inside RUN_DIR/run.tgz or run.tar.xz, or inside RUN_DIR
+    itself when it is a run's tarball (unpacked under tmp)."""
     p = os.path.join(run_dir, 'pairs.csv')
     if os.path.exists(p):
         return p
-    packed = run_tar(run_dir)
+    packed = run_dir if os.path.isfile(run_dir) else run_tar(run_dir)
     if packed is None:
         sys.exit('compare_pairs.py: %s holds neither pairs.csv, run.tgz nor run.tar.xz' % run_dir)
     with tarfile.open(packed) as t:
         t.extractall(os.path.join(tmp, 'run'))
-    return sorted(glob.glob(os.path.join(tmp, 'run', '**', 'pairs.csv'), recursive=True))[0]
+    found = sorted(glob.glob(os.path.join(tmp, 'run', '**', 'pairs.csv'), recursive=True))
+    if not found:
+        sys.exit('compare_pairs.py: %s holds no pairs.csv' % packed)
+    return found[0]
 
 
 def gpu_rows(path):

@@ -24,13 +24,11 @@ Usage: cuda/scripts/fit_ready.py RUN [--gpu MODEL.json] [--json]
        (RUN: a directory holding pairs.csv, run.tgz or run.tar.xz, or a run's tarball itself;
         --gpu default models/h200.json; from the root, after `make`; $COMBOSIM or bin/combosim)"""
 import argparse
-import glob
 import json
 import math
 import os
 import statistics
 import sys
-import tarfile
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -58,18 +56,6 @@ def durations(binary, gpu_path, p, tmp):
         for w in ('L', 'S'):
             out[(order, w)] = sim[w][1] - sim[w][0]
     return out
-
-
-def pairs_file(run, tmp):
-    """pairs.csv of a run directory (compare_pairs.pairs_csv) or of a tarball given itself."""
-    if not os.path.isfile(run):
-        return cp.pairs_csv(run, tmp)
-    with tarfile.open(run) as t:
-        t.extractall(os.path.join(tmp, 'run'), filter='data')
-    found = glob.glob(os.path.join(tmp, 'run', '**', 'pairs.csv'), recursive=True)
-    if not found:
-        sys.exit('fit_ready.py: %s holds no pairs.csv' % run)
-    return found[0]
 
 
 def is_calibration(rows):
@@ -112,7 +98,7 @@ def main():
     binary = os.environ.get('COMBOSIM', 'bin/combosim')
     base = json.load(open(a.gpu))
     with tempfile.TemporaryDirectory() as tmp:
-        groups = cp.gpu_rows(pairs_file(a.run, tmp))
+        groups = cp.gpu_rows(cp.pairs_csv(a.run, tmp))
         same = {n: rows for n, rows in groups.items() if rows[0]['long_class'] == rows[0]['short_class']}
         calib = {n: rows for n, rows in same.items() if is_calibration(rows)}
         if not calib:
@@ -123,9 +109,9 @@ def main():
             p, gpu = pair_inputs(rows)
             scored = []
             for p_ready in GRID:
-                path = with_ready(base, {cls: p_ready}, tmp)
-                scored.append((score(durations(binary, path, p, tmp), gpu), p_ready))
-            s, p_best = min(scored)
+                sim = durations(binary, with_ready(base, {cls: p_ready}, tmp), p, tmp)
+                scored.append((score(sim, gpu), p_ready, sim))
+            s, p_best, sim = min(scored, key=lambda x: x[:2])
             strict = scored[-1][0]
             if max(x[0] for x in scored) - s < 1e-6:
                 notes.append('%s (%s): no fit, the pair\'s durations do not depend on p (they do not contend)'
@@ -133,8 +119,7 @@ def main():
             else:
                 best[cls] = p_best
                 notes.append('%s (%s): p %.2f, mean squared log error %.4f (strict priority, p 1: %.4f); %s'
-                             % (cls, name, p_best, s, strict, rows_text(durations(binary, with_ready(base, {cls: p_best}, tmp),
-                                                                              p, tmp), gpu)))
+                             % (cls, name, p_best, s, strict, rows_text(sim, gpu)))
             if not a.json:
                 print('calibration %s: %s' % (name, notes[-1]))
         dev = []

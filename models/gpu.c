@@ -364,7 +364,7 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 			struct cfg one;
 			if (!cfg_obj(&cds, kclass_names[c], false, &one))
 				continue;
-			cfg_only(&one, (const char *const[]){ "dram", "l2", "sat_blocks", "source", NULL });
+			cfg_only(&one, (const char *const[]){ "dram", "l2", "sat_blocks", "sat_warps", "source", NULL });
 			if (cfg_has(&one, "dram") && !g->dram_sharing)
 				cfg_fail_key(&one, "dram", "has no effect with \"dram_sharing\": false (DRAM is not modelled)");
 			if (cfg_has(&one, "dram") && cfg_num(&one, "dram", 0, 1000, CFG_REQUIRED, &d)) {
@@ -375,8 +375,12 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 				cfg_fail_key(&one, "l2", "has no effect with \"dram_sharing\": false (the chip's paths are not modelled)");
 			if (cfg_has(&one, "l2") && cfg_num(&one, "l2", 0, 1000, CFG_REQUIRED, &d))
 				g->class_defaults[c].l2 = d;
+			if (cfg_has(&one, "sat_blocks") && cfg_has(&one, "sat_warps"))
+				cfg_fail_key(&one, "sat_warps", "expected one of \"sat_blocks\" and \"sat_warps\", not both");
 			if (cfg_int(&one, "sat_blocks", 0, 1024, &(int64_t){ 0 }, &v))
 				g->class_defaults[c].sat_blocks = (int)v;
+			if (cfg_num(&one, "sat_warps", 1, 2048, &(double){ 0 }, &d))
+				g->class_defaults[c].sat_warps = d;
 		}
 	}
 	struct cfg eh;

@@ -71,8 +71,11 @@ struct gpu_desc {
 	struct class_default {
 		bool has_dram;
 		double dram;
-		double l2;                 /* chip L2 demand at sat_blocks on every SM; 0: none */
-		int sat_blocks;            /* 0: none */
+		double l2;                 /* chip L2 demand at its saturation on every SM; 0: none */
+		/* per-SM saturation: blocks whatever their shape, or warps (a kernel of w warps
+		 * per block saturates at max(1, sat_warps / w) blocks); 0: none */
+		int sat_blocks;
+		double sat_warps;
 	} class_defaults[KC_COUNT];
 	/* How long a block that exits on landing (an SM-bound worker outside its set or beyond
 	 * its quota) holds its slot: exit_hold_ns, or exit_hold_cd_ns[i] when at least

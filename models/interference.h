@@ -20,7 +20,7 @@ struct sm_kernel_view {
 	double dram_delta;       /* per-block share of chip DRAM bandwidth at speed 1 */
 	double l2_delta;         /* per-block share of the chip's L2 path at speed 1 */
 	int blocks;              /* resident on this SM */
-	int sat;                 /* blocks that reach full per-SM throughput */
+	double sat;              /* blocks that reach full per-SM throughput (>= 1) */
 	int block_warps;         /* warps per block */
 	uint64_t order;          /* launch order: lower is older */
 };

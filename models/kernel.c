@@ -25,7 +25,7 @@ static int occupancy(const struct kernel_fit *f, const struct gpu_desc *g, int s
 	return occ;
 }
 
-double kernel_dram_from_bytes(const struct gpu_desc *g, double bytes, double solo_ns, int sat, long resident)
+double kernel_dram_from_bytes(const struct gpu_desc *g, double bytes, double solo_ns, double sat, long resident)
 {
 	double share = bytes / (solo_ns * g->dram_gbps);      /* bytes per ns = GB/s */
 	double L = share;
@@ -63,13 +63,26 @@ void kclass_default_demand(enum kclass c, double demand[UNIT_COUNT], double *dra
 	}
 }
 
+/* Blocks per SM at which the kernel reaches the SM's full throughput: its own figure, else its
+ * class's on this GPU (in blocks, or in warps: the SM's warp schedulers saturate at a number of
+ * resident warps whatever the blocks' shape, cuda/runs/h200-saturation-warps), else the blocks
+ * it has alone; never fewer than one block nor more than fit. */
+static double saturation(const struct kernel_spec *k, const struct class_default *cd, int warps,
+			 int occ, int solo_resident)
+{
+	double sat = k->sat_blocks > 0 ? k->sat_blocks
+		   : cd->sat_warps > 0 ? fmax(1.0, cd->sat_warps / warps)
+		   : cd->sat_blocks;
+	return sat > 0 ? fmin(sat, occ) : solo_resident;
+}
+
 /* Block speed of the kernel alone with n blocks on each of `sms` SMs: its intrinsic speed
  * (1, or sat/n when more blocks than needed for full throughput share the SM), slowed by any
  * over-subscribed unit or by DRAM or the L2 path (models/interference.c, fair discipline, nothing else
  * resident). */
 static double solo_block_speed(const struct kernel_fit *f, const struct gpu_desc *g, int n, int sms)
 {
-	double s0 = fmin(1.0, (double)f->sat / n);
+	double s0 = fmin(1.0, f->sat / n);
 	double slow = 1.0;
 	for (int u = 0; u < UNIT_COUNT; u++)
 		if (f->delta[u] > 0)
@@ -146,11 +159,10 @@ bool kernel_fit_base(const struct kernel_spec *k, const struct gpu_desc *g, stru
 	f->solo_resident = min_int(occ, per_sm);
 	/* a kernel that does not say takes its class's figures on this GPU, when it has them */
 	const struct class_default *cd = &g->class_defaults[k->cls];
-	int sat = k->sat_blocks > 0 ? k->sat_blocks : cd->sat_blocks;
-	f->sat = sat > 0 ? min_int(sat, occ) : f->solo_resident;
+	f->sat = saturation(k, cd, warps, occ, f->solo_resident);
 	double dram = k->dram_default && cd->has_dram ? cd->dram : k->dram;
 	if (k->dram_bytes > 0) {
-		long resident = (long)g->sm_count * min_int(f->sat, f->solo_resident);
+		long resident = (long)(g->sm_count * fmin(f->sat, f->solo_resident));
 		dram = kernel_dram_from_bytes(g, k->dram_bytes, (double)k->solo_ns, f->sat,
 					      resident < k->grid ? resident : k->grid);
 	}

@@ -52,7 +52,7 @@ struct kernel_fit {
 	int threads, regs, smem;         /* per block, after allocation granularity */
 	int occ_compute, occ_graphics;   /* blocks of this kernel alone on an empty SM, per mode */
 	int solo_resident;               /* blocks per SM in its solo run */
-	int sat;                         /* blocks per SM at full per-SM throughput */
+	double sat;                      /* blocks per SM at full per-SM throughput (>= 1) */
 	double block_ns;                 /* work of one original block, ns at block speed 1 */
 	double delta[UNIT_COUNT];        /* per-block demand at speed 1 */
 	double dram_delta;               /* per-block share of chip DRAM bandwidth at speed 1 */
@@ -85,7 +85,7 @@ void kernel_fit_finish(const struct kernel_fit_base *b, const struct kernel_spec
  * `resident` blocks resident of which sat per SM reach full speed: the achieved share of the
  * bandwidth, bytes / (solo_ns x dram_gbps), inverted through g's DRAM curve to the demand that
  * achieves it, scaled from the blocks resident to sat on every SM. */
-double kernel_dram_from_bytes(const struct gpu_desc *g, double bytes, double solo_ns, int sat, long resident);
+double kernel_dram_from_bytes(const struct gpu_desc *g, double bytes, double solo_ns, double sat, long resident);
 
 /* The default unit demand of a class (a register-only micro-kernel of COMBO Table 3). */
 void kclass_default_demand(enum kclass c, double demand[UNIT_COUNT], double *dram);

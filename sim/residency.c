@@ -902,7 +902,7 @@ static void class_chip(const struct smclass *c, double *dram, double *l2)
 		blocks[i] += gr->n;
 	}
 	for (int i = 0; i < n; i++) {
-		int b = blocks[i] < kin[i]->fit.sat ? blocks[i] : kin[i]->fit.sat;
+		double b = fmin(blocks[i], kin[i]->fit.sat);
 		*dram += b * kin[i]->fit.dram_delta;
 		*l2 += b * kin[i]->fit.l2_delta;
 	}

@@ -30,8 +30,8 @@ def check(m, f, path):
 sys.exit(1 if check(model, fitted, '') else 0)
 PY
 done
-# the H100's MEM share of the L2 path and its warp_ready are the H200's, assumed (no such bench
-# on the H100)
+# the H100's MEM share of the L2 path, its warp_ready and its RT / CD / TC sat_warps are the
+# H200's, assumed (no such bench on the H100)
 python3 - <<'PY' || fails=$((fails + 1))
 import json, sys
 g = {n: json.load(open('models/%s.json' % n)) for n in ('h100', 'h200')}
@@ -44,6 +44,11 @@ a, b = ({k: v for k, v in g[n]['interference'].get('warp_ready', {}).items() if 
 if a != b:
     print('FAIL models/h100.json interference.warp_ready is %r, models/h200.json (its source) %r' % (a, b))
     bad += 1
+for c in ('RT', 'CD', 'TC'):
+    a, b = (g[n]['class_defaults'][c].get('sat_warps') for n in ('h100', 'h200'))
+    if a != b or a is None:
+        print('FAIL models/h100.json class_defaults.%s.sat_warps is %r, models/h200.json (its source) %r' % (c, a, b))
+        bad += 1
 sys.exit(1 if bad else 0)
 PY
 if ! python3 cuda/scripts/describe_gpu.py cuda/runs/h200-describe models/h100.json "$T/h200.json" 2> "$T/describe.err"; then
@@ -53,5 +58,5 @@ elif ! cmp -s "$T/h200.json" models/h200.json; then
 	diff "$T/h200.json" models/h200.json | head -8
 	fails=$((fails + 1))
 fi
-[ "$fails" = 0 ] && echo "describe_gpu: 6 fits match models/h100.json (MEM l2, warp_ready: the H200's), models/h200.json regenerated identical" 
+[ "$fails" = 0 ] && echo "describe_gpu: 6 fits match models/h100.json (MEM l2, warp_ready, sat_warps: the H200's), models/h200.json regenerated identical" 
 exit "$fails"

@@ -131,6 +131,69 @@ static void test_class_defaults(void)
 	gpu_free(g);
 }
 
+/* A class's saturation in warps: a kernel of w warps per block saturates at max(1, S / w) blocks
+ * per SM (at most what fits), whatever its shape; its blocks then share the SM's throughput. */
+static void test_class_saturation_warps(void)
+{
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = test_rtx3090_with("class_defaults",
+		cJSON_Parse("{\"CD\": {\"sat_warps\": 6, \"source\": \"test\"}}"), &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	struct kernel_spec k = { .name = "c", .cls = KC_CD, .grid = 82 * 16, .threads = 64, .solo_ns = 1000 };
+	kclass_default_demand(k.cls, k.demand, &k.dram);
+	struct kernel_fit fit;
+	char err[256];
+	const struct { int threads; double sat; } shapes[] = {
+		{ 64, 3.0 }, { 128, 1.5 }, { 96, 2.0 }, { 256, 1.0 }, { 1024, 1.0 },
+	};
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		k.threads = shapes[i].threads;
+		CU_ASSERT_TRUE(kernel_fit(&k, g, &fit, err, sizeof(err)));
+		CU_ASSERT_DOUBLE_EQUAL(fit.sat, shapes[i].sat, 1e-12);
+	}
+	/* 128 threads, sat 1.5: one block alone runs at full speed, two share 1.5 blocks' worth */
+	k.threads = 128;
+	CU_ASSERT_TRUE(kernel_fit(&k, g, &fit, err, sizeof(err)));
+	struct cfg_diag dm = { 0 };
+	cJSON *fair = cJSON_Parse("{\"discipline\":\"fair\"}");
+	struct cfg cf = cfg_root(fair, &dm);
+	void *m = interference_bottleneck.create(NULL, &cf);
+	struct sm_kernel_view v = { .cls = KC_CD, .delta = fit.delta, .blocks = 1, .sat = fit.sat,
+				    .block_warps = 4, .order = 1 };
+	const double speed_at[] = { 1.0, 0.75, 0.5 };   /* 1, 2, 3 blocks */
+	for (int n = 1; n <= 3; n++) {
+		double sp;
+		v.blocks = n;
+		interference_bottleneck.sm_speeds(m, &v, 1, NULL, &sp);
+		CU_ASSERT_DOUBLE_EQUAL(sp, speed_at[n - 1], 1e-12);
+	}
+	interference_bottleneck.destroy(m);
+	cJSON_Delete(fair);
+	k.threads = 32;                   /* 1 warp: 6 blocks, within the 16 that fit */
+	CU_ASSERT_TRUE(kernel_fit(&k, g, &fit, err, sizeof(err)));
+	CU_ASSERT_DOUBLE_EQUAL(fit.sat, 6.0, 1e-12);
+	k.sat_blocks = 2;                 /* the kernel's own figure wins */
+	CU_ASSERT_TRUE(kernel_fit(&k, g, &fit, err, sizeof(err)));
+	CU_ASSERT_DOUBLE_EQUAL(fit.sat, 2.0, 1e-12);
+	gpu_free(g);
+	g = test_rtx3090_with("class_defaults", cJSON_Parse("{\"CD\": {\"sat_warps\": 40}}"), &d);
+	k.sat_blocks = 0;                 /* 40 warps of 1: more blocks than fit (16) */
+	CU_ASSERT_TRUE(kernel_fit(&k, g, &fit, err, sizeof(err)));
+	CU_ASSERT_DOUBLE_EQUAL(fit.sat, 16.0, 1e-12);
+	gpu_free(g);
+	const char *bad[][2] = {
+		{ "{\"CD\": {\"sat_warps\": 6, \"sat_blocks\": 1}}", "$.class_defaults.CD.sat_warps: expected one of" },
+		{ "{\"TC\": {\"sat_warps\": 0.5}}", "$.class_defaults.TC.sat_warps" },
+		{ "{\"RT\": {\"sat_warps\": \"many\"}}", "$.class_defaults.RT.sat_warps" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct cfg_diag db = { 0 };
+		CU_ASSERT_PTR_NULL(test_rtx3090_with("class_defaults", cJSON_Parse(bad[i][0]), &db));
+		CU_ASSERT_TRUE(db.failed);
+		CU_ASSERT_PTR_NOT_NULL(strstr(db.msg, bad[i][1]));
+	}
+}
+
 static void test_exit_hold_input(void)
 {
 	/* the exit time's steps load as given; a bad one is named by its JSON path */
@@ -1120,6 +1183,7 @@ void register_engine_tests(void)
 	CU_add_test(s, "occupancy and allocation granularity", test_occupancy);
 	CU_add_test(s, "kernel fits remembered per spec", test_fit_cache);
 	CU_add_test(s, "per-GPU class defaults", test_class_defaults);
+	CU_add_test(s, "per-GPU class saturation in warps", test_class_saturation_warps);
 	CU_add_test(s, "GPU exit hold: steps and bad input", test_exit_hold_input);
 	CU_add_test(s, "DRAM saturation curve", test_dram_knee);
 	CU_add_test(s, "the path to L2", test_l2_path);

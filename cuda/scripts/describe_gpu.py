@@ -9,12 +9,16 @@ named as assumed in "sources.assumed" (for a sibling chip: the per-SM figures of
 
   device:        info.json (SM count and limits, shared memory, clock, L2, DRAM peak)
   sm_tie_order:  placement P4 (one block per SM, grid = SM count)
-  sat_blocks:    saturation.csv, RT / CD / TC: throughput at 8 blocks per SM over one,
-                 nearest integer (MEM's is the base's: its saturation rows are DRAM-bound)
+  sat_warps:     cuda/scripts/fit_sat.py on saturation-warps.tgz (optional; bench
+                 saturation-warps), RT / CD / TC: warps per SM at full throughput, every block
+                 shape; without it sat_blocks: saturation.csv, RT / CD / TC: throughput at 8
+                 blocks per SM over one, nearest integer (MEM's is the base's: its saturation
+                 rows are DRAM-bound)
   dram:          cuda/scripts/fit_dram.py on scaling.csv
   l2:            cuda/scripts/fit_l2.py on the saturation bench's saturation_quarter.csv (in
                  saturation.tgz, or a rerun's saturation-quarter.tgz) and bench power's RT
-                 phases: RT's sat_blocks (from the quarter) and its L2-path demand and knee;
+                 phases: RT's L2-path demand and knee (with RT's sat_warps, or its sat_blocks
+                 from the quarter);
                  with power-l2.tgz / power-game.tgz (optional), MEM's share of the path;
                  without a quarter, the base's
   block_launch:  pairs.csv, the short CD kernel (work 1) alone: (blocks - burst) / (median time
@@ -118,6 +122,24 @@ def sat_blocks(model, r, run):
                       f"nearest integer)"}
 
 
+def sat_warps(model, r, run):
+    """RT / CD / TC sat_warps from bench saturation-warps, in place of sat_blocks; its source.
+    Beside it, fit_sat.py reports the sat_blocks it replaces (RT's from a quarter of the SMs
+    when there is one: on all of them RT's flattening is the L2 path's)."""
+    import csv
+    sat = {c: model['class_defaults'][c]['sat_blocks'] for c in ('CD', 'TC', 'RT', 'MEM')}
+    quarter = quarter_run(r, run)
+    if quarter:
+        q = {int(x['blocks_per_sm']): float(x['duration_us'])
+             for x in csv.DictReader(open(f'{quarter[0]}/saturation_quarter.csv')) if x['class'] == 'RT'}
+        sat['RT'] = max(1, round(max(q) * q[1] / q[max(q)]))
+    blocks = ','.join(f'{c}={n}' for c, n in sat.items())
+    f = fit('fit_sat.py', f'{run}/saturation-warps.tgz', '--blocks', blocks)
+    for cls, v in f['values']['class_defaults'].items():
+        model['class_defaults'][cls] = {'sat_warps': v['sat_warps'], 'source': f['source']}
+    return f['source']
+
+
 def block_launch(model, r, run):
     import csv
     rows = [x for x in csv.DictReader(open(f'{r}/pairs/r/bench-pairs/pairs.csv'))
@@ -162,6 +184,8 @@ def quarter_run(r, run):
     if os.path.exists(f'{d}/saturation_quarter.csv'):
         return d, f'{run}/saturation.tgz'
     if os.path.exists(f'{run}/saturation-quarter.tgz'):
+        if os.path.isdir(f'{r}/saturation-quarter'):
+            return f'{r}/saturation-quarter/r/bench-saturation', f'{run}/saturation-quarter.tgz'
         os.makedirs(f'{r}/saturation-quarter')
         with tarfile.open(f'{run}/saturation-quarter.tgz') as tf:
             tf.extractall(f'{r}/saturation-quarter', filter='data')
@@ -205,10 +229,12 @@ def main():
         device(model, r, run)
         tie_order(model, r, run)
         sat_blocks(model, r, run)
+        sat_text = sat_warps(model, r, run) if os.path.exists(f'{run}/saturation-warps.tgz') else None
         block_launch(model, r, run)
         block_spread(model, r, run)
         makespan_reduction(model, r, run)
-        measured = ['device figures', 'sm_tie_order', 'class_defaults RT/CD/TC sat_blocks',
+        measured = ['device figures', 'sm_tie_order',
+                    'class_defaults RT/CD/TC ' + ('sat_warps' if sat_text else 'sat_blocks'),
                     'dram_saturation and MEM dram', 'block_launch blocks_per_us', 'block_spread',
                     'block_drain', 'yield', 'makespan_reduction', 'power', 'power_cap',
                     'interference.issue']
@@ -218,14 +244,17 @@ def main():
         quarter = quarter_run(r, run)
         if quarter:
             qr, qname = quarter
-            fits.append(('l2', 'fit_l2.py', ['--saturation', f'{qr}/saturation.csv', '--quarter',
+            rt_sat = ['--sat-warps', str(model['class_defaults']['RT']['sat_warps']),
+                      '--sat-from', f'fit_sat.py, {run}/saturation-warps.tgz'] if sat_text else []
+            fits.append(('l2', 'fit_l2.py', rt_sat + ['--saturation', f'{qr}/saturation.csv', '--quarter',
                                               f'{qr}/saturation_quarter.csv', '--power',
                                               f'{r}/power/r/bench/power_phases.csv', '--sms',
                                               str(model['sm_count']), '--label',
                                               f'{qname} (saturation.csv, saturation_quarter.csv) and '
                                               f'{run}/power.tgz (power_phases.csv)']
                          + neighbours(run)))
-            measured[2] = 'class_defaults RT/CD/TC sat_blocks (RT: per SM, from a quarter of the SMs)'
+            if not sat_text:
+                measured[2] = 'class_defaults RT/CD/TC sat_blocks (RT: per SM, from a quarter of the SMs)'
             measured.insert(4, 'l2_saturation and RT l2' + (', MEM l2' if neighbours(run) else ''))
         for what, script, a in fits:
             f = fit(script, *a)
@@ -233,6 +262,8 @@ def main():
             set_source(model, what, named(f['source'], r, run), run)
             if 'mem_source' in f:
                 model['class_defaults']['MEM']['source'] += '  ' + f['mem_source']
+            if what == 'l2' and sat_text:
+                model['class_defaults']['RT']['source'] += '  sat_warps ' + sat_text
         draft = f'{r}/draft.json'
         json.dump(model, open(draft, 'w'))
         f = fit('fit_power.py', '--gpu', draft, '--run', f'{r}/power/r')

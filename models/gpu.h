@@ -99,8 +99,8 @@ struct gpu_desc {
 	 * per ns, chip-wide, once a burst of launch_burst blocks is spent (it refills at that rate);
 	 * a kernel's per-block work is then what its solo time leaves beyond the launches
 	 * (models/kernel.c).  spread[0..n_spread): a block's work over its kernel's mean at evenly
-	 * spaced quantiles from 0 to 1 (measured block durations over their mean), drawn per block
-	 * from the run's seed. */
+	 * spaced quantiles from 0 to 1 (measured block durations over their mean); the n blocks
+	 * placed together on an SM take it at (i + 1/2) / n (sim/timing.c). */
 	double launch_per_ns;
 	int launch_burst;
 	int n_spread;

@@ -94,6 +94,42 @@ static double solo_block_speed(const struct kernel_fit *f, const struct gpu_desc
 	return s0 / slow;
 }
 
+/* The busiest SM's time alone, in block times at speed 1, when the GPU spreads the work of
+ * the blocks placed together on an SM (block_spread, sim/timing.c): the first wave's n blocks
+ * get the spread's quantiles at (i + 1/2) / n, rescaled to mean 1 (what the engine's draws
+ * give on average); later blocks land one by one as room frees, each with the kernel's work.
+ * The resident blocks run at solo_block_speed, so once fewer than `sat` remain the SM runs
+ * below its throughput: spread lengthens a kernel whose blocks are near its saturation, and
+ * the solo time has to cover that (the lockstep waves below count no such tail). */
+static double spread_units(const struct kernel_fit *f, const struct gpu_desc *g, int total,
+			   int occ, int active)
+{
+	int n = total < occ ? total : occ, left = total - n;
+	double w[n], sum = 0, t = 0;
+	for (int i = 0; i < n; i++)
+		sum += w[i] = gpu_quantile_at(g->spread, g->n_spread, (i + 0.5) / n);
+	for (int i = 0; i < n; i++)
+		w[i] *= n / sum;
+	while (n > 0) {
+		double v = solo_block_speed(f, g, n, active), least = w[0];
+		for (int i = 1; i < n; i++)
+			least = fmin(least, w[i]);
+		t += least / v;
+		int kept = 0;
+		for (int i = 0; i < n; i++) {
+			double r = w[i] - least;
+			if (r > 1e-12)
+				w[kept++] = r;
+			else if (left > 0) {
+				w[kept++] = 1.0;
+				left--;
+			}
+		}
+		n = kept;
+	}
+	return t;
+}
+
 bool kernel_units_ok(const struct kernel_spec *k, const struct gpu_desc *g, char *err, size_t errlen)
 {
 	for (int u = 0; u < UNIT_COUNT; u++) {
@@ -188,6 +224,10 @@ bool kernel_fit_base(const struct kernel_spec *k, const struct gpu_desc *g, stru
 	long full = k->grid / per_wave, rest = k->grid % per_wave;
 	b->v_full = solo_block_speed(f, g, occ, g->sm_count);
 	b->v_one = solo_block_speed(f, g, 1, g->sm_count);
+	if (g->n_spread > 0 && f->solo_resident >= 2) {
+		b->units = spread_units(f, g, per_sm, occ, k->grid < g->sm_count ? k->grid : g->sm_count);
+		return true;
+	}
 	b->units = full / b->v_full;
 	if (rest) {
 		int last = (int)((rest + g->sm_count - 1) / g->sm_count);

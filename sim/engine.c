@@ -880,7 +880,6 @@ void sim_free(struct sim *s)
 	power_close(s);
 	occupancy_free(s);
 	residency_free(s);
-	timing_free(s);
 	drain_free(s);
 	for (int i = 0; i < s->n_streams; i++)
 		for (struct kinst *k = s->streams[i].head, *n; k; k = n) {

@@ -298,12 +298,11 @@ struct sim {
 	double clock, chip_clock, clock_int, clock_low_ns, clock_min, clock_saved_w, clock_saved_int;
 	sim_time clock_since;
 
-	/* dispatch timing (sim/timing.c): the block launch credit (blocks) at launch_at, its
-	 * pending wake-up, and the block spread's random stream (NULL: no spread) */
+	/* dispatch timing (sim/timing.c): the block launch credit (blocks) at launch_at and its
+	 * pending wake-up */
 	double launch_credit;
 	sim_time launch_at;
 	ev_handle launch_ev;
-	gsl_rng *spread_rng;
 	gsl_rng *drain_rng;      /* sim/drain.c's draws (NULL: no class drains unevenly) */
 };
 
@@ -494,7 +493,6 @@ void residency_rerate_all(struct sim *s);
 
 /* timing.c: the dispatcher's launch credit and block spread (models/gpu.h dispatch timing) */
 void timing_init(struct sim *s);
-void timing_free(struct sim *s);
 /* How many of k's waiting blocks the launch credit holds back now (0: none, or not rated). */
 int timing_held(struct sim *s, const struct kinst *k);
 /* Whether the launch credit or the block spread acts on k's blocks. */
@@ -503,7 +501,7 @@ bool timing_acts(const struct sim *s, const struct kinst *k);
 void timing_spent(struct sim *s, const struct kinst *k, int placed, int held);
 /* The launch event popped. */
 void timing_woken(struct sim *s);
-/* group_add, each original block with its drawn share of the block spread. */
+/* group_add, each original block with its share of the block spread. */
 void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n);
 
 /* drain.c: grids whose blocks are all placed drain unevenly over the SMs (models/gpu.h

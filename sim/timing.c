@@ -15,38 +15,28 @@
  *    one wave: cuda/runs/h100-placement-tail P11, 1056 workers within 352 ns) and take no
  *    credit.
  *  - Block spread: the n >= 2 blocks of an original grid placed together on an SM get work =
- *    their kernel's x a factor drawn from the GPU's measured quantiles (inverse-CDF of a uniform
- *    from the run's own MT19937 stream, seeded from the experiment's seed), the n factors
- *    rescaled to mean 1 so the SM's work stays the kernel's; the same draws on every member SM
- *    of the class (classes stay whole).  The spread is among the blocks sharing an SM, as
- *    measured (cuda/runs/h100-placement-* P1: three blocks finish nearly in turn); a block
- *    placed alone on its SMs has none (P4, P5: one block per SM, 0.2 %).
+ *    their kernel's x the GPU's measured quantile at (i + 1/2) / n for the i-th, the n factors
+ *    rescaled to mean 1 so the SM's work stays the kernel's; the same on every member SM of the
+ *    class (classes stay whole).  The spread is among the blocks sharing an SM, as measured
+ *    (cuda/runs/h100-placement-* P1: on every SM three blocks finish nearly in turn, one in
+ *    each of the three modes); a block placed alone on its SMs has none (P4, P5: one block per
+ *    SM, 0.2 %).  Not drawn at random: one draw for a whole class of SMs made the kernel's
+ *    end as random as one SM's, where the GPU's, the last of many SMs' own spreads, varies
+ *    little (a one-wave kernel near its saturation: +-10 % from seed to seed).  The kernel's
+ *    fit counts the same factors (models/kernel.c spread_units), so alone it takes its solo
+ *    time.
  */
 #include <limits.h>
 #include <math.h>
 
 #include "sim/engine_impl.h"
 
-/* Seed offset that keeps the spread's stream apart from the games' (traces/gamerng.c). */
-#define SPREAD_STREAM 0x5eedb10cUL
 
 void timing_init(struct sim *s)
 {
 	s->launch_credit = s->g->launch_burst;
 	s->launch_at = 0;
 	s->launch_ev = EV_NONE;
-	s->spread_rng = NULL;
-	if (s->g->n_spread > 0) {
-		s->spread_rng = gsl_rng_alloc(gsl_rng_mt19937);
-		gsl_rng_set(s->spread_rng, (unsigned long)s->e->seed ^ SPREAD_STREAM);
-	}
-}
-
-void timing_free(struct sim *s)
-{
-	if (s->spread_rng)
-		gsl_rng_free(s->spread_rng);
-	s->spread_rng = NULL;
 }
 
 static bool rated(const struct sim *s, const struct kinst *k)
@@ -56,7 +46,7 @@ static bool rated(const struct sim *s, const struct kinst *k)
 
 bool timing_acts(const struct sim *s, const struct kinst *k)
 {
-	return rated(s, k) || (s->spread_rng && !persistent(k));
+	return rated(s, k) || (s->g->n_spread > 0 && !persistent(k));
 }
 
 int timing_held(struct sim *s, const struct kinst *k)
@@ -95,7 +85,7 @@ void timing_woken(struct sim *s)
 
 void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 {
-	if (!s->spread_rng || persistent(k) || n <= 0) {
+	if (s->g->n_spread == 0 || persistent(k) || n <= 0) {
 		group_add(s, k, c, n);
 		return;
 	}
@@ -105,7 +95,7 @@ void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 	}
 	double f[n], sum = 0;
 	for (int i = 0; i < n; i++) {
-		f[i] = gpu_quantile_at(s->g->spread, s->g->n_spread, gsl_rng_uniform(s->spread_rng));
+		f[i] = gpu_quantile_at(s->g->spread, s->g->n_spread, (i + 0.5) / n);
 		sum += f[i];
 	}
 	for (int i = 0; i < n; i++)

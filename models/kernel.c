@@ -96,8 +96,8 @@ static double solo_block_speed(const struct kernel_fit *f, const struct gpu_desc
 
 /* The busiest SM's time alone, in block times at speed 1, when the GPU spreads the work of
  * the blocks placed together on an SM (block_spread, sim/timing.c): the first wave's n blocks
- * get the spread's quantiles at (i + 1/2) / n, rescaled to mean 1 (what the engine's draws
- * give on average); later blocks land one by one as room frees, each with the kernel's work.
+ * (n > sat) get the spread's quantiles at (i + 1/2) / n, rescaled to mean 1; later blocks land
+ * one by one as room frees, each with the kernel's work.
  * The resident blocks run at solo_block_speed, so once fewer than `sat` remain the SM runs
  * below its throughput: spread lengthens a kernel whose blocks are near its saturation, and
  * the solo time has to cover that (the lockstep waves below count no such tail). */
@@ -224,7 +224,7 @@ bool kernel_fit_base(const struct kernel_spec *k, const struct gpu_desc *g, stru
 	long full = k->grid / per_wave, rest = k->grid % per_wave;
 	b->v_full = solo_block_speed(f, g, occ, g->sm_count);
 	b->v_one = solo_block_speed(f, g, 1, g->sm_count);
-	if (g->n_spread > 0 && f->solo_resident >= 2) {
+	if (g->n_spread > 0 && f->solo_resident > f->sat) {
 		b->units = spread_units(f, g, per_sm, occ, k->grid < g->sm_count ? k->grid : g->sm_count);
 		return true;
 	}

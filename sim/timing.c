@@ -20,7 +20,8 @@
  *    class (classes stay whole).  The spread is among the blocks sharing an SM, as measured
  *    (cuda/runs/h100-placement-* P1: on every SM three blocks finish nearly in turn, one in
  *    each of the three modes); a block placed alone on its SMs has none (P4, P5: one block per
- *    SM, 0.2 %).  Not drawn at random: one draw for a whole class of SMs made the kernel's
+ *    SM, 0.2 %), nor have blocks too few to saturate the SM (n <= sat: they do not compete;
+ *    steady-state blocks, which land one by one, last alike too: block_drain's source).  Not drawn at random: one draw for a whole class of SMs made the kernel's
  *    end as random as one SM's, where the GPU's, the last of many SMs' own spreads, varies
  *    little (a one-wave kernel near its saturation: +-10 % from seed to seed).  The kernel's
  *    fit counts the same factors (models/kernel.c spread_units), so alone it takes its solo
@@ -89,8 +90,8 @@ void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 		group_add(s, k, c, n);
 		return;
 	}
-	if (n == 1) {
-		group_add(s, k, c, 1);     /* a lone block: no spread (P4, P5) */
+	if (n <= k->fit.sat) {
+		group_add(s, k, c, n);     /* blocks that share nothing: no spread (P4, P5) */
 		return;
 	}
 	double f[n], sum = 0;

@@ -12,8 +12,10 @@ The model (models/kernel.c): a kernel of w warps per block saturates at b = max(
 per SM, a block at min(1, b / k) of its speed, so k blocks give min(k, b) times one block's
 throughput.  For each class it scans S = 1.00, 1.01, ... 64 warps and keeps the least squared
 log error over every (shape, k) row; it reports that error beside what a saturation in blocks
-(--blocks: one figure for every shape) gives on the same rows.  MEM is reported, not fitted
-(its sat_blocks is the all-SM, DRAM-bound figure fit_dram.py's curve is read with).
+(--blocks: one figure for every shape) gives on the same rows.  MEM is reported, not fitted:
+its sat_blocks stays the all-SM figure (4) that the L2-path share (fit_l2.py --mem-sat) and the
+issue table were fitted with; MEM's own figure here (~41 warps) changed neither development
+pair set (cuda/runs/h200-pairs-dev2, -dev3) and raised co-run set 2's median error.
 
 Usage: cuda/scripts/fit_sat.py RUN [--dev RUN] [--blocks CD=1,TC=1,...] [--json]
        (RUN: a saturation-warps tarball or a directory holding saturation_warps.csv; --dev: a

@@ -790,10 +790,12 @@ keys = sorted(set(a) | set(b))
 print('; '.join('%s %s %d, %.0f ms / %d, %.0f ms' % (k[0], k[1], a.get(k, (0, 0))[0], a.get(k, (0, 0))[1], b.get(k, (0, 0))[0], b.get(k, (0, 0))[1]) for k in keys) or 'none')").
 Which app is trapped, how often and for how long is what the BE throughput errors of these
 runs are made of; apps with such kernels (sim / GPU): $(slow_apps $tmp/x-static "$(real static)" static).
-The DNN app's kernels in static-88 (median ms, sim / GPU, the line above) are the model's miss
-here: launched while the stream app's workers fill the BE SMs, they find room only on the
-game's SMs in the simulator; on the GPU they mostly find some inside.  Not understood yet
-(cuda/README.md, What remains 1).
+In static-88 one BE app's SM-bound kernels are trapped (median ms, sim / GPU, the line above):
+launched while the other app's workers fill the 44 BE SMs, they find room only on the game's
+SMs and fall back.  On the GPU it is mostly the DNN app's, which still find some room inside
+now and then; in the simulator it is whichever app loses the race for the set as it frees, a
+knife edge that small changes of block timing turn (the per-app line below says which app ran,
+simulated / GPU).  Not understood yet (cuda/README.md, What remains 1).
 **The GPU runs one kernel in flight per BE app** (policies/*.c, as the simulator; the runs it
 supersedes, cuda/runs/h100-static-2, queued two per app).  The host launches an app's next
 kernel when it sees the previous one end (summary.json \`delivery_delay_us\`), so on the GPU

@@ -95,21 +95,24 @@ static double solo_block_speed(const struct kernel_fit *f, const struct gpu_desc
 }
 
 /* The busiest SM's time alone, in block times at speed 1, when the GPU spreads the work of
- * the blocks placed together on an SM (block_spread, sim/timing.c): the first wave's n blocks
- * (n > sat) get the spread's quantiles at (i + 1/2) / n, rescaled to mean 1; later blocks land
- * one by one as room frees, each with the kernel's work.
+ * the blocks placed together on an SM (block_spread, sim/timing.c): the first `together`
+ * blocks (more than sat) get the spread's quantiles at (i + 1/2) / n, rescaled to mean 1; the
+ * rest of the first wave (held by the launch credit) and later blocks land one by one, each
+ * with the kernel's work.
  * The resident blocks run at solo_block_speed, so once fewer than `sat` remain the SM runs
  * below its throughput: spread lengthens a kernel whose blocks are near its saturation, and
  * the solo time has to cover that (the lockstep waves below count no such tail). */
 static double spread_units(const struct kernel_fit *f, const struct gpu_desc *g, int total,
-			   int occ, int active)
+			   int occ, int together, int active)
 {
 	int n = total < occ ? total : occ, left = total - n;
 	double w[n], sum = 0, t = 0;
 	for (int i = 0; i < n; i++)
-		sum += w[i] = gpu_quantile_at(g->spread, g->n_spread, (i + 0.5) / n);
-	for (int i = 0; i < n; i++)
-		w[i] *= n / sum;
+		w[i] = 1.0;
+	for (int i = 0; i < together; i++)
+		sum += w[i] = gpu_quantile_at(g->spread, g->n_spread, (i + 0.5) / together);
+	for (int i = 0; i < together; i++)
+		w[i] *= together / sum;
 	while (n > 0) {
 		double v = solo_block_speed(f, g, n, active), least = w[0];
 		for (int i = 1; i < n; i++)
@@ -224,8 +227,12 @@ bool kernel_fit_base(const struct kernel_spec *k, const struct gpu_desc *g, stru
 	long full = k->grid / per_wave, rest = k->grid % per_wave;
 	b->v_full = solo_block_speed(f, g, occ, g->sm_count);
 	b->v_one = solo_block_speed(f, g, 1, g->sm_count);
-	if (g->n_spread > 0 && f->solo_resident > f->sat) {
-		b->units = spread_units(f, g, per_sm, occ, k->grid < g->sm_count ? k->grid : g->sm_count);
+	int used = k->grid < g->sm_count ? k->grid : g->sm_count;
+	int together = f->solo_resident;        /* placed together on an SM at the launch */
+	if (g->launch_per_ns > 0 && k->grid > g->launch_burst)
+		together = min_int(together, g->launch_burst / used > 1 ? g->launch_burst / used : 1);
+	if (g->n_spread > 0 && together > f->sat) {
+		b->units = spread_units(f, g, per_sm, occ, together, used);
 		return true;
 	}
 	b->units = full / b->v_full;

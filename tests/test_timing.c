@@ -156,6 +156,14 @@ static void test_block_spread(void)
 	end = end_of(&r, "A");
 	CU_ASSERT(end >= 2499000 && end <= 2501000);
 	trun_close(&r);
+	/* 16 blocks of 2 warps per SM, but the launch burst (1056) places 8 per SM together and
+	 * the rest one by one: too few to saturate (12.2), so no spread, and the fit counts none */
+	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"RT\",\"grid\":2112,\"threads\":64,\"smem\":4096,\"solo_us\":1500}",
+				  ONE_APP, 1));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	end = end_of(&r, "A");
+	CU_ASSERT(end >= 1499000 && end <= 1501000);
+	trun_close(&r);
 
 	/* one block per SM: no spread (P4, P5) */
 	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":132,\"threads\":256,\"solo_us\":500}",

@@ -170,6 +170,21 @@ static const struct pair_shape dev3_pairs[] = {
 	{ "r-TC1+TC1n", CK_TC, 128, 1, 800, CK_TC, 128, 132, 400, 50 },
 };
 
+/* dev4: a TC kernel (one block of 8 warps per SM) beside a MEM kernel of 2 to 48 warps per SM,
+ * and beside the second workload's shapes (its d_gemm, 4 blocks of 4 warps, beside m_copy),
+ * with CD beside MEM for comparison: how a TC kernel's loss beside MEM (co-run set 1: 8 %, either
+ * order) grows with MEM's warps on the SM (cuda/README.md, What remains: TC beside MEM) */
+static const struct pair_shape dev4_pairs[] = {
+	{ "t-TC1+MEM2w", CK_TC, 256, 1, 800, CK_MEM, 64, 132, 400, 50 },
+	{ "t-TC1+MEM4w", CK_TC, 256, 1, 800, CK_MEM, 128, 132, 400, 50 },
+	{ "t-TC1+MEM8w", CK_TC, 256, 1, 800, CK_MEM, 256, 132, 400, 50 },
+	{ "t-TC1+MEM32w", CK_TC, 256, 1, 800, CK_MEM, 256, 528, 400, 50 },
+	{ "t-TC1+MEM48w", CK_TC, 256, 1, 800, CK_MEM, 256, 792, 400, 50 },
+	{ "t-TC4n+MEM48w", CK_TC, 128, 4, 800, CK_MEM, 256, 792, 400, 50 },
+	{ "t-CD1+MEM32w", CK_CD, 256, 1, 800, CK_MEM, 256, 528, 400, 50 },
+	{ "t-CD1+MEM48w", CK_CD, 256, 1, 800, CK_MEM, 256, 792, 400, 50 },
+};
+
 void bench_pair_kernels(struct ck_dev *d, struct ck_calib *cal, const struct pair_shape *s, int N, struct ck_kernel *L,
 			struct ck_kernel *S)
 {
@@ -359,7 +374,7 @@ static const struct {
 	PAIR_SET("test2", test2_pairs, false),     PAIR_SET("test3", test3_pairs, false),
 	PAIR_SET("test4", test4_pairs, false),     PAIR_SET("test5", test5_pairs, false),
 	PAIR_SET("dev2", dev2_pairs, true),        PAIR_SET("dev3", dev3_pairs, true),
-	PAIR_SET("test6", test6_pairs, false),
+	PAIR_SET("test6", test6_pairs, false),     PAIR_SET("dev4", dev4_pairs, false),
 };
 
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set)

@@ -122,6 +122,17 @@ static void test_launch_rate(void)
 	trun_close(&r);
 }
 
+/* Kernel A alone on the H100 ends within tol_ns of solo_ns. */
+static void assert_alone_takes(const char *kernel, long long solo_ns, long long tol_ns)
+{
+	struct trun r;
+	CU_ASSERT_FATAL(trun_open(&r, "h100", kernel, ONE_APP, 1));
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	long long end = end_of(&r, "A");
+	CU_ASSERT(end >= solo_ns - tol_ns && end <= solo_ns + tol_ns);
+	trun_close(&r);
+}
+
 static void test_block_spread(void)
 {
 	struct trun r;
@@ -130,7 +141,6 @@ static void test_block_spread(void)
 	 * the spread's quantiles at 1/6, 1/2 and 5/6 (0.631, 0.952, 1.418 of the mean), so at a
 	 * third, a half and all of the SM's throughput they end at 315, 422 and 500 us, whatever
 	 * the seed */
-	long long end = 0;
 	for (long seed = 1; seed <= 7; seed += 6) {
 		CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":396,\"threads\":256,\"solo_us\":500}",
 					  ONE_APP, seed));
@@ -142,7 +152,7 @@ static void test_block_spread(void)
 			CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 7, "A"), turns[i].left);
 		}
 		CU_ASSERT_EQUAL(sim_run(r.s), 0);
-		end = end_of(&r, "A");
+		long long end = end_of(&r, "A");
 		CU_ASSERT(end >= 499000 && end <= 501000);
 		trun_close(&r);
 	}
@@ -150,28 +160,15 @@ static void test_block_spread(void)
 	/* a one-wave kernel near its saturation: the wave's tail runs below the SM's throughput,
 	 * and the fit counts it, so alone it still takes its solo time (the game's RT kernel of
 	 * the H100 experiments, 8 blocks of 4 warps per SM, RT saturating at 24.44 warps) */
-	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"RT\",\"grid\":1056,\"threads\":128,\"smem\":8192,\"solo_us\":2500}",
-				  ONE_APP, 1));
-	CU_ASSERT_EQUAL(sim_run(r.s), 0);
-	end = end_of(&r, "A");
-	CU_ASSERT(end >= 2499000 && end <= 2501000);
-	trun_close(&r);
+	assert_alone_takes("{\"name\":\"A\",\"class\":\"RT\",\"grid\":1056,\"threads\":128,\"smem\":8192,\"solo_us\":2500}",
+			   2500000, 1000);
 	/* 16 blocks of 2 warps per SM, but the launch burst (1056) places 8 per SM together and
 	 * the rest one by one: too few to saturate (12.2), so no spread, and the fit counts none */
-	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"RT\",\"grid\":2112,\"threads\":64,\"smem\":4096,\"solo_us\":1500}",
-				  ONE_APP, 1));
-	CU_ASSERT_EQUAL(sim_run(r.s), 0);
-	end = end_of(&r, "A");
-	CU_ASSERT(end >= 1499000 && end <= 1501000);
-	trun_close(&r);
-
+	assert_alone_takes("{\"name\":\"A\",\"class\":\"RT\",\"grid\":2112,\"threads\":64,\"smem\":4096,\"solo_us\":1500}",
+			   1500000, 1000);
 	/* one block per SM: no spread (P4, P5) */
-	CU_ASSERT_FATAL(trun_open(&r, "h100", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":132,\"threads\":256,\"solo_us\":500}",
-				  ONE_APP, 1));
-	CU_ASSERT_EQUAL(sim_run(r.s), 0);
-	end = end_of(&r, "A");
-	CU_ASSERT(end >= 499990 && end <= 500010);
-	trun_close(&r);
+	assert_alone_takes("{\"name\":\"A\",\"class\":\"CD\",\"grid\":132,\"threads\":256,\"solo_us\":500}",
+			   500000, 10);
 
 	/* the RTX 3090 describes neither: its three blocks per SM end together */
 	CU_ASSERT_FATAL(trun_open(&r, "rtx3090", "{\"name\":\"A\",\"class\":\"CD\",\"grid\":246,\"threads\":256,\"solo_us\":500}",

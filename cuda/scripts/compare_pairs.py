@@ -6,6 +6,7 @@ behind it in SL; solo times: the run's measured medians, or the bench's targets
 with --targets), runs `combosim run` on it, and prints markdown rows: each kernel's duration on
 the GPU (median, min-max over the repetitions) and simulated, its error, and the makespan's.
 Usage: compare_pairs.py BIN/combosim RUN_DIR [--gpu GPU] [--json FILE]
+       compare_pairs.py --between RUN_A RUN_B   (the GPU's run-to-run between two captures, JSON)
            (RUN_DIR: pairs.csv, summary.json, or run.tgz holding them; --json: the summary's
            figures, each kernel alone and co-running, the makespans and the GPU's spreads)
        compare_pairs.py BIN/combosim --targets dev|test [--gpu GPU] [--before GPU2]
@@ -111,6 +112,22 @@ def pct(x):
     return '%+.1f %%' % (100 * x)
 
 
+def between(run_a, run_b):
+    """The GPU's run-to-run between two captures of one pair set: per pair and order, how far
+    the second's median co-running durations (L and S) and makespan are from the first's.
+    Returns {'corun': [...], 'makespan': [...]} of relative differences."""
+    with tempfile.TemporaryDirectory() as ta, tempfile.TemporaryDirectory() as tb:
+        a, b = gpu_rows(pairs_csv(run_a, ta)), gpu_rows(pairs_csv(run_b, tb))
+    out = {'corun': [], 'makespan': []}
+    for name in sorted(set(a) & set(b)):
+        for order in ('LS', 'SL'):
+            med = lambda rows, col: statistics.median(float(r[col]) for r in rows if r['order'] == order)
+            for col, key in (('long_with_us', 'corun'), ('short_with_us', 'corun'), ('makespan_us', 'makespan')):
+                x, y = med(a[name], col), med(b[name], col)
+                out[key].append(abs(y - x) / x)
+    return out
+
+
 def main():
     a = sys.argv[1:]
     gpu = 'h100'
@@ -123,6 +140,11 @@ def main():
         i = a.index('--before')
         before = a[i + 1]
         del a[i:i + 2]
+    if a[0] == '--between':
+        # the GPU's own run-to-run between two captures: median and worst, co-running and makespan
+        d = between(a[1], a[2])
+        print(json.dumps({k: {'median': statistics.median(v), 'max': max(v), 'n': len(v)} for k, v in d.items()}))
+        return
     if a[0] == '--ls-sequential':
         # how many LS pairs' S started (median) after L ended (median): no overlap on the GPU
         with tempfile.TemporaryDirectory() as tmp:

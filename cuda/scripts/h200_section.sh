@@ -79,6 +79,13 @@ $(row "$tmp/test3-h100.json" "h200-pairs-test3 (development), models/h100.json")
 $(row "$tmp/dev-h200.json" "h200-describe pairs (development), models/h200.json")
 $(row "$tmp/dev-h100.json" "h200-describe pairs (development), models/h100.json")
 
+h200-pairs-test6 was captured again in a later call (repeat.tgz, RUN.md): the GPU's own
+run-to-run between the two calls, per pair and order, median / worst: $(python3 cuda/scripts/compare_pairs.py --between cuda/runs/h200-pairs-test6 cuda/runs/h200-pairs-test6/repeat.tgz | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+print('co-running kernels %.1f / %.1f %%, pair makespan %.1f / %.1f %%' % tuple(100 * d[k][s] for k in ('corun', 'makespan') for s in ('median', 'max')))")
+(the spread over one call's repetitions is the table's last column).
+
 Each pair of the test sets: the makespan error on either description (L, the long kernel;
 S, the short one; LS: L launched first):
 

@@ -1315,6 +1315,8 @@ int bench_run(const struct bench_opts *o)
 		bench_pairs(d, &cal, o, sum, 8);
 	if (o->what & BENCH_PAIRS_DEV4)
 		bench_pairs(d, &cal, o, sum, 9);
+	if (o->what & BENCH_PAIRS_TEST7)
+		bench_pairs(d, &cal, o, sum, 10);
 	if (o->what & BENCH_PILEUP)
 		bench_pileup(d, &cal, o, sum);
 	if (o->what & BENCH_POWER)

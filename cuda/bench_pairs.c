@@ -170,6 +170,20 @@ static const struct pair_shape dev3_pairs[] = {
 	{ "r-TC1+TC1n", CK_TC, 128, 1, 800, CK_TC, 128, 132, 400, 50 },
 };
 
+/* test7: captured after per-SM saturation in warps and the fixed block spread, shapes of no
+ * earlier set (blocks of 2 to 14 warps, so that the saturation's warp count matters), every
+ * class on either side */
+static const struct pair_shape test7_pairs[] = {
+	{ "z-CD2+TCs", CK_CD, 160, 2, 700, CK_TC, 96, 32768, 110, 150 },
+	{ "z-TC3+MEMs", CK_TC, 96, 3, 650, CK_MEM, 160, 32768, 110, 150 },
+	{ "z-RT1+CDs", CK_RT, 320, 1, 700, CK_CD, 64, 49152, 110, 150 },
+	{ "z-MEM2+RTs", CK_MEM, 192, 2, 650, CK_RT, 96, 4096, 130, 150 },
+	{ "z-CD4+MEMs", CK_CD, 64, 4, 650, CK_MEM, 320, 16384, 110, 150 },
+	{ "z-TC2+TCs", CK_TC, 320, 2, 700, CK_TC, 64, 49152, 110, 150 },
+	{ "z-RT3+TCs", CK_RT, 96, 3, 650, CK_TC, 224, 16384, 110, 150 },
+	{ "z-MEM1+CDs", CK_MEM, 448, 1, 700, CK_CD, 160, 32768, 110, 150 },
+};
+
 /* dev4: a TC kernel (one block of 8 warps per SM) beside a MEM kernel of 2 to 48 warps per SM,
  * and beside the second workload's shapes (its d_gemm, 4 blocks of 4 warps, beside m_copy),
  * with CD beside MEM for comparison: how a TC kernel's loss beside MEM (co-run set 1: 8 %, either
@@ -375,6 +389,7 @@ static const struct {
 	PAIR_SET("test4", test4_pairs, false),     PAIR_SET("test5", test5_pairs, false),
 	PAIR_SET("dev2", dev2_pairs, true),        PAIR_SET("dev3", dev3_pairs, true),
 	PAIR_SET("test6", test6_pairs, false),     PAIR_SET("dev4", dev4_pairs, false),
+	PAIR_SET("test7", test7_pairs, false),
 };
 
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set)

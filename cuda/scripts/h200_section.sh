@@ -2,8 +2,9 @@
 # cuda/VALIDATION.md's section on the H200 described (called by validation.sh): the pair sets
 # captured on an H200 against models/h200.json (fitted by cuda/scripts/describe_gpu.py to
 # cuda/runs/h200-describe) and, beside, against models/h100.json at the same measured solo
-# times.  cuda/runs/h200-pairs-test4, -test5 and -test6 are test sets (captured before
-# models/h200.json existed, after its L2 path and after warp_ready; used for no choice of it); h200-pairs-test3, the pair rows of
+# times.  cuda/runs/h200-pairs-test4 to -test7 are test sets (captured before
+# models/h200.json existed, after its L2 path, after warp_ready and after sat_warps; used for
+# no choice of it); h200-pairs-test3, the pair rows of
 # h200-describe's pairs.tgz, the phases of its power-l2.tgz and power-game.tgz that calibrate
 # nothing and cuda/runs/h200-saturation-shapes are development.
 # Usage: sh cuda/scripts/h200_section.sh BIN/combosim
@@ -13,7 +14,7 @@ tmp=$(mktemp -d /tmp/combosim-h200.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/dev"
 tar xzf cuda/runs/h200-describe/pairs.tgz -C "$tmp/dev"
-for set in test6 test5 test4 test3 dev; do
+for set in test7 test6 test5 test4 test3 dev; do
 	case $set in dev) run="$tmp/dev/r/bench-pairs" ;; *) run=cuda/runs/h200-pairs-$set ;; esac
 	for g in h200 h100; do
 		python3 cuda/scripts/compare_pairs.py "$C" "$run" --gpu models/$g.json --json "$tmp/$set-$g.json" \
@@ -58,16 +59,19 @@ is the H100's, listed in the description's \`sources.assumed\`: $(key sources.as
 
 The pair sets below are compared at each kernel's solo time measured in the same run, so a
 description matters through what happens when kernels share the GPU.
-**cuda/runs/h200-pairs-test4, h200-pairs-test5 and h200-pairs-test6 are the test sets for
-models/h200.json** (report only): test4 captured before the description existed, test5 after
-RT's path to L2 (below) was added to it, with new shapes and RT on either side, test6 after
-warp_ready (the next section), with new shapes again; none used for any choice.
+**cuda/runs/h200-pairs-test4 to h200-pairs-test7 are the test sets for models/h200.json**
+(report only): test4 captured before the description existed, test5 after RT's path to L2
+(below) was added to it, with new shapes and RT on either side, test6 after warp_ready (the
+next section), with new shapes again, test7 after the saturation in warps and the block spread
+at fixed quantiles, with blocks of 2 to 14 warps; none used for any choice.
 h200-pairs-test3 and the pair rows of h200-describe's pairs.tgz (only its S-alone rows
 calibrate \`block_launch\`) are development.  The H100's description beside is the sibling
 chip's, at the H200's solo times.
 
 | set, description | alone: median / worst | co-running: median / worst | pair makespan: median / worst | GPU makespan spread: median / worst |
 |---|---|---|---|---|
+$(row "$tmp/test7-h200.json" "h200-pairs-test7 (test), models/h200.json")
+$(row "$tmp/test7-h100.json" "h200-pairs-test7 (test), models/h100.json")
 $(row "$tmp/test6-h200.json" "h200-pairs-test6 (test), models/h200.json")
 $(row "$tmp/test6-h100.json" "h200-pairs-test6 (test), models/h100.json")
 $(row "$tmp/test5-h200.json" "h200-pairs-test5 (test), models/h200.json")
@@ -91,6 +95,7 @@ S, the short one; LS: L launched first):
 
 | pair | order | L: GPU (min-max) | L: sim, models/h200.json | makespan error, models/h200.json | makespan error, models/h100.json |
 |---|---|---|---|---|---|
+$(mk_rows test7)
 $(mk_rows test6)
 $(mk_rows test5)
 $(mk_rows test4)
@@ -150,7 +155,8 @@ PY
 
 CD and TC flatten alike on both (the SM's own limit); RT and MEM go on rising on the quarter
 (the chip's paths flatten them on all SMs: DRAM for MEM, already modelled).  So RT's
-\`sat_blocks\` is the quarter's (3) and the path to L2 is a chip resource of DRAM's form: a
+per-SM saturation is the quarter's (3 blocks of 256 threads; since given in warps, 24.44, by
+bench saturation-warps) and the path to L2 is a chip resource of DRAM's form: a
 block of a class with an \`l2\` demand is slowed by s(L) = (1 + L^p)^(1/p) at the load L of
 every such block on the chip (sim/residency.c, per DRAM partition; models/interference.c).
 cuda/scripts/fit_l2.py fits the demand and knee to the quarter against all SMs and bench power's
@@ -158,7 +164,7 @@ RT phases (four blocks per SM on 33-132 SMs): $(key l2_saturation.source)
 
 The same bench repeated in a later call (h200-describe's saturation-rerun.tgz): fit_l2.py on it: $(refit cuda/runs/h200-describe/saturation-rerun.tgz 'RT sat_blocks') (the calibration run-to-run).
 
-The H100 has no run on a quarter of its SMs: its RT \`sat_blocks\` is the H200's (the same
+The H100 has no run on a quarter of its SMs: its RT saturation is the H200's (the same
 GH100 SM) and its demand and knee are fitted to its own all-SM saturation and power phases
 (models/h100.json \`l2_saturation.source\`).  The issue table was refitted on both with the
 path in place (fit_issue.py, RT's grid now 0.3-1.0: the best RT share was at the old edge,
@@ -242,10 +248,11 @@ PY
 - RT on half the SMs is as free of the chip as on a quarter, in both shapes; on all SMs it
   flattens at 0.70 of the quarter's in both (2.3 of 3.3 at 256 threads, 4.4 of 6.3 at 128):
   the chip's share carries over.  The per-SM saturation goes by warps for RT (about 24: 3
-  blocks of 256 threads, 6 of 128) but the descriptions give \`sat_blocks\` in blocks of any
-  shape, so a 128-thread RT kernel saturates at 3 blocks in the simulator; CD's does not go by
-  warps (one 128-thread block reaches 0.73 of the SM, one of 256 threads 0.92).  Left as is: a
-  kernel's own \`sat_blocks\` can say it.
+  blocks of 256 threads, 6 of 128); CD's did not look so here (one 128-thread block reaches
+  0.73 of the SM, one of 256 threads 0.92), but with more shapes every class does, levelling
+  off at one number of warps (cuda/runs/h200-saturation-warps): the descriptions now give it
+  (\`class_defaults.C.sat_warps\`, fitted by cuda/scripts/fit_sat.py; CD 5.3 warps, so both
+  blocks above are near it, on the curve's bend, which a saturation in warps draws straight).
 - RT on the other SMs loads the path as RT on the same number of SMs alone does (RT-66 beside
   RT-66, RT-33 beside RT-99: 1.28 and 1.30, RT-132 alone 1.28); the simulator's step form at
   k >= sat (min(k, sat) blocks' demand) gives 1.33 for all three.
@@ -257,12 +264,13 @@ PY
 
 TXT
 # the test-set summary row (validation.sh sets VALIDATION_SUMMARY)
-[ -z "${VALIDATION_SUMMARY:-}" ] || for set in test6 test5 test4; do
+[ -z "${VALIDATION_SUMMARY:-}" ] || for set in test7 test6 test5 test4; do
 	T="$tmp/$set-h200.json"
 	err="against models/h200.json (the H200 described from its own calibration runs): a kernel alone: median $(fig $T alone median) %, worst $(fig $T alone max) %; co-running: median $(fig $T corun median) %, worst $(fig $T corun max) %; pair makespan: median $(fig $T makespan median) %, worst $(fig $T makespan max) %"
 	spread="over $(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['reps'])" "$T") repetitions, median / worst: alone $(fig $T alone_gpu_spread median) / $(fig $T alone_gpu_spread max) %, co-running $(fig $T corun_gpu_spread median) / $(fig $T corun_gpu_spread max) %, makespan $(fig $T makespan_gpu_spread median) / $(fig $T makespan_gpu_spread max) %"
 	ok="alone $(met $(fig $T alone median) 5), co-running $(met $(fig $T corun median) 10), makespan median $(met $(fig $T makespan median) 5), worst $(met $(fig $T makespan max) 15)"
-	case $set in test6) what="pairs of a second kernel on the H200 described, after warp_ready (The H200 described)" ;;
+	case $set in test7) what="pairs of a second kernel on the H200 described, after saturation in warps and the fixed block spread (The H200 described)" ;;
+	test6) what="pairs of a second kernel on the H200 described, after warp_ready (The H200 described)" ;;
 	test5) what="pairs of a second kernel on the H200 described, after RT's L2 path (The H200 described)" ;;
 	*) what="pairs of a second kernel on the H200 described (The H200 described)" ;; esac
 	echo "| $what | cuda/runs/h200-pairs-$set | $err | $spread | alone median <= 5 %, co-running median <= 10 %, pair makespan median <= 5 %, worst <= 15 % | $ok |" >> "$VALIDATION_SUMMARY"

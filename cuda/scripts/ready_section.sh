@@ -71,8 +71,9 @@ pairs-dev3.tgz with warp_ready:
 
 $(cat "$tmp/dev3-with.md")
 
-What is left: a block of 4 warps does not saturate the SM's CD or TC unit alone (r-CD1+CD1n,
-r-TC1+TC1n: the two kernels run side by side), while the model's sat_blocks counts blocks of any
-shape alike; launch-bound kernels behind others still pile where the GPU spreads (the pile-up
-and block-drain sections).
+A block of 4 warps does not saturate the SM's CD or TC unit alone (r-CD1+CD1n, r-TC1+TC1n: the
+two kernels run side by side); the descriptions' saturation in warps (\`class_defaults.C.sat_warps\`,
+fit_sat.py) now says so (the two pairs' errors in warp_ready's source).  What is left:
+launch-bound kernels behind others still pile where the GPU spreads (the pile-up and
+block-drain sections).
 TXT

@@ -92,8 +92,8 @@ LS (L leaves room on every SM; nothing of S waits: the leftover rule holds only 
 another one's unplaced blocks, and most-room and the exit hold do not apply), and in SL L waits
 for S's last wave (the leftover rule, as P2 of cuda/runs/h100-bench-2 measured).  What sets S's
 time is the interference model: under the age discipline the older kernel takes every unit and
-issue slot it can use, and a kernel with `sat_blocks` 1 (the H100's CD and TC defaults, from
-cuda/runs/h100-bench-3: one 256-thread block of FMA chains fills an SM) takes all of them with a
+issue slot it can use, and a kernel that saturates with one block (the H100's CD and TC kernels
+of 256 threads, from cuda/runs/h100-bench-3: one such block of FMA chains fills an SM) takes all of them with a
 single block, so S runs only where and when L is gone: 11x its solo time here, 20-180x in the
 PyTorch replay, where `combosim validate --real` makes every kernel whose name is not a
 tensor-core GEMM a CD kernel with the class defaults (demand 1 on the CUDA cores, sat 1).  A

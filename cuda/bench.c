@@ -1291,32 +1291,11 @@ int bench_run(const struct bench_opts *o)
 		bench_progress(d, &cal, o, sum);
 	if (o->what & BENCH_RESHAPE)
 		bench_reshape(d, &cal, o, sum);
-	if (o->what & BENCH_PAIRS)
-		bench_pairs(d, &cal, o, sum, 0);
-	if (o->what & BENCH_PAIRS_TEST)
-		bench_pairs(d, &cal, o, sum, 1);
-	if (o->what & BENCH_PAIRS_TEST2)
-		bench_pairs(d, &cal, o, sum, 2);
-	if (o->what & BENCH_PAIRS_TEST3)
-		bench_pairs(d, &cal, o, sum, 3);
-	if (o->what & BENCH_PAIRS_TEST4)
-		bench_pairs(d, &cal, o, sum, 4);
 	if (o->what & BENCH_SATURATION_SHAPES)
 		bench_saturation_shapes(d, &cal, o);
 	if (o->what & BENCH_SATURATION_WARPS)
 		bench_saturation_warps(d, &cal, o);
-	if (o->what & BENCH_PAIRS_TEST5)
-		bench_pairs(d, &cal, o, sum, 5);
-	if (o->what & BENCH_PAIRS_DEV2)
-		bench_pairs(d, &cal, o, sum, 6);
-	if (o->what & BENCH_PAIRS_DEV3)
-		bench_pairs(d, &cal, o, sum, 7);
-	if (o->what & BENCH_PAIRS_TEST6)
-		bench_pairs(d, &cal, o, sum, 8);
-	if (o->what & BENCH_PAIRS_DEV4)
-		bench_pairs(d, &cal, o, sum, 9);
-	if (o->what & BENCH_PAIRS_TEST7)
-		bench_pairs(d, &cal, o, sum, 10);
+	bench_pairs(d, &cal, o, sum);
 	if (o->what & BENCH_PILEUP)
 		bench_pileup(d, &cal, o, sum);
 	if (o->what & BENCH_POWER)

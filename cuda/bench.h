@@ -58,10 +58,9 @@ void bench_pair_kernels(struct ck_dev *d, struct ck_calib *cal, const struct pai
 			struct ck_kernel *S);
 
 /* cuda/bench_pairs.c: a long kernel and a short kernel of many small blocks, both launch
- * orders; set 0: the development set, 1: the test set's shapes, 2-5: the second to fifth test
- * sets' (3 became development), 6 and 7: the second and third development sets, every block
- * of their first repetition recorded, 8: the sixth test set's (none is part of `all`). */
-void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set);
+ * orders; each pair set whose BENCH_PAIRS* bit o->what holds, in the order of the bits (none is
+ * part of `all`). */
+void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum);
 
 /* cuda/bench_pileup.c: where a long kernel's blocks land behind a many-block kernel, block by
  * block (development set; not part of `all`). */

@@ -376,25 +376,34 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 		bench_out_close(fb, "pairs_blocks.csv");
 }
 
-/* The sets by bench_pairs' number (cuda/bench.h): name, shapes, whether every block is written. */
-#define PAIR_SET(name, shapes, per_block) { name, shapes, (int)(sizeof(shapes) / sizeof(shapes[0])), per_block }
+/* The sets: the bench's bit (cuda/bench.h), name, shapes, whether every block of the first
+ * repetition is written (pairs_blocks.csv). */
+#define PAIR_SET(bit, name, shapes, per_block) \
+	{ bit, name, shapes, (int)(sizeof(shapes) / sizeof(shapes[0])), per_block }
 static const struct {
+	int bit;
 	const char *name;
 	const struct pair_shape *shapes;
 	int n;
 	bool per_block;
 } pair_sets[] = {
-	PAIR_SET("development", dev_pairs, false), PAIR_SET("test", test_pairs, false),
-	PAIR_SET("test2", test2_pairs, false),     PAIR_SET("test3", test3_pairs, false),
-	PAIR_SET("test4", test4_pairs, false),     PAIR_SET("test5", test5_pairs, false),
-	PAIR_SET("dev2", dev2_pairs, true),        PAIR_SET("dev3", dev3_pairs, true),
-	PAIR_SET("test6", test6_pairs, false),     PAIR_SET("dev4", dev4_pairs, false),
-	PAIR_SET("test7", test7_pairs, false),
+	PAIR_SET(BENCH_PAIRS, "development", dev_pairs, false),
+	PAIR_SET(BENCH_PAIRS_TEST, "test", test_pairs, false),
+	PAIR_SET(BENCH_PAIRS_TEST2, "test2", test2_pairs, false),
+	PAIR_SET(BENCH_PAIRS_TEST3, "test3", test3_pairs, false),
+	PAIR_SET(BENCH_PAIRS_TEST4, "test4", test4_pairs, false),
+	PAIR_SET(BENCH_PAIRS_TEST5, "test5", test5_pairs, false),
+	PAIR_SET(BENCH_PAIRS_DEV2, "dev2", dev2_pairs, true),
+	PAIR_SET(BENCH_PAIRS_DEV3, "dev3", dev3_pairs, true),
+	PAIR_SET(BENCH_PAIRS_TEST6, "test6", test6_pairs, false),
+	PAIR_SET(BENCH_PAIRS_DEV4, "dev4", dev4_pairs, false),
+	PAIR_SET(BENCH_PAIRS_TEST7, "test7", test7_pairs, false),
 };
 
-void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum, int set)
+void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)
 {
-	if (set < 0 || set >= (int)(sizeof(pair_sets) / sizeof(pair_sets[0])))
-		set = 0;
-	run_set(d, cal, o, sum, pair_sets[set].name, pair_sets[set].shapes, pair_sets[set].n, pair_sets[set].per_block);
+	for (size_t i = 0; i < sizeof(pair_sets) / sizeof(pair_sets[0]); i++)
+		if (o->what & pair_sets[i].bit)
+			run_set(d, cal, o, sum, pair_sets[i].name, pair_sets[i].shapes, pair_sets[i].n,
+				pair_sets[i].per_block);
 }

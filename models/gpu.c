@@ -202,6 +202,16 @@ double gpu_quantile_at(const double *q, int n, double u)
 	return q[i] + (x - i) * (q[i + 1] - q[i]);
 }
 
+double gpu_spread_factors(const struct gpu_desc *g, int n, double *f)
+{
+	double sum = 0;
+	for (int i = 0; i < n; i++) {
+		f[i] = gpu_quantile_at(g->spread, g->n_spread, (i + 0.5) / n);
+		sum += f[i];
+	}
+	return sum;
+}
+
 static const char *const tie_orders[] = { "sequential", "evens-then-odds", NULL };
 
 static int read_kb(const struct cfg *c, const char *key, int64_t hi_kb)

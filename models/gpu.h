@@ -151,6 +151,10 @@ double gpu_l2_slowdown(const struct gpu_desc *g, double load);
 /* A ratio at u in [0, 1] from n >= 2 quantiles at evenly spaced points (block_spread,
  * block_drain), linearly between them. */
 double gpu_quantile_at(const double *q, int n, double u);
+/* The block spread's work factors of n blocks placed together on an SM: the quantile at
+ * (i + 1/2) / n for the i-th into f[0..n); returns their sum (the caller rescales to mean 1).
+ * The engine (sim/timing.c) and the kernel's fit (models/kernel.c) take the same factors. */
+double gpu_spread_factors(const struct gpu_desc *g, int n, double *f);
 
 int kclass_parse(const char *s);      /* -1 if unknown */
 

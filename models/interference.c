@@ -141,21 +141,29 @@ static void read_pairs(struct bottleneck *b, const struct cfg *table, bool reduc
 	}
 }
 
+/* A table of class -> number in [lo, 1] into out[class]; "source" and `also` (NULL: none) are
+ * other keys, skipped, and `expected` is the error for any other key. */
+static void read_class_numbers(const struct cfg *table, const char *also, double lo,
+			       const char *expected, double out[KC_COUNT])
+{
+	for (const cJSON *e = table->node->child; e; e = e->next) {
+		if (strcmp(e->string, "source") == 0 || (also && strcmp(e->string, also) == 0))
+			continue;
+		int c = kclass_parse(e->string);
+		if (c < 0) {
+			cfg_fail_key(table, e->string, expected);
+			return;
+		}
+		if (!cfg_num(table, e->string, lo, 1, CFG_REQUIRED, &out[c]))
+			return;
+	}
+}
+
 /* "issue": {"CD": share, ...}: each class's share of an SM's issue slots at full throughput,
  * in [0, 1]; a class not listed takes none.  "source" says where the shares come from. */
 static void read_issue(struct bottleneck *b, const struct cfg *table)
 {
-	for (const cJSON *e = table->node->child; e; e = e->next) {
-		if (strcmp(e->string, "source") == 0)
-			continue;
-		int c = kclass_parse(e->string);
-		if (c < 0) {
-			cfg_fail_key(table, e->string, "expected a class name (RT, CD, TC, MEM)");
-			return;
-		}
-		if (!cfg_num(table, e->string, 0, 1, CFG_REQUIRED, &b->issue[c]))
-			return;
-	}
+	read_class_numbers(table, NULL, 0, "expected a class name (RT, CD, TC, MEM)", b->issue);
 }
 
 /* "issue_yield": {"TC": "CD", "source": ...}: under the age discipline a kernel of the key's
@@ -190,19 +198,9 @@ static void read_yield(struct bottleneck *b, const struct cfg *table)
  * 1: of two of 32 warps per SM the first near its solo time, the second after it). */
 static void read_ready(struct bottleneck *b, const struct cfg *table)
 {
-	if (!cfg_num(table, "schedulers", 1, 64, CFG_REQUIRED, &b->schedulers))
-		return;
-	for (const cJSON *e = table->node->child; e; e = e->next) {
-		if (strcmp(e->string, "source") == 0 || strcmp(e->string, "schedulers") == 0)
-			continue;
-		int c = kclass_parse(e->string);
-		if (c < 0) {
-			cfg_fail_key(table, e->string, "expected a class name (RT, CD, TC, MEM), \"schedulers\" or \"source\"");
-			return;
-		}
-		if (!cfg_num(table, e->string, 0.01, 1, CFG_REQUIRED, &b->ready[c]))
-			return;
-	}
+	if (cfg_num(table, "schedulers", 1, 64, CFG_REQUIRED, &b->schedulers))
+		read_class_numbers(table, "schedulers", 0.01,
+				   "expected a class name (RT, CD, TC, MEM), \"schedulers\" or \"source\"", b->ready);
 }
 
 /* The share of what a kernel would take that it keeps when others wait for it (warp_ready). */

@@ -106,13 +106,12 @@ static double spread_units(const struct kernel_fit *f, const struct gpu_desc *g,
 			   int occ, int together, int active)
 {
 	int n = total < occ ? total : occ, left = total - n;
-	double w[n], sum = 0, t = 0;
-	for (int i = 0; i < n; i++)
-		w[i] = 1.0;
-	for (int i = 0; i < together; i++)
-		sum += w[i] = gpu_quantile_at(g->spread, g->n_spread, (i + 0.5) / together);
+	double w[n], t = 0;
+	double sum = gpu_spread_factors(g, together, w);
 	for (int i = 0; i < together; i++)
 		w[i] *= together / sum;
+	for (int i = together; i < n; i++)
+		w[i] = 1.0;
 	while (n > 0) {
 		double v = solo_block_speed(f, g, n, active), least = w[0];
 		for (int i = 1; i < n; i++)

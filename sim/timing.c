@@ -21,17 +21,16 @@
  *    (cuda/runs/h100-placement-* P1: on every SM three blocks finish nearly in turn, one in
  *    each of the three modes); a block placed alone on its SMs has none (P4, P5: one block per
  *    SM, 0.2 %), nor have blocks too few to saturate the SM (n <= sat: they do not compete;
- *    steady-state blocks, which land one by one, last alike too: block_drain's source).  Not drawn at random: one draw for a whole class of SMs made the kernel's
- *    end as random as one SM's, where the GPU's, the last of many SMs' own spreads, varies
- *    little (a one-wave kernel near its saturation: +-10 % from seed to seed).  The kernel's
- *    fit counts the same factors (models/kernel.c spread_units), so alone it takes its solo
- *    time.
+ *    steady-state blocks, which land one by one, last alike too: block_drain's source).  Not
+ *    drawn at random: one draw for a whole class of SMs made the kernel's end as random as one
+ *    SM's, where the GPU's, the last of many SMs' own spreads, varies little (a one-wave kernel
+ *    near its saturation: +-10 % from seed to seed).  The kernel's fit counts the same factors
+ *    (gpu_spread_factors; models/kernel.c spread_units), so alone it takes its solo time.
  */
 #include <limits.h>
 #include <math.h>
 
 #include "sim/engine_impl.h"
-
 
 void timing_init(struct sim *s)
 {
@@ -94,11 +93,8 @@ void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 		group_add(s, k, c, n);     /* blocks that share nothing: no spread (P4, P5) */
 		return;
 	}
-	double f[n], sum = 0;
-	for (int i = 0; i < n; i++) {
-		f[i] = gpu_quantile_at(s->g->spread, s->g->n_spread, (i + 0.5) / n);
-		sum += f[i];
-	}
+	double f[n];
+	double sum = gpu_spread_factors(s->g, n, f);
 	for (int i = 0; i < n; i++)
 		group_add_work(s, k, c, 1, k->fit.block_ns * f[i] * n / sum);
 }

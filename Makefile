@@ -377,7 +377,7 @@ CUDA_CPU_OBJ  := $(patsubst %.c,$(BUILD)/%.o,cuda/ck.c cuda/bvh.c cuda/calib.c c
 		 cuda/launch.c cuda/backend.c cuda/hostrun.c cuda/hostloop.c cuda/hostclosed.c cuda/hostprogress.c \
 		 cuda/hostreshape.c cuda/hostrelaunch.c \
 		 cuda/report.c)
-CUDA_HOST_OBJ := $(CUDA_CPU_OBJ) $(BUILD)/cuda/bench.o $(BUILD)/cuda/bench_progress.o $(BUILD)/cuda/bench_reshape.o $(BUILD)/cuda/bench_pairs.o $(BUILD)/cuda/bench_pileup.o $(BUILD)/cuda/bench_power.o $(BUILD)/cuda/hostdev.o $(BUILD)/cuda/runner.o $(BUILD)/cuda/main.o
+CUDA_HOST_OBJ := $(CUDA_CPU_OBJ) $(BUILD)/cuda/bench.o $(BUILD)/cuda/bench_progress.o $(BUILD)/cuda/bench_reshape.o $(BUILD)/cuda/bench_pairs.o $(BUILD)/cuda/bench_pileup.o $(BUILD)/cuda/bench_launch.o $(BUILD)/cuda/bench_power.o $(BUILD)/cuda/hostdev.o $(BUILD)/cuda/runner.o $(BUILD)/cuda/main.o
 CUDA_TEST_OBJ := $(BUILD)/cuda/test_ck.o $(BUILD)/cuda/test_hostloop.o $(BUILD)/cuda/test_hosthooks.o \
 		 $(BUILD)/cuda/test_hostreshape.o $(BUILD)/cuda/test_hostrelaunch.o \
 		 $(BUILD)/cuda/testfake.o $(BUILD)/cuda/fakegpu.o

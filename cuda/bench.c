@@ -1298,6 +1298,8 @@ int bench_run(const struct bench_opts *o)
 	bench_pairs(d, &cal, o, sum);
 	if (o->what & BENCH_PILEUP)
 		bench_pileup(d, &cal, o, sum);
+	if (o->what & BENCH_LAUNCH)
+		bench_launch(d, &cal, o, sum);
 	if (o->what & BENCH_POWER)
 		bench_power(d, &cal, o, sum, POWER_CALIBRATION);
 	if (o->what & BENCH_POWER_CLOCK)

@@ -15,7 +15,7 @@ enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_SATURATION
        BENCH_SATURATION_SHAPES = 65536, BENCH_POWER_GAME = 131072, BENCH_PAIRS_DEV2 = 262144,
        BENCH_PAIRS_DEV3 = 524288, BENCH_PAIRS_TEST6 = 1048576,
        BENCH_SATURATION_WARPS = 2097152, BENCH_PAIRS_DEV4 = 4194304,
-       BENCH_PAIRS_TEST7 = 8388608 };
+       BENCH_PAIRS_TEST7 = 8388608, BENCH_LAUNCH = 16777216 };
 
 struct bench_opts {
 	int what;                  /* BENCH_* bits */
@@ -66,6 +66,9 @@ void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts
  * block (development set; not part of `all`). */
 void bench_pileup(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum);
 
+/* cuda/bench_launch.c: launch-bound grids with and without their blocks' span atomics, alone
+ * and with a pile-up pair's long kernel behind them (development set; not part of `all`). */
+void bench_launch(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum);
 /* cuda/bench_power.c: phases of steady activity for a power and clock sampler beside the
  * program (not part of `all`); clock: the phases near the power cap (`power-clock`). */
 enum power_set { POWER_CALIBRATION, POWER_CLOCK, POWER_L2, POWER_GAME };

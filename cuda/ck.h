@@ -54,6 +54,10 @@ struct ck_kernel {
 	 * (a per-launch, per-SM counter; sim/dispatch.c's launch_opts.sm_quota); re-launched: at
 	 * most this many of its blocks run a task on one SM at once; 0: no quota */
 	int sm_quota;
+	/* original grids only: 1 when its blocks skip the launch's span atomics (every block's
+	 * atomicMin / atomicMax on two words of its slot, which bench launch measures); its
+	 * timing then comes from its block records, which the run must ask for */
+	int no_span;
 };
 
 static inline void ck_mask_clear(struct ck_kernel *k)

@@ -36,6 +36,7 @@ struct ck_args {
 	const unsigned int *cap;       /* asynchronous persistent launches: the slot's per-SM cap
 					* words (ck_slot_reshape); NULL: ck_run_group's launches */
 	int topup;                     /* a top-up grid (ck_topup_async): no fallback */
+	int no_span;                   /* original blocks skip the slot's first / last atomics */
 	struct ck_task_rec *trec;      /* per task records, or NULL */
 	unsigned int buf_mask;
 	struct ck_slot *slot;
@@ -342,7 +343,7 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 	unsigned int sm = ck_smid();
 	unsigned int fallback = 0;
 
-	if (threadIdx.x == 0)
+	if (threadIdx.x == 0 && !a.no_span)
 		atomicMin(&a.slot->first, t0);
 	if (a.variant == CK_RELAUNCH) {
 		/* one task or none, never a fallback: the host re-launches the grid for the rest */
@@ -444,7 +445,8 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 	__syncthreads();
 	if (threadIdx.x == 0) {
 		unsigned long long t1 = ck_now();
-		atomicMax(&a.slot->last, t1);
+		if (!a.no_span)
+			atomicMax(&a.slot->last, t1);
 		/* a worker out of tasks stays counted in `live`: no task is left for another */
 		if (left)
 			atomicAdd(&a.slot->left, 1u);
@@ -728,6 +730,19 @@ cJSON *ck_props_json(const struct ck_dev *d)
 	return j;
 }
 
+/* A no_span launch's first start and last end, from its block records. */
+static void span_from_records(const struct ck_block_rec *r, int n, struct ck_timing *t)
+{
+	t->first_ns = ~0ULL;
+	t->last_ns = 0;
+	for (int b = 0; b < n; b++) {
+		if (r[b].start_ns < t->first_ns)
+			t->first_ns = r[b].start_ns;
+		if (r[b].end_ns > t->last_ns)
+			t->last_ns = r[b].end_ns;
+	}
+}
+
 void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *streams, int n,
 		  struct ck_timing *t, struct ck_block_rec *const *recs)
 {
@@ -763,9 +778,11 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 		const struct ck_kernel *ki = &k[i];
 		int s = streams ? streams[i] : 0;
 		if (s < 0 || s >= d->nstreams || ki->threads < 32 || ki->threads % 32 || ki->threads > 1024 ||
-		    ki->work < 1 || ki->work > 0x7fffffffL || ki->tasks < 1 || ck_grid(ki) < 1 || ki->sm_quota < 0) {
-			fprintf(stderr, "combosim-cuda: bad launch %d: class %d stream %d threads %d work %ld grid %d quota %d\n",
-				i, ki->cls, s, ki->threads, ki->work, ck_grid(ki), ki->sm_quota);
+		    ki->work < 1 || ki->work > 0x7fffffffL || ki->tasks < 1 || ck_grid(ki) < 1 || ki->sm_quota < 0 ||
+		    (ki->no_span && (ki->variant != CK_ORIGINAL || !recs || !recs[i]))) {
+			fprintf(stderr, "combosim-cuda: bad launch %d: class %d stream %d threads %d work %ld grid %d quota %d"
+				" no_span %d (original grids with block records only)\n",
+				i, ki->cls, s, ki->threads, ki->work, ck_grid(ki), ki->sm_quota, ki->no_span);
 			exit(1);
 		}
 		ck_args a;
@@ -781,6 +798,7 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 			a.sm_ctr = d->gctr + (size_t)i * CK_MAX_SMS;
 		}
 		a.rec = recs && recs[i] ? d->drec + off[i] : NULL;
+		a.no_span = ki->no_span;
 		a.buf = d->buf;
 		a.bvh = d->bvh;
 		a.tc = d->tc;
@@ -803,6 +821,8 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 		if (recs && recs[i])
 			CUDA_CHECK(cudaMemcpy(recs[i], d->drec + off[i], (size_t)ck_grid(&k[i]) * sizeof(struct ck_block_rec),
 					      cudaMemcpyDeviceToHost));
+		if (k[i].no_span)
+			span_from_records(recs[i], ck_grid(&k[i]), &t[i]);
 	}
 }
 

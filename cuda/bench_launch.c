@@ -1,19 +1,19 @@
 /* bench_launch — `bench launch`: what limits a launch-bound grid, the dispatcher or its blocks'
- * own same-address atomics (cuda/README.md, What remains: the launch rate and the pile-up).
+ * own span atomics (cuda/README.md, What remains: the pile-up, the launch rate by shape).
  *
- * Every block of an original grid does an atomicMin on its launch's `first` word and an
- * atomicMax on its `last` (the span the benches time).  At the least work a block is short
- * (0.26 us on the H200) and a grid of 98304 such blocks runs at ~790 blocks per us, after its
- * first 16384 ran at ~1700: as if the atomics, posted without waiting, queued up and then held
- * the blocks back.  Here the same grids run with the span atomics (span) and without them
- * (no-span: timed from the block records), alternated within the call:
+ * Every block of an original grid marks the launch's span: an atomicMin of its start and an
+ * atomicMax of its end (cuda/kernels.cu ck_mark_first / ck_mark_last).  On one pair of words
+ * for the whole grid, at the least work, they set its pace (cuda/runs/h200-launch run.tgz:
+ * 98304 CD blocks of 128 threads, 125 us, against 58.9 us without); the backend now keeps one
+ * pair per SM.  Here the same grids run with the span (span) and without it (no-span: timed
+ * from the block records; ck_kernel.no_span), alternated within each repetition:
  *  - alone, per class and block shape: blocks per us over the whole grid, in its first 16384
- *    blocks and in its steady state (the middle half of its starts), S's residency per SM there
- *    (mean of the SMs' means, and of their spread), its blocks' median duration;
+ *    blocks and in its steady state (the middle half of its starts), its residency per SM
+ *    there (mean of the SMs' means, and of their spread), its blocks' median duration; the
+ *    CD-128 rows with the span calibrate block_launch (cuda/scripts/describe_gpu.py);
  *  - behind them, the pile-up pairs' long kernel L (SL order): L's time and its most blocks on
  *    one SM, and S's residency per SM when L's first block starts.
- * Development set (structure); outputs launch.csv, launch_pileup.csv and summary.json
- * `launch`.
+ * Outputs launch.csv, launch_pileup.csv and summary.json `launch`.
  */
 #include <math.h>
 #include <stdio.h>

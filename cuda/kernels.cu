@@ -19,6 +19,8 @@
 #define CK_STACK 24                    /* BVH traversal stack: deeper than any tree we build */
 #define CK_BVH_LEVELS 15               /* 32768 spheres, 2 MB of nodes */
 #define CK_XRING 64                    /* pinned cap-write sources in rotation */
+#define CK_SPAN_STRIDE 4                /* per launch and SM: first start, last end, in a 32-byte sector of its own */
+#define CK_SPAN_WORDS (CK_SPAN_STRIDE * CK_MAX_SMS)
 
 struct ck_slot {                       /* per launch, in device memory */
 	unsigned long long first, last;
@@ -40,6 +42,7 @@ struct ck_args {
 	struct ck_task_rec *trec;      /* per task records, or NULL */
 	unsigned int buf_mask;
 	struct ck_slot *slot;
+	unsigned long long *sm_span;   /* this launch's first start and last end per SM (ck_span_of) */
 	struct ck_block_rec *rec;
 	const float4 *buf;
 	const float4 *bvh;
@@ -59,11 +62,13 @@ struct ck_dev {
 	float *sink;
 	struct ck_slot *slots;
 	unsigned int *gctr;            /* per-SM quota counters of ck_run_group's launches */
+	unsigned long long *gspan;     /* their per-SM spans (CK_MAX_GROUP x CK_SPAN_WORDS) */
 	struct ck_block_rec *drec;
 	size_t drec_cap;
 	int prio_least, prio_greatest;
 	struct ck_slot *aslots;        /* asynchronous launches (runner) */
 	unsigned int *actr;            /* their per-SM quota counters, CK_MAX_SMS per slot */
+	unsigned long long *aspan;     /* their per-SM spans, CK_SPAN_WORDS per slot */
 	cudaEvent_t *aev;
 	int an;
 	/* pinned: each slot's SM set as last launched (the source of its copy to the device,
@@ -71,12 +76,14 @@ struct ck_dev {
 	 * finished), and one blank slot (the source of ck_slots_take's resets) */
 	uint32_t (*amask)[CK_MASK_WORDS];
 	struct ck_slot *blank;
+	unsigned long long *bspan;     /* pinned, one blank span: first words ~0, last words 0 */
 	unsigned char *aquota;         /* per slot: its launch had a per-SM quota (counters to blank) */
 	cudaEvent_t rread, rblank;     /* ck_slots_take: its reads done; its blanking done */
 	unsigned long long *dnow;
 	cudaStream_t rstream;          /* ck_slots_take's copies */
 	struct ck_slot *rbuf;          /* pinned, rcap slots */
 	unsigned int *rlive;           /* pinned, rcap x CK_MAX_SMS live counts (ck_slots_peek) */
+	unsigned long long *rspan;     /* pinned, rcap x CK_SPAN_WORDS per-SM spans */
 	int rcap;
 	/* reshaping (ck_slot_reshape, ck_topup_async) */
 	unsigned int *acap;            /* per slot CK_MAX_SMS cap words, CK_CAP_LAUNCH when blank */
@@ -331,6 +338,23 @@ __device__ __forceinline__ bool ck_lands(const ck_args &a, unsigned int sm, bool
 	return in_set && ck_admit(a.sm_ctr, sm, a.sm_quota > 0 ? (unsigned int)a.sm_quota : CK_CAP_LAUNCH);
 }
 
+/* The launch's span: each block's start and end go to its SM's own pair of words (atomicMin,
+ * atomicMax), one 32-byte sector per SM, the host taking the earliest and the latest
+ * (ck_span_of).  One pair for the whole grid made every block of a short grid queue on two
+ * addresses (cuda/runs/h200-launch: 98304 least-work blocks 125 us against 58.9 us without;
+ * the SMs then held 12.6 blocks each where they hold 2.9 without). */
+__device__ __forceinline__ void ck_mark_first(const ck_args &a, unsigned int sm, unsigned long long t)
+{
+	if (!a.no_span)
+		atomicMin(a.sm_span && sm < CK_MAX_SMS ? &a.sm_span[CK_SPAN_STRIDE * sm] : &a.slot->first, t);
+}
+
+__device__ __forceinline__ void ck_mark_last(const ck_args &a, unsigned int sm, unsigned long long t)
+{
+	if (!a.no_span)
+		atomicMax(a.sm_span && sm < CK_MAX_SMS ? &a.sm_span[CK_SPAN_STRIDE * sm + 1] : &a.slot->last, t);
+}
+
 /* One kernel, four variants.  __launch_bounds__(1024, 2) caps registers at 32 per thread,
  * so two kernels of half an SM each (1024 threads) fit beside each other.  An SM-bound worker
  * on an SM of its set that already holds the launch's quota of workers exits as one outside
@@ -343,8 +367,8 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 	unsigned int sm = ck_smid();
 	unsigned int fallback = 0;
 
-	if (threadIdx.x == 0 && !a.no_span)
-		atomicMin(&a.slot->first, t0);
+	if (threadIdx.x == 0)
+		ck_mark_first(a, sm, t0);
 	if (a.variant == CK_RELAUNCH) {
 		/* one task or none, never a fallback: the host re-launches the grid for the rest */
 		if (threadIdx.x == 0)
@@ -354,7 +378,7 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 		if (t < 0) {
 			if (threadIdx.x == 0) {
 				atomicAdd(&a.slot->exited, 1u);
-				atomicMax(&a.slot->last, t0);
+				ck_mark_last(a, sm, t0);
 			}
 			return;
 		}
@@ -367,7 +391,7 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 			unsigned long long t1 = ck_now();
 			if (a.sm_quota > 0)
 				atomicSub(&a.sm_ctr[sm], 1u);
-			atomicMax(&a.slot->last, t1);
+			ck_mark_last(a, sm, t1);
 			if (a.trec) {
 				struct ck_task_rec rr = { sm, blockIdx.x, ts, t1 };
 				a.trec[t] = rr;
@@ -397,7 +421,7 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 			if (s_stay) {
 				atomicAdd(&a.slot->fallback, 1u);
 			} else {
-				atomicMax(&a.slot->last, t0);
+				ck_mark_last(a, sm, t0);
 				if (a.rec) {
 					/* end: when the exit's atomics are done (they serialize across
 					 * the grid's exiting blocks: cuda/runs/h100-placement-race) */
@@ -445,8 +469,7 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 	__syncthreads();
 	if (threadIdx.x == 0) {
 		unsigned long long t1 = ck_now();
-		if (!a.no_span)
-			atomicMax(&a.slot->last, t1);
+		ck_mark_last(a, sm, t1);
 		/* a worker out of tasks stays counted in `live`: no task is left for another */
 		if (left)
 			atomicAdd(&a.slot->left, 1u);
@@ -567,6 +590,10 @@ struct ck_dev *ck_open(int ordinal, int nstreams, const int *prio)
 	CUDA_CHECK(cudaMalloc(&d->sink, 1024 * sizeof(float)));
 	CUDA_CHECK(cudaMalloc(&d->slots, CK_MAX_GROUP * sizeof(struct ck_slot)));
 	CUDA_CHECK(cudaMalloc(&d->gctr, CK_MAX_GROUP * CK_MAX_SMS * sizeof(unsigned int)));
+	CUDA_CHECK(cudaMalloc(&d->gspan, CK_MAX_GROUP * CK_SPAN_WORDS * sizeof(unsigned long long)));
+	CUDA_CHECK(cudaMallocHost(&d->bspan, CK_SPAN_WORDS * sizeof(unsigned long long)));
+	for (int w = 0; w < CK_SPAN_WORDS; w++)
+		d->bspan[w] = w % CK_SPAN_STRIDE == 0 ? ~0ULL : 0;
 
 	/* the whole unified array may go to shared memory; >48 KB dynamic needs opting in */
 	for (int c = 0; c < CK_NCLASS; c++) {
@@ -596,6 +623,12 @@ void ck_close(struct ck_dev *d)
 	CUDA_CHECK(cudaFree(d->sink));
 	CUDA_CHECK(cudaFree(d->slots));
 	CUDA_CHECK(cudaFree(d->gctr));
+	CUDA_CHECK(cudaFree(d->gspan));
+	CUDA_CHECK(cudaFreeHost(d->bspan));
+	if (d->aspan)
+		CUDA_CHECK(cudaFree(d->aspan));
+	if (d->rspan)
+		CUDA_CHECK(cudaFreeHost(d->rspan));
 	if (d->drec)
 		CUDA_CHECK(cudaFree(d->drec));
 	if (d->aslots)
@@ -730,6 +763,19 @@ cJSON *ck_props_json(const struct ck_dev *d)
 	return j;
 }
 
+/* A launch's first start and last end: the earliest and latest of its SMs' words (and of its
+ * slot's, which blocks on SMs beyond CK_MAX_SMS would use). */
+static void ck_span_of(const unsigned long long *span, struct ck_timing *t)
+{
+	for (int sm = 0; sm < CK_MAX_SMS; sm++) {
+		const unsigned long long *w = span + CK_SPAN_STRIDE * sm;
+		if (w[0] < t->first_ns)
+			t->first_ns = w[0];
+		if (w[1] > t->last_ns)
+			t->last_ns = w[1];
+	}
+}
+
 /* A no_span launch's first start and last end, from its block records. */
 static void span_from_records(const struct ck_block_rec *r, int n, struct ck_timing *t)
 {
@@ -772,6 +818,9 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 	}
 	CUDA_CHECK(cudaMemcpy(d->slots, hs, sizeof(hs), cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMemset(d->gctr, 0, CK_MAX_GROUP * CK_MAX_SMS * sizeof(unsigned int)));
+	for (int i = 0; i < n; i++)
+		CUDA_CHECK(cudaMemcpy(d->gspan + (size_t)i * CK_SPAN_WORDS, d->bspan, CK_SPAN_WORDS * sizeof(*d->bspan),
+				      cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaDeviceSynchronize());
 
 	for (int i = 0; i < n; i++) {
@@ -793,6 +842,7 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 		a.bvh_first_leaf = (1 << CK_BVH_LEVELS) - 1;
 		a.buf_mask = d->buf_elems - 1;
 		a.slot = d->slots + i;
+		a.sm_span = d->gspan + (size_t)i * CK_SPAN_WORDS;
 		if ((ki->variant == CK_SMBOUND || ki->variant == CK_RELAUNCH) && ki->sm_quota > 0) {
 			a.sm_quota = ki->sm_quota;   /* a re-launched kernel here: one grid, no re-launch */
 			a.sm_ctr = d->gctr + (size_t)i * CK_MAX_SMS;
@@ -812,11 +862,18 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 	CUDA_CHECK(cudaDeviceSynchronize());
 
 	CUDA_CHECK(cudaMemcpy(hs, d->slots, sizeof(hs), cudaMemcpyDeviceToHost));
+	unsigned long long *span = (unsigned long long *)malloc((size_t)n * CK_SPAN_WORDS * sizeof(*span));
+	if (!span) {
+		fprintf(stderr, "combosim-cuda: out of memory\n");
+		exit(1);
+	}
+	CUDA_CHECK(cudaMemcpy(span, d->gspan, (size_t)n * CK_SPAN_WORDS * sizeof(*span), cudaMemcpyDeviceToHost));
 	for (int i = 0; i < n; i++) {
 		float ms = 0;
 		CUDA_CHECK(cudaEventElapsedTime(&ms, d->ev_start, d->ev_end[i]));
 		t[i].first_ns = hs[i].first;
 		t[i].last_ns = hs[i].last;
+		ck_span_of(span + (size_t)i * CK_SPAN_WORDS, &t[i]);
 		t[i].event_ms = ms;
 		if (recs && recs[i])
 			CUDA_CHECK(cudaMemcpy(recs[i], d->drec + off[i], (size_t)ck_grid(&k[i]) * sizeof(struct ck_block_rec),
@@ -824,6 +881,7 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 		if (k[i].no_span)
 			span_from_records(recs[i], ck_grid(&k[i]), &t[i]);
 	}
+	free(span);
 }
 
 /* ---------------------------------------------------------------- asynchronous launches */
@@ -837,6 +895,7 @@ static void ck_fill_args(struct ck_dev *d, const struct ck_kernel *ki, int slot,
 	a->bvh_first_leaf = (1 << CK_BVH_LEVELS) - 1;
 	a->buf_mask = d->buf_elems - 1;
 	a->slot = d->aslots + slot;
+	a->sm_span = d->aspan + (size_t)slot * CK_SPAN_WORDS;
 	bool bound = ki->variant == CK_SMBOUND || ki->variant == CK_RELAUNCH;
 	if (bound && ki->sm_hi > 0) {
 		a->sm_lo = ki->sm_lo;
@@ -870,6 +929,9 @@ static void ck_rbuf(struct ck_dev *d, int n)
 			CUDA_CHECK(cudaFreeHost(d->rbuf));
 		if (d->rlive)
 			CUDA_CHECK(cudaFreeHost(d->rlive));
+		if (d->rspan)
+			CUDA_CHECK(cudaFreeHost(d->rspan));
+		CUDA_CHECK(cudaMallocHost(&d->rspan, (size_t)n * CK_SPAN_WORDS * sizeof(*d->rspan)));
 		CUDA_CHECK(cudaMallocHost(&d->rbuf, (size_t)n * sizeof(*d->rbuf)));
 		CUDA_CHECK(cudaMallocHost(&d->rlive, (size_t)n * CK_MAX_SMS * sizeof(*d->rlive)));
 		d->rcap = n;
@@ -905,6 +967,9 @@ void ck_async_begin(struct ck_dev *d, int n)
 		if (d->amask)
 			CUDA_CHECK(cudaFreeHost(d->amask));
 		CUDA_CHECK(cudaMalloc(&d->aslots, (size_t)n * sizeof(struct ck_slot)));
+		if (d->aspan)
+			CUDA_CHECK(cudaFree(d->aspan));
+		CUDA_CHECK(cudaMalloc(&d->aspan, (size_t)n * CK_SPAN_WORDS * sizeof(unsigned long long)));
 		CUDA_CHECK(cudaMalloc(&d->actr, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));
 		if (d->acap)
 			CUDA_CHECK(cudaFree(d->acap));
@@ -945,6 +1010,9 @@ void ck_async_begin(struct ck_dev *d, int n)
 	for (int i = 0; i < n; i++)
 		hs[i].first = ~0ULL;
 	CUDA_CHECK(cudaMemcpy(d->aslots, hs, (size_t)n * sizeof(*hs), cudaMemcpyHostToDevice));
+	for (int i = 0; i < n; i++)
+		CUDA_CHECK(cudaMemcpy(d->aspan + (size_t)i * CK_SPAN_WORDS, d->bspan, CK_SPAN_WORDS * sizeof(*d->bspan),
+				      cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMemset(d->actr, 0, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));
 	CUDA_CHECK(cudaMemset(d->acap, 0xff, (size_t)n * CK_MAX_SMS * sizeof(unsigned int)));   /* CK_CAP_LAUNCH */
 	reshape_open(d);
@@ -1121,8 +1189,12 @@ void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t)
 		exit(1);
 	}
 	CUDA_CHECK(cudaMemcpy(hs, d->aslots, (size_t)n * sizeof(*hs), cudaMemcpyDeviceToHost));
-	for (int i = 0; i < n; i++)
+	ck_rbuf(d, n);
+	CUDA_CHECK(cudaMemcpy(d->rspan, d->aspan, (size_t)n * CK_SPAN_WORDS * sizeof(*d->rspan), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < n; i++) {
 		ck_timing_of(&hs[i], &t[i]);
+		ck_span_of(d->rspan + (size_t)i * CK_SPAN_WORDS, &t[i]);
+	}
 	free(hs);
 }
 
@@ -1136,9 +1208,12 @@ static void slots_read_async(struct ck_dev *d, const char *who, const int *slots
 			exit(1);
 		}
 	ck_rbuf(d, n);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		CUDA_CHECK(cudaMemcpyAsync(d->rbuf + i, d->aslots + slots[i], sizeof(*d->rbuf), cudaMemcpyDeviceToHost,
 					   d->rstream));
+		CUDA_CHECK(cudaMemcpyAsync(d->rspan + (size_t)i * CK_SPAN_WORDS, d->aspan + (size_t)slots[i] * CK_SPAN_WORDS,
+					   CK_SPAN_WORDS * sizeof(*d->rspan), cudaMemcpyDeviceToHost, d->rstream));
+	}
 	CUDA_CHECK(cudaEventRecord(d->rread, d->rstream));
 }
 
@@ -1152,6 +1227,8 @@ void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *
 	for (int i = 0; i < n; i++) {
 		CUDA_CHECK(cudaMemcpyAsync(d->aslots + slots[i], d->blank, sizeof(*d->blank), cudaMemcpyHostToDevice,
 					   d->rstream));
+		CUDA_CHECK(cudaMemcpyAsync(d->aspan + (size_t)slots[i] * CK_SPAN_WORDS, d->bspan,
+					   CK_SPAN_WORDS * sizeof(*d->bspan), cudaMemcpyHostToDevice, d->rstream));
 		if (d->aquota[slots[i]]) {
 			CUDA_CHECK(cudaMemsetAsync(d->actr + (size_t)slots[i] * CK_MAX_SMS, 0,
 						   CK_MAX_SMS * sizeof(unsigned int), d->rstream));
@@ -1162,8 +1239,10 @@ void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *
 	}
 	CUDA_CHECK(cudaEventRecord(d->rblank, d->rstream));
 	CUDA_CHECK(cudaEventSynchronize(d->rread));
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		ck_timing_of(&d->rbuf[i], &t[i]);
+		ck_span_of(d->rspan + (size_t)i * CK_SPAN_WORDS, &t[i]);
+	}
 }
 
 void ck_slots_peek(struct ck_dev *d, const int *slots, int n, struct ck_timing *t)
@@ -1181,6 +1260,7 @@ void ck_slots_peek(struct ck_dev *d, const int *slots, int n, struct ck_timing *
 	CUDA_CHECK(cudaEventSynchronize(d->rread));
 	for (int i = 0; i < n; i++) {
 		ck_timing_of(&d->rbuf[i], &t[i]);
+		ck_span_of(d->rspan + (size_t)i * CK_SPAN_WORDS, &t[i]);
 		if (d->aquota[slots[i]])   /* a persistent launch's: counted per SM */
 			for (int sm = 0; sm < d->sm_count && sm < CK_MAX_SMS; sm++)
 				t[i].live += d->rlive[(size_t)i * CK_MAX_SMS + sm];

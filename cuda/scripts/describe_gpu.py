@@ -21,8 +21,9 @@ named as assumed in "sources.assumed" (for a sibling chip: the per-SM figures of
                  from the quarter);
                  with power-l2.tgz / power-game.tgz (optional), MEM's share of the path;
                  without a quarter, the base's
-  block_launch:  pairs.csv, the short CD kernel (work 1) alone: (blocks - burst) / (median time
-                 - median block time); burst_blocks is the base's
+  block_launch:  launch.tgz (optional; bench launch), its CD grid of 128-thread blocks at the
+                 least work alone, else pairs.csv's short CD kernel (work 1) alone: (blocks -
+                 burst) / (median time - median block time); burst_blocks is the base's
   block_spread:  placement P1's first wave (blocks started before any ended), each block's
                  duration over the wave's mean, quantiles 0, 1/16, .., 1
   block_drain:   cuda/scripts/fit_drain.py on the pileup run
@@ -141,23 +142,42 @@ def sat_warps(model, r, run):
 
 
 def block_launch(model, r, run):
+    """From bench launch's least-work CD grid of 128-thread blocks with its span (launch.tgz)
+    when the run has it, else from bench pairs' short CD kernel alone (pairs.tgz: valid only
+    while that kernel stays at the least work, as it did when every block queued on one pair
+    of span words: cuda/runs/h200-launch)."""
     import csv
-    rows = [x for x in csv.DictReader(open(f'{r}/pairs/r/bench-pairs/pairs.csv'))
-            if x['short_class'] == 'CD' and x['order'] == 'LS']
-    if not rows:
-        sys.exit(f'describe_gpu: {r}/pairs: no pair with a short CD kernel')
-    grid = int(rows[0]['short_grid'])
-    t = statistics.median(float(x['short_solo_us']) for x in rows)
-    blk = statistics.median(float(x['short_block_solo_us']) for x in rows)
     burst = model['block_launch']['burst_blocks']
+    if os.path.exists(f'{run}/launch.tgz'):
+        os.makedirs(f'{r}/launch', exist_ok=True)
+        with tarfile.open(f'{run}/launch.tgz') as tf:
+            tf.extractall(f'{r}/launch', filter='data')
+        rows = [x for x in csv.DictReader(open(f'{r}/launch/r/bench-launch/launch.csv'))
+                if x['shape'] == 'CD-128' and x['span'] == 'span']
+        if not rows:
+            sys.exit(f'describe_gpu: {run}/launch.tgz: no CD-128 rows with the span')
+        grid = int(rows[0]['blocks'])
+        t = statistics.median(float(x['us']) for x in rows)
+        blk = statistics.median(float(x['steady_block_us']) for x in rows)
+        what = (f"bench launch's CD-128 grid alone with its span in {run}/launch.tgz "
+                f"({grid} blocks of 128 threads with the least work a block can have, {t:.1f} us median "
+                f"of {len(rows)} runs, {blk:.2f} us per block in its steady state)")
+    else:
+        rows = [x for x in csv.DictReader(open(f'{r}/pairs/r/bench-pairs/pairs.csv'))
+                if x['short_class'] == 'CD' and x['order'] == 'LS']
+        if not rows:
+            sys.exit(f'describe_gpu: {r}/pairs: no pair with a short CD kernel')
+        grid = int(rows[0]['short_grid'])
+        t = statistics.median(float(x['short_solo_us']) for x in rows)
+        blk = statistics.median(float(x['short_block_solo_us']) for x in rows)
+        what = (f"the short CD kernel alone in {run}/pairs.tgz (its S-alone rows only; {grid} blocks of "
+                f"{rows[0]['short_threads']} threads with the least work a block can have, {t:.1f} us median "
+                f"of {len(rows)} runs, {blk:.2f} us per block)")
     rate = (grid - burst) / (t - blk)
     model['block_launch'] = {
         'blocks_per_us': round(rate),
         'burst_blocks': burst,
-        'source': f"calibration: blocks_per_us from the short CD kernel alone in {run}/pairs.tgz "
-                  f"(its S-alone rows only; {grid} blocks of {rows[0]['short_threads']} threads with "
-                  f"the least work a block can have, {t:.1f} us median of {len(rows)} runs, "
-                  f"{blk:.2f} us per block): ({grid} - {burst}) / ({t:.1f} - {blk:.2f}) us; "
+        'source': f"calibration: blocks_per_us from {what}: ({grid} - {burst}) / ({t:.1f} - {blk:.2f}) us; "
                   f"burst_blocks assumed: the base description's (sources.assumed)"}
 
 

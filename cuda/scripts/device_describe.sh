@@ -7,7 +7,8 @@
 #   bench.tgz       info.json, bench placement / corun / scaling (cuda/scripts/device_bench.sh)
 #   corun.tgz, scaling.tgz   only with STEPS naming them: one bench each, as one_bench below
 #   saturation.tgz  bench saturation (sat_blocks)
-#   pairs.tgz       bench pairs (its S-alone rows: block_launch)
+#   launch.tgz      bench launch (its least-work CD grid of 128 threads: block_launch)
+#   pairs.tgz       bench pairs (its S-alone rows: block_launch when the run has no launch.tgz)
 #   pileup.tgz      bench pileup (its S-alone rows: block_drain)
 #   reshape.tgz     bench reshape (yield)
 #   power.tgz       bench power with nvidia-smi sampling (cuda/scripts/device_power.sh)
@@ -16,7 +17,7 @@
 # cuda/scripts/describe_gpu.py fits the description from them.  STEPS may also name the other
 # benches of one_bench's kind (pairs-test5, pairs-dev2, ...) and bench power's other sets (power-l2, ...).
 # Usage: OUT=DIR [STEPS="corun scaling ..."] sh cuda/scripts/device_describe.sh [REPS]
-# (default STEPS: bench saturation pairs pileup reshape power power-l2 power-game; about 4
+# (default STEPS: bench saturation launch pairs pileup reshape power power-l2 power-game; about 4
 # minutes of GPU time)
 set -u
 : "${OUT:?usage: OUT=DIR sh cuda/scripts/device_describe.sh [REPS]   (DIR: where the tarballs go)}"
@@ -50,7 +51,7 @@ one_bench() {
 	tar czf "$OUT/run.tgz" -C "$OUT" r && rm -rf "$R"
 }
 
-for st in ${STEPS:-bench saturation pairs pileup reshape power power-l2 power-game}; do
+for st in ${STEPS:-bench saturation launch pairs pileup reshape power power-l2 power-game}; do
 	case $st in
 	bench) step bench env SANITIZE=0 sh cuda/scripts/device_bench.sh "$reps" ;;
 	corun|scaling|saturation|saturation-shapes|saturation-warps|pairs|pairs-test*|pairs-dev*|launch) step "$st" one_bench "$st" "$reps" ;;

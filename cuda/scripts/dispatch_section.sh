@@ -70,7 +70,12 @@ long_max_blocks_per_sm in pairs.csv shows how many of L's blocks one SM ran).
   beyond a burst of 1056 land at 788 blocks per us chip-wide, in rounds of one block per SM; a
   kernel whose launches and one wave already make its solo time does in each block only the
   work left beyond them.  The measured short kernels' solo times are near both bounds, so the
-  rate moves when a kernel behind them lands more than how long they take.
+  rate moves when a kernel behind them lands more than how long they take.  That short kernel
+  ran while every block of the backend's kernels did an atomicMin / atomicMax on one pair of
+  words of its launch; on the H200 the same grid takes 125 us that way and 58.8 us with the
+  per-SM words the backend now keeps (cuda/runs/h200-launch), so the H100's 788 is that queue's
+  rate more than its dispatcher's (the H200's description has 1661), until an H100 call
+  measures \`bench launch\`.
 - **Block spread** (calibration: P1 of cuda/runs/h100-bench-2, h100-placement-exit and
   -exit-2): blocks sharing an SM get work drawn from the measured spread of their durations
   (the three blocks of P1's SMs finish at 0.61, 0.95 and 1.42 of the mean), so an SM's room

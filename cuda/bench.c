@@ -1296,7 +1296,7 @@ int bench_run(const struct bench_opts *o)
 	if (o->what & BENCH_SATURATION_WARPS)
 		bench_saturation_warps(d, &cal, o);
 	bench_pairs(d, &cal, o, sum);
-	if (o->what & BENCH_PILEUP)
+	if (o->what & (BENCH_PILEUP | BENCH_PILEUP_WIDE))
 		bench_pileup(d, &cal, o, sum);
 	if (o->what & BENCH_LAUNCH)
 		bench_launch(d, &cal, o, sum);

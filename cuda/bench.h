@@ -15,7 +15,8 @@ enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_SATURATION
        BENCH_SATURATION_SHAPES = 65536, BENCH_POWER_GAME = 131072, BENCH_PAIRS_DEV2 = 262144,
        BENCH_PAIRS_DEV3 = 524288, BENCH_PAIRS_TEST6 = 1048576,
        BENCH_SATURATION_WARPS = 2097152, BENCH_PAIRS_DEV4 = 4194304,
-       BENCH_PAIRS_TEST7 = 8388608, BENCH_LAUNCH = 16777216 };
+       BENCH_PAIRS_TEST7 = 8388608, BENCH_LAUNCH = 16777216,
+       BENCH_PILEUP_WIDE = 33554432 };
 
 struct bench_opts {
 	int what;                  /* BENCH_* bits */
@@ -63,7 +64,7 @@ void bench_pair_kernels(struct ck_dev *d, struct ck_calib *cal, const struct pai
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum);
 
 /* cuda/bench_pileup.c: where a long kernel's blocks land behind a many-block kernel, block by
- * block (development set; not part of `all`). */
+ * block (development set; not part of `all`); BENCH_PILEUP_WIDE: its second set of shapes. */
 void bench_pileup(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum);
 
 /* cuda/bench_launch.c: launch-bound grids with and without their blocks' span atomics, alone

@@ -46,6 +46,18 @@ static const struct pair_shape shapes[] = {   /* delay_us unused: SL order only 
 	{ "p-RT1+MEMx", CK_RT, 256, 1, 500, CK_MEM, 128, 98304, 80, 0 },
 };
 
+/* `bench pileup-wide` (after cuda/runs/h200-launch): L of several small blocks per SM, which
+ * room freed anywhere can take many of, behind S of blocks longer than the least work, whose
+ * pile-ups stayed with the per-SM span (the worst rows of h200-pairs-test6b / -test7b: shapes
+ * near theirs, none the same) */
+static const struct pair_shape wide_shapes[] = {
+	{ "w-CD4+MEMs", CK_CD, 64, 4, 500, CK_MEM, 256, 16384, 80, 0 },
+	{ "w-TC4+MEMs", CK_TC, 64, 4, 500, CK_MEM, 256, 16384, 80, 0 },
+	{ "w-CD2+MEMm", CK_CD, 128, 2, 500, CK_MEM, 384, 8192, 80, 0 },
+	{ "w-CD3+RTs", CK_CD, 96, 3, 500, CK_RT, 128, 4096, 150, 0 },
+	{ "w-MEM4+CDs", CK_MEM, 64, 4, 500, CK_CD, 256, 16384, 80, 0 },
+};
+
 static double dur_us(const struct ck_timing *t)
 {
 	return (double)(t->last_ns - t->first_ns) / 1e3;
@@ -95,8 +107,11 @@ void bench_pileup(struct ck_dev *d, struct ck_calib *cal, const struct bench_opt
 		fprintf(stderr, "combosim-cuda: out of memory\n");
 		exit(1);
 	}
-	for (size_t p = 0; p < sizeof(shapes) / sizeof(shapes[0]); p++) {
-		const struct pair_shape *s = &shapes[p];
+	bool wide = o->what & BENCH_PILEUP_WIDE;
+	const struct pair_shape *set = wide ? wide_shapes : shapes;
+	size_t nset = wide ? sizeof(wide_shapes) / sizeof(wide_shapes[0]) : sizeof(shapes) / sizeof(shapes[0]);
+	for (size_t p = 0; p < nset; p++) {
+		const struct pair_shape *s = &set[p];
 		struct ck_kernel L, S;
 		bench_pair_kernels(d, cal, s, N, &L, &S);
 		int occ = ck_occupancy(d, L.cls, L.threads, L.smem);

@@ -56,6 +56,7 @@ for st in ${STEPS:-bench saturation launch pairs pileup reshape power power-l2 p
 	bench) step bench env SANITIZE=0 sh cuda/scripts/device_bench.sh "$reps" ;;
 	corun|scaling|saturation|saturation-shapes|saturation-warps|pairs|pairs-test*|pairs-dev*|launch) step "$st" one_bench "$st" "$reps" ;;
 	pileup) step pileup sh cuda/scripts/device_pileup.sh 3 ;;
+	pileup-wide) step pileup-wide env WHAT=pileup-wide sh cuda/scripts/device_pileup.sh 3 ;;
 	reshape) step reshape one_bench reshape 3 ;;
 	power|power-clock|power-l2|power-game) step "$st" sh cuda/scripts/device_power.sh build/devcarry "$st" ;;
 	*) echo "device_describe: unknown step $st" >&2 ;;

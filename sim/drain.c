@@ -11,18 +11,23 @@
  * times longer (cuda/VALIDATION.md, the pile-up).
  *
  * So after a dispatch pass that leaves waiting a grid too small to fill the room it waits for
- * (fewer blocks than one wave of it on every SM), every grid of a draining class whose
- * blocks are all placed is told apart: its classes split into single SMs and its groups into
- * single blocks, and each block's work left is drawn from its class's measured durations
+ * (fewer blocks than one wave of it on every SM), every grid of a draining class launched
+ * before it is told apart: its classes split into single SMs and its groups into single
+ * blocks, and each block's work left is drawn from its class's measured durations
  * (their deviations from the mean scaled by sqrt(measured block duration / this block's), when
  * this block is the longer)
  * (inverse CDF, a uniform from the run's own MT19937 stream), given the work it has done:
  * total work W = block work x a draw of the ratio conditioned on W above the work done, work
  * left W minus that.  A block's phase is thereby what it would have been had its duration been
  * drawn when it landed.  Each grid is told apart once; its SMs rejoin a class as their blocks
- * finish (merge_same).  Grids still placing blocks stay whole: nothing behind them can land
- * before their last block is placed (the leftover rule), and their own next blocks refill the
- * room they free.  Persistent, re-launched and reshaped grids keep their own rules.
+ * finish (merge_same).  A grid still placing blocks is told apart too, and each block it
+ * places afterwards, on each SM, draws its whole work the same way: nothing behind it lands
+ * before its last block is placed (the leftover rule), but by then its SMs hold different
+ * numbers of its blocks, and the waiting kernel lands where they hold fewest
+ * (cuda/runs/h200-pileup-wide: L lands within 0.1-0.3 us of S's last block start, while S holds
+ * 4 to 8 of its 8 blocks per SM, the count changing between SMs all along S's run).  Kept whole
+ * until then, the grid's SMs all hold alike when its last block lands, and the kernel behind
+ * lands evenly.  Persistent, re-launched and reshaped grids keep their own rules.
  */
 #include <math.h>
 #include <string.h>
@@ -61,6 +66,18 @@ static double share_below(const double *q, int n, double r)
 	return 1;
 }
 
+/* k's class quantiles of block work over its mean: the measured ones, their deviations scaled
+ * by sqrt(measured block duration / k's block's) when k's block is the longer (a longer block
+ * averages over more accesses); the count returned. */
+static int kernel_quantiles(const struct sim *s, const struct kinst *k, double *q)
+{
+	int cls = k->spec->cls, n = s->g->n_drain[cls];
+	double scale = k->fit.block_ns > s->g->drain_block_ns[cls] ? sqrt(s->g->drain_block_ns[cls] / k->fit.block_ns) : 1;
+	for (int i = 0; i < n; i++)
+		q[i] = 1 + (s->g->drain[cls][i] - 1) * scale;
+	return n;
+}
+
 /* Work left (ns at speed 1) for a block of mean work `mean` that has done `done`. */
 static double draw_left(struct sim *s, const double *q, int n, double mean, double done)
 {
@@ -72,8 +89,28 @@ static double draw_left(struct sim *s, const double *q, int n, double mean, doub
 
 static bool drains(const struct sim *s, const struct kinst *k)
 {
-	return !k->drained && k->unplaced == 0 && k->groups && s->g->n_drain[k->spec->cls] > 0 &&
-	       !persistent(k) && !k->relaunch && !k->shape;
+	return !k->drained && k->groups && s->g->n_drain[k->spec->cls] > 0 && !persistent(k) && !k->relaunch &&
+	       !k->shape;
+}
+
+/* c split until it is one SM: each other member SM its own class (its groups copied alike). */
+static void split_to_one(struct sim *s, struct smclass *c, void (*each)(struct sim *, struct smclass *, void *),
+			 void *arg)
+{
+	while (c->nsm > 1) {
+		struct smset one;
+		memset(&one, 0, sizeof(one));
+		int sm = -1;
+		for (size_t w = 0; sm < 0 && w < sizeof(one.w) / sizeof(one.w[0]); w++)
+			if (c->members.w[w])
+				sm = (int)(w * 64) + __builtin_ctzll(c->members.w[w]);
+		one.w[sm >> 6] = 1ull << (sm & 63);
+		struct smclass *d = class_split(s, c, &one);
+		if (each)
+			each(s, d, arg);
+	}
+	if (each)
+		each(s, c, arg);
 }
 
 /* k's classes split into single SMs (their other groups copied alike), then each of its
@@ -81,26 +118,10 @@ static bool drains(const struct sim *s, const struct kinst *k)
 static void drain_kernel(struct sim *s, struct kinst *k)
 {
 	k->drained = true;
-	for (struct group *gr = k->groups; gr; gr = gr->k_next) {
-		struct smclass *c = gr->c;
-		while (c->nsm > 1) {
-			struct smset one;
-			memset(&one, 0, sizeof(one));
-			int sm = -1;
-			for (size_t w = 0; sm < 0 && w < sizeof(one.w) / sizeof(one.w[0]); w++)
-				if (c->members.w[w])
-					sm = (int)(w * 64) + __builtin_ctzll(c->members.w[w]);
-			one.w[sm >> 6] = 1ull << (sm & 63);
-			class_split(s, c, &one);
-		}
-	}
-	/* a longer block averages over more accesses: its deviations shrink as 1 / sqrt(its
-	 * duration) from the measured blocks' (never widened beyond them) */
-	int cls = k->spec->cls, n = s->g->n_drain[cls];
-	double scale = k->fit.block_ns > s->g->drain_block_ns[cls] ? sqrt(s->g->drain_block_ns[cls] / k->fit.block_ns) : 1;
+	for (struct group *gr = k->groups; gr; gr = gr->k_next)
+		split_to_one(s, gr->c, NULL, NULL);
 	double q[GPU_MAX_SPREAD];
-	for (int i = 0; i < n; i++)
-		q[i] = 1 + (s->g->drain[cls][i] - 1) * scale;
+	int n = kernel_quantiles(s, k, q);
 	for (struct group *gr = k->groups; gr; gr = gr->k_next) {
 		if (gr->exiting)
 			continue;
@@ -124,12 +145,35 @@ void drain_pass(struct sim *s)
 {
 	if (!s->drain_rng)
 		return;
-	bool waiting = false;
-	for (int i = 0; i < s->n_active && !waiting; i++)
-		waiting = lands_where_freed(s, s->active[i]);
-	if (!waiting)
-		return;
+	uint64_t behind = 0;     /* the newest waiting kernel's order: the grids before it drain */
 	for (int i = 0; i < s->n_active; i++)
-		if (drains(s, s->active[i]))
+		if (lands_where_freed(s, s->active[i]) && s->active[i]->order > behind)
+			behind = s->active[i]->order;
+	for (int i = 0; i < s->n_active; i++)
+		if (s->active[i]->order < behind && drains(s, s->active[i]))
 			drain_kernel(s, s->active[i]);
+}
+
+struct drawn_blocks {
+	struct kinst *k;
+	int n;
+	const double *q;
+	int nq;
+};
+
+static void add_drawn(struct sim *s, struct smclass *c, void *arg)
+{
+	const struct drawn_blocks *b = arg;
+	for (int i = 0; i < b->n; i++)
+		group_add_work(s, b->k, c, 1, draw_left(s, b->q, b->nq, b->k->fit.block_ns, 0));
+}
+
+bool drain_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
+{
+	if (!k->drained || n <= 0)
+		return false;
+	double q[GPU_MAX_SPREAD];
+	struct drawn_blocks b = { k, n, q, kernel_quantiles(s, k, q) };
+	split_to_one(s, c, add_drawn, &b);
+	return true;
 }

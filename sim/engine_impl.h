@@ -144,7 +144,7 @@ struct kinst {
 	/* resized or yielded (sim/reshape.c): per-SM caps on its workers, its set in `sms`;
 	 * NULL: placed by its launch's rules */
 	struct reshape *shape;
-	/* its blocks, all placed, were told apart per SM while a kernel waited (sim/drain.c) */
+	/* its blocks were told apart per SM while a kernel waited behind it (sim/drain.c) */
 	bool drained;
 };
 
@@ -504,11 +504,14 @@ void timing_woken(struct sim *s);
 /* group_add, each original block with its share of the block spread. */
 void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n);
 
-/* drain.c: grids whose blocks are all placed drain unevenly over the SMs (models/gpu.h
+/* drain.c: grids with a kernel waiting behind them run unevenly over the SMs (models/gpu.h
  * block_drain) */
 void drain_init(struct sim *s);
 void drain_free(struct sim *s);
-/* After a dispatch pass: with a kernel left waiting, each draining grid's blocks told apart. */
+/* After a dispatch pass: with a kernel left waiting, each draining grid before it told apart. */
 void drain_pass(struct sim *s);
+/* n new blocks of k per member SM of c, when k was told apart: each SM its own class, each
+ * block its own work drawn; false (nothing done) when k was not. */
+bool drain_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n);
 
 #endif

@@ -85,6 +85,8 @@ void timing_woken(struct sim *s)
 
 void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 {
+	if (drain_group_add(s, k, c, n))
+		return;
 	if (s->g->n_spread == 0 || persistent(k) || n <= 0) {
 		group_add(s, k, c, n);
 		return;

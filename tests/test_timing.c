@@ -238,6 +238,23 @@ static void test_block_drain(void)
 	long long end = end_of(&r, "L");
 	CU_ASSERT(end >= 460000 && end <= 560000);
 	trun_close(&r);
+
+	/* told apart while it still places blocks: with L waiting behind it from the start, S's
+	 * SMs go their own ways at once (each new block's work drawn: half-way through S its SMs
+	 * are classes of their own, where kept whole until its last block they were one), and S
+	 * keeps its solo time (the draws have mean 1) */
+	for (long seed = 1; seed <= 2; seed++) {
+		char kernels[256];
+		snprintf(kernels, sizeof(kernels), "%s,{\"name\":\"L\",\"class\":\"CD\",\"grid\":132,"
+			 "\"threads\":256,\"regs\":32,\"solo_us\":500}", mem);
+		CU_ASSERT_FATAL(trun_open(&r, "h100", kernels, PAIR_APPS, seed));
+		CU_ASSERT_EQUAL(sim_run_until(r.s, 65000), 0);
+		CU_ASSERT(sim_sm_classes(r.s) >= 120);
+		CU_ASSERT_EQUAL(sim_run(r.s), 0);
+		end = end_of(&r, "S");
+		CU_ASSERT(end >= 117000 && end <= 143000);
+		trun_close(&r);
+	}
 }
 
 static void test_timing_input(void)

@@ -184,6 +184,19 @@ static const struct pair_shape test7_pairs[] = {
 	{ "z-MEM1+CDs", CK_MEM, 448, 1, 700, CK_CD, 160, 32768, 110, 150 },
 };
 
+/* test8: captured after the backend's per-SM span, block_launch refitted with it and the drain
+ * told apart from when a kernel waits; shapes of no earlier set, every class on either side */
+static const struct pair_shape test8_pairs[] = {
+	{ "o-CD3+MEMs", CK_CD, 96, 3, 600, CK_MEM, 224, 24576, 120, 150 },
+	{ "o-TC2+MEMs", CK_TC, 192, 2, 650, CK_MEM, 96, 40960, 120, 150 },
+	{ "o-MEM3+TCs", CK_MEM, 128, 3, 650, CK_TC, 192, 24576, 120, 150 },
+	{ "o-RT2+MEMs", CK_RT, 160, 2, 650, CK_MEM, 288, 16384, 120, 150 },
+	{ "o-CD1+RTs", CK_CD, 384, 1, 650, CK_RT, 64, 8192, 140, 150 },
+	{ "o-TC1+CDs", CK_TC, 288, 1, 700, CK_CD, 96, 40960, 120, 150 },
+	{ "o-MEM2+MEMs", CK_MEM, 224, 2, 650, CK_MEM, 64, 49152, 120, 150 },
+	{ "o-CD2+CDs", CK_CD, 224, 2, 650, CK_CD, 160, 24576, 120, 150 },
+};
+
 /* dev4: a TC kernel (one block of 8 warps per SM) beside a MEM kernel of 2 to 48 warps per SM,
  * and beside the second workload's shapes (its d_gemm, 4 blocks of 4 warps, beside m_copy),
  * with CD beside MEM for comparison: how a TC kernel's loss beside MEM (co-run set 1: 8 %, either
@@ -398,6 +411,7 @@ static const struct {
 	PAIR_SET(BENCH_PAIRS_TEST6, "test6", test6_pairs, false),
 	PAIR_SET(BENCH_PAIRS_DEV4, "dev4", dev4_pairs, false),
 	PAIR_SET(BENCH_PAIRS_TEST7, "test7", test7_pairs, false),
+	PAIR_SET(BENCH_PAIRS_TEST8, "test8", test8_pairs, false),
 };
 
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)

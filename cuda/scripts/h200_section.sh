@@ -5,7 +5,8 @@
 # times.  cuda/runs/h200-pairs-test4 to -test7 are test sets (captured before
 # models/h200.json existed, after its L2 path, after warp_ready and after sat_warps; used for
 # no choice of it), -test6b and -test7b the last two again with the backend's per-SM span
-# words (cuda/runs/h200-launch); h200-pairs-test3, the pair rows of
+# words (cuda/runs/h200-launch), -test8 after the drain told apart from when a kernel waits;
+# h200-pairs-test3, the pair rows of
 # h200-describe's pairs.tgz, the phases of its power-l2.tgz and power-game.tgz that calibrate
 # nothing and cuda/runs/h200-saturation-shapes are development.
 # Usage: sh cuda/scripts/h200_section.sh BIN/combosim
@@ -15,7 +16,7 @@ tmp=$(mktemp -d /tmp/combosim-h200.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/dev"
 tar xzf cuda/runs/h200-describe/pairs.tgz -C "$tmp/dev"
-for set in test7b test6b test7 test6 test5 test4 test3 dev; do
+for set in test8 test7b test6b test7 test6 test5 test4 test3 dev; do
 	case $set in dev) run="$tmp/dev/r/bench-pairs" ;; *) run=cuda/runs/h200-pairs-$set ;; esac
 	for g in h200 h100; do
 		python3 cuda/scripts/compare_pairs.py "$C" "$run" --gpu models/$g.json --json "$tmp/$set-$g.json" \
@@ -65,6 +66,9 @@ description matters through what happens when kernels share the GPU.
 (below) was added to it, with new shapes and RT on either side, test6 after warp_ready (the
 next section), with new shapes again, test7 after the saturation in warps and the block spread
 at fixed quantiles, with blocks of 2 to 14 warps; none used for any choice.
+**h200-pairs-test8** (new shapes, every class on either side) was captured after the block
+drain came to tell a grid apart from the moment a kernel waits behind it (sim/drain.c), with
+this description, and used for no choice: it is the current model's test set.
 **h200-pairs-test6b and -test7b** are test6's and test7's benches captured again after the
 backend's span moved to per-SM words (cuda/runs/h200-launch: every block's atomicMin / atomicMax
 on one pair of words held a grid of short blocks to about 790 blocks per us where the GPU
@@ -77,6 +81,8 @@ chip's, at the H200's solo times.
 
 | set, description | alone: median / worst | co-running: median / worst | pair makespan: median / worst | GPU makespan spread: median / worst |
 |---|---|---|---|---|
+$(row "$tmp/test8-h200.json" "h200-pairs-test8 (test), models/h200.json")
+$(row "$tmp/test8-h100.json" "h200-pairs-test8 (test), models/h100.json")
 $(row "$tmp/test7b-h200.json" "h200-pairs-test7b (test), models/h200.json")
 $(row "$tmp/test7b-h100.json" "h200-pairs-test7b (test), models/h100.json")
 $(row "$tmp/test6b-h200.json" "h200-pairs-test6b (test), models/h200.json")
@@ -94,6 +100,11 @@ $(row "$tmp/test3-h100.json" "h200-pairs-test3 (development), models/h100.json")
 $(row "$tmp/dev-h200.json" "h200-describe pairs (development), models/h200.json")
 $(row "$tmp/dev-h100.json" "h200-describe pairs (development), models/h100.json")
 
+h200-pairs-test8 was captured twice in one call (repeat.tgz): the GPU's own run-to-run between
+the two, per pair and order, median / worst: $(python3 cuda/scripts/compare_pairs.py --between cuda/runs/h200-pairs-test8 cuda/runs/h200-pairs-test8/repeat.tgz | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+print('co-running kernels %.1f / %.1f %%, pair makespan %.1f / %.1f %%' % tuple(100 * d[k][s] for k in ('corun', 'makespan') for s in ('median', 'max')))").
 h200-pairs-test6 was captured again in a later call (repeat.tgz, RUN.md): the GPU's own
 run-to-run between the two calls, per pair and order, median / worst: $(python3 cuda/scripts/compare_pairs.py --between cuda/runs/h200-pairs-test6 cuda/runs/h200-pairs-test6/repeat.tgz | python3 -c "
 import json, sys
@@ -106,6 +117,7 @@ S, the short one; LS: L launched first):
 
 | pair | order | L: GPU (min-max) | L: sim, models/h200.json | makespan error, models/h200.json | makespan error, models/h100.json |
 |---|---|---|---|---|---|
+$(mk_rows test8)
 $(mk_rows test7b)
 $(mk_rows test6b)
 $(mk_rows test7)
@@ -277,12 +289,13 @@ PY
 
 TXT
 # the test-set summary row (validation.sh sets VALIDATION_SUMMARY)
-[ -z "${VALIDATION_SUMMARY:-}" ] || for set in test7b test6b test7 test6 test5 test4; do
+[ -z "${VALIDATION_SUMMARY:-}" ] || for set in test8 test7b test6b test7 test6 test5 test4; do
 	T="$tmp/$set-h200.json"
 	err="against models/h200.json (the H200 described from its own calibration runs): a kernel alone: median $(fig $T alone median) %, worst $(fig $T alone max) %; co-running: median $(fig $T corun median) %, worst $(fig $T corun max) %; pair makespan: median $(fig $T makespan median) %, worst $(fig $T makespan max) %"
 	spread="over $(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['reps'])" "$T") repetitions, median / worst: alone $(fig $T alone_gpu_spread median) / $(fig $T alone_gpu_spread max) %, co-running $(fig $T corun_gpu_spread median) / $(fig $T corun_gpu_spread max) %, makespan $(fig $T makespan_gpu_spread median) / $(fig $T makespan_gpu_spread max) %"
 	ok="alone $(met $(fig $T alone median) 5), co-running $(met $(fig $T corun median) 10), makespan median $(met $(fig $T makespan median) 5), worst $(met $(fig $T makespan max) 15)"
-	case $set in test7b|test6b) what="pairs of a second kernel on the H200 described, ${set%b}'s shapes again with the backend's per-SM span (The H200 described)" ;;
+	case $set in test8) what="pairs of a second kernel on the H200 described, after the drain told apart from when a kernel waits (The H200 described)" ;;
+	test7b|test6b) what="pairs of a second kernel on the H200 described, ${set%b}'s shapes again with the backend's per-SM span (The H200 described)" ;;
 	test7) what="pairs of a second kernel on the H200 described, after saturation in warps and the fixed block spread (The H200 described)" ;;
 	test6) what="pairs of a second kernel on the H200 described, after warp_ready (The H200 described)" ;;
 	test5) what="pairs of a second kernel on the H200 described, after RT's L2 path (The H200 described)" ;;

@@ -1146,6 +1146,67 @@ void group_left(struct sim *s, struct group *gr)
 /* Debug builds: class counters equal what their groups hold, nothing is negative or
  * over-committed, the classes partition the SMs, every resident block is counted once, work
  * is conserved, and every pool drains at its workers' speeds. */
+static int cmp_group_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const struct group *const *)a, y = (uintptr_t)*(const struct group *const *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_time(const void *a, const void *b)
+{
+	sim_time x = *(const sim_time *)a, y = *(const sim_time *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* k's sibling rings are exactly its groups of one start: each ring walked once (a drained grid
+ * has thousands of one-block groups, and walking every ring from each member squared them). */
+static void check_sibling_rings(const struct kinst *k)
+{
+	int n = 0;
+	for (const struct group *gr = k->groups; gr; gr = gr->k_next)
+		n++;
+	if (n == 0)
+		return;
+	const struct group **by_addr = malloc((size_t)n * sizeof(*by_addr));
+	sim_time *starts = malloc((size_t)n * sizeof(*starts));
+	bool *seen = calloc((size_t)n, sizeof(*seen));
+	assert(by_addr && starts && seen);
+	int i = 0;
+	for (const struct group *gr = k->groups; gr; gr = gr->k_next, i++) {
+		by_addr[i] = gr;
+		starts[i] = gr->start;
+	}
+	qsort(by_addr, (size_t)n, sizeof(*by_addr), cmp_group_ptr);
+	qsort(starts, (size_t)n, sizeof(*starts), cmp_time);
+	for (const struct group *gr = k->groups; gr; gr = gr->k_next) {
+		const struct group **at = bsearch(&gr, by_addr, (size_t)n, sizeof(*by_addr), cmp_group_ptr);
+		assert(at);
+		if (seen[at - by_addr])
+			continue;
+		int ring = 0;
+		const struct group *x = gr;
+		do {
+			const struct group **xa = bsearch(&x, by_addr, (size_t)n, sizeof(*by_addr), cmp_group_ptr);
+			assert(xa && !seen[xa - by_addr]);   /* a ring of k's own groups, each in one ring */
+			seen[xa - by_addr] = true;
+			assert(x->k == k && x->start == gr->start && x->sib_next->sib_prev == x);
+			ring++;
+			x = x->sib_next;
+		} while (x != gr);
+		const sim_time *lo = bsearch(&gr->start, starts, (size_t)n, sizeof(*starts), cmp_time);
+		assert(lo);
+		while (lo > starts && lo[-1] == gr->start)
+			lo--;
+		int same = 0;
+		while (lo + same < starts + n && lo[same] == gr->start)
+			same++;
+		assert(ring == same);
+	}
+	free(by_addr);
+	free(starts);
+	free(seen);
+}
+
 void residency_check(const struct sim *s)
 {
 	const struct gpu_desc *g = s->g;
@@ -1171,20 +1232,24 @@ void residency_check(const struct sim *s)
 		assert(threads <= g->max_threads && regs <= g->regs && blocks <= g->max_blocks);
 		assert(smem <= gpu_smem_capacity(g, c->graphics));
 		assert(c->nsm == smset_count(&c->members) && c->nsm > 0);
-		for (int sm = 0; sm < g->sm_count; sm++) {
-			assert(smset_has(&c->members, sm) == (s->cls_of[sm] == c));
-			/* a class is gated whole or not at all */
-			assert(!smset_has(&c->members, sm) || smset_has(&s->gated, sm) == c->gated);
-			/* ... and in one DRAM partition (sim/partition.c) */
-			int part = 0;
-			for (int p = 1; p < s->n_parts; p++)
-				part = smset_has(&s->parts[p].sms, sm) ? p : part;
-			assert(!smset_has(&c->members, sm) || part == c->part);
-		}
 		resident_total += (long)blocks * c->nsm;
 		sms += c->nsm;
 	}
+	/* every SM in the class it maps to, and the members add up to the SMs: so each SM is in
+	 * exactly one class (one walk of the SMs, not one per class: per-SM classes, as the block
+	 * drain makes, would square it) */
 	assert(sms == g->sm_count);
+	for (int sm = 0; sm < g->sm_count; sm++) {
+		const struct smclass *c = s->cls_of[sm];
+		assert(c && c->alive && smset_has(&c->members, sm));
+		/* a class is gated whole or not at all */
+		assert(smset_has(&s->gated, sm) == c->gated);
+		/* ... and in one DRAM partition (sim/partition.c) */
+		int part = 0;
+		for (int p = 1; p < s->n_parts; p++)
+			part = smset_has(&s->parts[p].sms, sm) ? p : part;
+		assert(part == c->part);
+	}
 	int idle = 0;
 	for (int i = 0; i < s->n_classes; i++)
 		idle += s->classes[i].alive && !s->classes[i].groups;
@@ -1210,19 +1275,7 @@ void residency_check(const struct sim *s)
 		assert(n == k->resident && exiting <= k->exited);
 		/* a persistent kernel's pool drains at the sum of its resident workers' speeds */
 		assert(!persistent(k) || fabs(rate - k->pool_rate) <= 1e-6 * (1 + rate));
-		/* sibling rings: exactly the kernel's groups of one start */
-		for (const struct group *gr = k->groups; gr; gr = gr->k_next) {
-			int ring = 0, same = 0;
-			const struct group *x = gr;
-			do {
-				assert(x->k == k && x->start == gr->start && x->sib_next->sib_prev == x);
-				ring++;
-				x = x->sib_next;
-			} while (x != gr);
-			for (x = k->groups; x; x = x->k_next)
-				same += x->start == gr->start;
-			assert(ring == same);
-		}
+		check_sibling_rings(k);
 		assert(!k->newest || k->newest->k == k);
 		if (k->shape)
 			reshape_check(s, k);

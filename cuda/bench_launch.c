@@ -151,6 +151,7 @@ static void alone_row(FILE *f, cJSON *arr, const char *name, int span, int rep, 
 static void bench_launch_alone(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *js, int N,
 			       int reps, int *cnt)
 {
+	(void)cal;   /* the least work: nothing to calibrate */
 	FILE *f = bench_out(o, "launch.csv");
 	fputs("shape,span,rep,blocks,us,blocks_per_us,first_blocks_per_us,steady_blocks_per_us,"
 	      "steady_residency_mean,steady_residency_sd,steady_residency_min,steady_residency_max,steady_block_us\n", f);
@@ -159,7 +160,6 @@ static void bench_launch_alone(struct ck_dev *d, struct ck_calib *cal, const str
 		const struct launch_shape *s = &alone_shapes[i];
 		struct ck_kernel k = { .cls = s->cls, .variant = CK_ORIGINAL, .threads = s->threads, .tasks = s->grid,
 				       .workers = s->grid, .work = 1 };
-		(void)cal;   /* the least work: no calibration */
 		struct ck_block_rec *r = alloc_recs(s->grid);
 		for (int rep = 0; rep < reps; rep++)
 			for (int span = 1; span >= 0; span--) {   /* alternated within the repetition */

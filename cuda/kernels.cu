@@ -938,7 +938,8 @@ static void ck_rbuf(struct ck_dev *d, int n)
 	}
 }
 
-static void ck_timing_of(const struct ck_slot *s, struct ck_timing *t)
+/* An asynchronous launch's timing: its slot's counters and its per-SM span words. */
+static void ck_timing_of(const struct ck_slot *s, const unsigned long long *span, struct ck_timing *t)
 {
 	t->first_ns = s->first;
 	t->last_ns = s->last;
@@ -948,6 +949,7 @@ static void ck_timing_of(const struct ck_slot *s, struct ck_timing *t)
 	t->fallback = s->fallback;
 	t->left = s->left;
 	t->live = 0;
+	ck_span_of(span, t);
 }
 
 static void reshape_open(struct ck_dev *d);
@@ -1192,8 +1194,7 @@ void ck_async_end(struct ck_dev *d, int n, struct ck_timing *t)
 	ck_rbuf(d, n);
 	CUDA_CHECK(cudaMemcpy(d->rspan, d->aspan, (size_t)n * CK_SPAN_WORDS * sizeof(*d->rspan), cudaMemcpyDeviceToHost));
 	for (int i = 0; i < n; i++) {
-		ck_timing_of(&hs[i], &t[i]);
-		ck_span_of(d->rspan + (size_t)i * CK_SPAN_WORDS, &t[i]);
+		ck_timing_of(&hs[i], d->rspan + (size_t)i * CK_SPAN_WORDS, &t[i]);
 	}
 	free(hs);
 }
@@ -1240,8 +1241,7 @@ void ck_slots_take(struct ck_dev *d, const int *slots, int n, struct ck_timing *
 	CUDA_CHECK(cudaEventRecord(d->rblank, d->rstream));
 	CUDA_CHECK(cudaEventSynchronize(d->rread));
 	for (int i = 0; i < n; i++) {
-		ck_timing_of(&d->rbuf[i], &t[i]);
-		ck_span_of(d->rspan + (size_t)i * CK_SPAN_WORDS, &t[i]);
+		ck_timing_of(&d->rbuf[i], d->rspan + (size_t)i * CK_SPAN_WORDS, &t[i]);
 	}
 }
 
@@ -1259,8 +1259,7 @@ void ck_slots_peek(struct ck_dev *d, const int *slots, int n, struct ck_timing *
 	CUDA_CHECK(cudaEventRecord(d->rread, d->rstream));
 	CUDA_CHECK(cudaEventSynchronize(d->rread));
 	for (int i = 0; i < n; i++) {
-		ck_timing_of(&d->rbuf[i], &t[i]);
-		ck_span_of(d->rspan + (size_t)i * CK_SPAN_WORDS, &t[i]);
+		ck_timing_of(&d->rbuf[i], d->rspan + (size_t)i * CK_SPAN_WORDS, &t[i]);
 		if (d->aquota[slots[i]])   /* a persistent launch's: counted per SM */
 			for (int sm = 0; sm < d->sm_count && sm < CK_MAX_SMS; sm++)
 				t[i].live += d->rlive[(size_t)i * CK_MAX_SMS + sm];

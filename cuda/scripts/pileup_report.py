@@ -77,13 +77,16 @@ def main():
                     scls=sh['short_class'], sgrid=sh['short_grid'], sthr=sh['short_threads'], sus=su, delay=0)
         r = cp.simulate(binary, gpu, pair, 'SL', tmp)
         sim = r['L'][1] - r['L'][0]
-        (p10, p50, p90), (m, vm, mx), _, c, window = drain(sl[name], cp.N)
-        print('| %s (L %s %dx%d, S %s %dx%d) | %.0f us | %s us | %s (occupancy %d) | %.0f us | %.2f | %.2f / %.2f / %.2f us '
-              '| %.2f us | %.2f, %.2f, %d | %.2f |' % (
+        if sl[name]:
+            (p10, p50, p90), (m, vm, mx), _, c, window = drain(sl[name], cp.N)
+            drained = '%.2f / %.2f / %.2f us | %.2f us | %.2f, %.2f, %d | %.2f' % (p10, p50, p90, window, m, vm, mx, c)
+        else:   # a run whose SL block records were left out (h200-describe's pileup.tgz)
+            drained = '- | - | - | -'
+        print('| %s (L %s %dx%d, S %s %dx%d) | %.0f us | %s us | %s (occupancy %d) | %.0f us | %.2f | %s |' % (
                   name, sh['long_class'], sh['long_grid'], sh['long_threads'], sh['short_class'], sh['short_grid'],
                   sh['short_threads'], la, ' / '.join('%.0f' % x['long_behind_us'] for x in reps),
                   ' / '.join(str(x['long_behind_max_per_sm']) for x in reps), sh['long_occupancy'], sim, sim / la,
-                  p10, p50, p90, window, m, vm, mx, c))
+                  drained))
 
 
 if __name__ == '__main__':

@@ -5,10 +5,13 @@ launched in LS when the GPU run's S started (the spin kernel before it is itself
 behind it in SL; solo times: the run's measured medians, or the bench's targets
 with --targets), runs `combosim run` on it, and prints markdown rows: each kernel's duration on
 the GPU (median, min-max over the repetitions) and simulated, its error, and the makespan's.
-Usage: compare_pairs.py BIN/combosim RUN_DIR [--gpu GPU] [--json FILE]
+Usage: compare_pairs.py BIN/combosim RUN_DIR [--gpu GPU] [--seeds N] [--json FILE]
        compare_pairs.py --between RUN_A RUN_B   (the GPU's run-to-run between two captures, JSON)
            (RUN_DIR: pairs.csv, summary.json, or run.tgz holding them; --json: the summary's
-           figures, each kernel alone and co-running, the makespans and the GPU's spreads)
+           figures, each kernel alone and co-running, the makespans and the GPU's spreads; --seeds:
+           each pair and order simulated with seeds 1..N, the median compared with the GPU's
+           median over its repetitions, the range beside: a drawn block drain makes a pile-up
+           random in the simulator as on the GPU; default 5, as many as the benches' repetitions)
        compare_pairs.py BIN/combosim --targets dev|test [--gpu GPU] [--before GPU2]
            (simulator only, at the bench's target solo times; --before: a second description's
            durations beside, e.g. the model before a change)
@@ -47,7 +50,7 @@ def bench_shapes():
 SHAPES = bench_shapes()
 
 
-def simulate(binary, gpu, pair, order, tmp):
+def simulate(binary, gpu, pair, order, tmp, seed=1):
     """pair: dict with lcls, lgrid, lthr, lus, scls, sgrid, sthr, sus, delay.  Returns
     {'L': (start, end), 'S': (start, end)} in us."""
     k = [{'name': 'L', 'class': pair['lcls'], 'grid': pair['lgrid'], 'threads': pair['lthr'], 'regs': 32,
@@ -55,7 +58,7 @@ def simulate(binary, gpu, pair, order, tmp):
          {'name': 'S', 'class': pair['scls'], 'grid': pair['sgrid'], 'threads': pair['sthr'], 'regs': 32,
           'smem': 0, 'solo_us': pair['sus']}]
     first, second = ('L', 'S') if order == 'LS' else ('S', 'L')
-    exp = {'name': 'pair', 'gpu': gpu, 'seed': 1, 'duration_ms': 100, 'kernels': k,
+    exp = {'name': 'pair', 'gpu': gpu, 'seed': seed, 'duration_ms': 100, 'kernels': k,
            'apps': [{'name': 'first', 'kernels': [first], 'repeat': 1},
                     {'name': 'second', 'kernels': [second], 'repeat': 1,
                      'start_ms': pair['delay'] / 1e3 if order == 'LS' else 0}],
@@ -107,6 +110,12 @@ def gpu_rows(path):
     for r in rows:
         out.setdefault(r['pair'], []).append(r)
     return out
+
+
+def over_seeds(v):
+    """A simulated duration over the seeds run: its median, and the range when they differ."""
+    m = statistics.median(v)
+    return '%.0f us' % m if max(v) - min(v) < 0.5 else '%.0f (%.0f-%.0f) us' % (m, min(v), max(v))
 
 
 def pct(x):
@@ -177,6 +186,11 @@ def main():
                         line += ' %.0f us | %.1fx |' % (sb, sb / p['sus'])
                     print(line)
             return
+        seeds = 5
+        if '--seeds' in a:
+            i = a.index('--seeds')
+            seeds = int(a[i + 1])
+            del a[i:i + 2]
         jpath = None
         if '--json' in a:
             i = a.index('--json')
@@ -206,9 +220,11 @@ def main():
                 lw = [float(r['long_with_us']) for r in rr]
                 sw = [float(r['short_with_us']) for r in rr]
                 mk = [float(r['makespan_us']) for r in rr]
-                sim = simulate(binary, gpu, p, order, tmp)
-                ld, sd = sim['L'][1] - sim['L'][0], sim['S'][1] - sim['S'][0]
-                smk = max(sim['L'][1], sim['S'][1]) - min(sim['L'][0], sim['S'][0])
+                runs = [simulate(binary, gpu, p, order, tmp, seed) for seed in range(1, seeds + 1)]
+                lds = [r['L'][1] - r['L'][0] for r in runs]
+                sds = [r['S'][1] - r['S'][0] for r in runs]
+                ld, sd = statistics.median(lds), statistics.median(sds)
+                smk = statistics.median(max(r['L'][1], r['S'][1]) - min(r['L'][0], r['S'][0]) for r in runs)
                 el = (ld - statistics.median(lw)) / statistics.median(lw)
                 es = (sd - statistics.median(sw)) / statistics.median(sw)
                 em = (smk - statistics.median(mk)) / statistics.median(mk)
@@ -218,9 +234,9 @@ def main():
                 spreads += [(max(lw) - min(lw)) / statistics.median(lw), (max(sw) - min(sw)) / statistics.median(sw)]
                 co_spread += spreads[-2:]
                 mk_spread.append((max(mk) - min(mk)) / statistics.median(mk))
-                print('| %s | %s | %.0f (%.0f-%.0f) us | %.0f us | %s | %.0f (%.0f-%.0f) us | %.0f us | %s | %s |' % (
-                    name, order, statistics.median(lw), min(lw), max(lw), ld, pct(el), statistics.median(sw), min(sw),
-                    max(sw), sd, pct(es), pct(em)))
+                print('| %s | %s | %.0f (%.0f-%.0f) us | %s | %s | %.0f (%.0f-%.0f) us | %s | %s | %s |' % (
+                    name, order, statistics.median(lw), min(lw), max(lw), over_seeds(lds), pct(el),
+                    statistics.median(sw), min(sw), max(sw), over_seeds(sds), pct(es), pct(em)))
         errs.sort()
         mk_errs.sort()
         spreads.sort()
@@ -233,7 +249,8 @@ def main():
             f = lambda v: {'median': statistics.median(v), 'max': max(v), 'n': len(v)}
             json.dump({'alone': f(alone), 'alone_gpu_spread': f(alone_spread), 'corun': f(co_errs),
                        'corun_gpu_spread': f(co_spread), 'makespan': f(mk_errs), 'makespan_gpu_spread': f(mk_spread),
-                       'reps': len([r for r in next(iter(groups.values())) if r['order'] == 'LS'])},
+                       'reps': len([r for r in next(iter(groups.values())) if r['order'] == 'LS']),
+                       'seeds': seeds},
                       open(jpath, 'w'), indent=1)
 
 

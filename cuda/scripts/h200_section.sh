@@ -60,7 +60,8 @@ issue table are fitted there by the scripts that fitted the H100's; what those r
 is the H100's, listed in the description's \`sources.assumed\`: $(key sources.assumed)
 
 The pair sets below are compared at each kernel's solo time measured in the same run, so a
-description matters through what happens when kernels share the GPU.
+description matters through what happens when kernels share the GPU; the simulator's durations
+are its median over seeds 1-5, the GPU's its median over the repetitions.
 **cuda/runs/h200-pairs-test4 to h200-pairs-test7 are the test sets for models/h200.json**
 (report only): test4 captured before the description existed, test5 after RT's path to L2
 (below) was added to it, with new shapes and RT on either side, test6 after warp_ready (the

@@ -694,6 +694,15 @@ $(cat "$VALIDATION_SUMMARY")
   (h200-pairs-dev2, h200-pairs-dev3, h200-pairs-test3, co-run set 2, h200-full) after every
   test set above but h200-pairs-test6 was captured; none of them was read for it.
   h200-pairs-test6 was captured after it.
+- The block drain's quantile knots (models/*.json \`block_drain\`) are the least-squares fit of
+  the calibration sample's quantile function since its knot at 1 was found to be the sample's
+  one slowest block (a drawn spread 1.2-1.8 times the sample's).  The sign that led there, a
+  one-wave MEM kernel ending late in LS, was in the development and the test pair tables alike;
+  the fix was chosen on the calibration sample's own spread and checked on development sets.
+- The pair sets' simulated durations are the simulator's median over seeds 1-5
+  (cuda/scripts/compare_pairs.py \`--seeds\`, default 5), against the GPU's median over its
+  repetitions: with a drawn drain a pile-up takes whole blocks per SM more or fewer with the
+  seed, as it does between the GPU's repetitions.  Decided before any test set was compared so.
 
 $(cat $tmp/runs.md)
 

@@ -25,7 +25,10 @@
  * S in SL those ending from 30 us before L's first).  Outputs: pairs.csv (every repetition),
  * summary.json `pairs` (medians, the kernels' shapes and work); `pairs-dev3` the same for two
  * long kernels of one or two blocks per SM each (issue slots between resident warps);
- * `pairs-test6`, other shapes again, the test set captured after warp_ready (report only).
+ * `pairs-test6`, other shapes again, the test set captured after warp_ready (report only);
+ * `pairs-dev4`, a TC kernel beside MEM kernels of 2 to 48 warps per SM (development);
+ * `pairs-test7` to `pairs-test9`, test sets captured after later model changes (their tables
+ * say which; report only).
  */
 #include <math.h>
 #include <stdio.h>
@@ -195,6 +198,20 @@ static const struct pair_shape test8_pairs[] = {
 	{ "o-TC1+CDs", CK_TC, 288, 1, 700, CK_CD, 96, 40960, 120, 150 },
 	{ "o-MEM2+MEMs", CK_MEM, 224, 2, 650, CK_MEM, 64, 49152, 120, 150 },
 	{ "o-CD2+CDs", CK_CD, 224, 2, 650, CK_CD, 160, 24576, 120, 150 },
+};
+
+/* test9: captured after the block drain's quantile knots were fitted (least squares) and the pair
+ * comparison became the simulator's median over seeds; shapes of no earlier set, every class on
+ * either side */
+static const struct pair_shape test9_pairs[] = {
+	{ "k-CD2+MEMs", CK_CD, 128, 2, 650, CK_MEM, 192, 32768, 110, 150 },
+	{ "k-TC3+CDs", CK_TC, 160, 3, 650, CK_CD, 224, 16384, 120, 150 },
+	{ "k-MEM2+CDs", CK_MEM, 320, 2, 650, CK_CD, 128, 40960, 120, 150 },
+	{ "k-RT1+TCs", CK_RT, 224, 1, 650, CK_TC, 160, 32768, 120, 150 },
+	{ "k-CD4+RTs", CK_CD, 96, 4, 650, CK_RT, 160, 6144, 140, 150 },
+	{ "k-TC1+MEMs", CK_TC, 352, 1, 700, CK_MEM, 128, 49152, 120, 150 },
+	{ "k-MEM1+MEMs", CK_MEM, 384, 1, 650, CK_MEM, 160, 32768, 120, 150 },
+	{ "k-RT2+CDs", CK_RT, 192, 2, 650, CK_CD, 192, 24576, 120, 150 },
 };
 
 /* dev4: a TC kernel (one block of 8 warps per SM) beside a MEM kernel of 2 to 48 warps per SM,
@@ -412,6 +429,7 @@ static const struct {
 	PAIR_SET(BENCH_PAIRS_DEV4, "dev4", dev4_pairs, false),
 	PAIR_SET(BENCH_PAIRS_TEST7, "test7", test7_pairs, false),
 	PAIR_SET(BENCH_PAIRS_TEST8, "test8", test8_pairs, false),
+	PAIR_SET(BENCH_PAIRS_TEST9, "test9", test9_pairs, false),
 };
 
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)

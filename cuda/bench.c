@@ -150,15 +150,27 @@ double bench_calibrate(struct ck_dev *d, struct ck_calib *cal, struct ck_kernel 
 		return NAN;
 	}
 	double tm = NAN;
+	struct ck_kernel best = c;
+	double best_tm = NAN, best_b = NAN;
 	/* A glitch in one measurement (a cold start, a clock change) can bend the fitted line and
-	 * land far from the target: measure again from scratch, up to three times. */
+	 * land far from the target: measure again from scratch, up to three times, and keep the
+	 * attempt that came closest (a class of coarse work, RT at a few units, can end a later
+	 * attempt at the least work: h200-pairs-test9's repeat, 113 us for 650). */
 	for (int attempt = 0; attempt < 3; attempt++) {
 		tm = calibrate_once(d, &c, target_us, &a, &b);
+		if (isnan(best_tm) || fabs(tm - target_us) < fabs(best_tm - target_us)) {
+			best = c;
+			best_tm = tm;
+			best_b = b;
+		}
 		if (fabs(tm - target_us) <= 0.05 * target_us)
 			break;
 		fprintf(stderr, "calibration of %s: work %ld -> %.1f us, %.0f %% off the target %.1f us: again\n",
 			ck_class_names[k->cls], c.work, tm, 100 * fabs(tm - target_us) / target_us, target_us);
 	}
+	c = best;
+	tm = best_tm;
+	b = best_b;
 	/* the cache keeps the line through the final point with the fitted slope */
 	a = tm - b * (double)c.work;
 	if (!ck_calib_put(cal, &c, a, b, target_us, tm))   /* e.g. the least work takes longer than the target */

@@ -703,6 +703,7 @@ $(cat "$VALIDATION_SUMMARY")
   (cuda/scripts/compare_pairs.py \`--seeds\`, default 5), against the GPU's median over its
   repetitions: with a drawn drain a pile-up takes whole blocks per SM more or fewer with the
   seed, as it does between the GPU's repetitions.  Decided before any test set was compared so.
+  h200-pairs-test9 was captured after both (the H200 section): the current model's test set.
 
 $(cat $tmp/runs.md)
 

@@ -27,6 +27,7 @@ struct bench_opts {
 	const char *out_dir;
 	const char *calib_path;
 	const char *command;       /* the command line, recorded in summary.json */
+	int delay_fma;             /* pair benches: the LS delay kernel spins on FMA work (else sleeps) */
 };
 
 int bench_run(const struct bench_opts *o);

@@ -5,7 +5,8 @@
  * instruction mix?  The long kernel L (original variant, a few blocks per SM, so every SM keeps
  * room) runs alone, the short kernel S (thousands of small blocks, tens of us per wave) runs
  * alone, then the two share the GPU:
- *   LS: L first; S launched after a one-block spin kernel of `delay` us on S's stream, so S
+ *   LS: L first; S launched after a one-block delay kernel of `delay` us on S's stream (one
+ *       warp sleeping; `--delay fma`: spinning on FMA work, as before h200-pairs-test9), so S
  *       meets L mid-run (an element-wise kernel launched beside a running batch-norm one);
  *   SL: S first, L right behind it on the other stream (no spin): L's blocks wait behind S's
  *       (the leftover rule) and land as S's last wave drains.
@@ -315,12 +316,20 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 	cJSON *jset = cJSON_AddObjectToObject(sum, "pairs");
 	cJSON_AddStringToObject(jset, "set", set);
 	cJSON_AddStringToObject(jset, "what", "L alone, S alone, LS (L first, S after a spin of delay_us on its stream), SL (S first, L right behind it on the other stream); medians over reps; second_start_us: the second kernel's first block entry after the first kernel's");
-	struct ck_kernel spin = { .cls = CK_CD, .variant = CK_ORIGINAL, .threads = 32, .tasks = 1 };
+	/* the LS delay: one block of one warp on S's stream.  Sleeping (the default) it takes no
+	 * issue slots; as FMA work calibrated to delay_us (--delay fma, the benches before it) it
+	 * ran 4-6x its time beside L and slowed the L block on its SM by 12-15 %: in h200-pairs-dev2
+	 * L's end was that SM's in 4 of 8 LS pairs, 12-15 % after the median SM's */
+	cJSON_AddStringToObject(jset, "delay", o->delay_fma ? "fma" : "sleep");
+	struct ck_kernel spin = { .cls = CK_CD, .variant = CK_ORIGINAL, .threads = 32, .tasks = 1, .work = 1 };
 	for (int p = 0; p < np; p++) {
 		const struct pair_shape *s = &ps[p];
 		struct ck_kernel L, S;
 		bench_pair_kernels(d, cal, s, N, &L, &S);
-		bench_calibrate(d, cal, &spin, s->delay_us);
+		if (o->delay_fma)
+			bench_calibrate(d, cal, &spin, s->delay_us);
+		else
+			spin.sleep_us = (int)s->delay_us;
 		struct ck_block_rec *rs = calloc((size_t)S.tasks, sizeof(*rs)), *rl = calloc((size_t)L.tasks, sizeof(*rl));
 		if (!rs || !rl) {
 			fprintf(stderr, "combosim-cuda: out of memory\n");

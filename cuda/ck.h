@@ -58,6 +58,10 @@ struct ck_kernel {
 	 * atomicMin / atomicMax on two words of its slot, which bench launch measures); its
 	 * timing then comes from its block records, which the run must ask for */
 	int no_span;
+	/* original grids only: > 0, each block sleeps this long (__nanosleep on %globaltimer)
+	 * instead of its class's work, a delay that takes no issue slots from the warps beside it
+	 * (the pair benches' LS delay: a spinning FMA warp slowed the L block sharing its SM) */
+	int sleep_us;
 };
 
 static inline void ck_mask_clear(struct ck_kernel *k)

@@ -39,6 +39,7 @@ struct ck_args {
 					* words (ck_slot_reshape); NULL: ck_run_group's launches */
 	int topup;                     /* a top-up grid (ck_topup_async): no fallback */
 	int no_span;                   /* original blocks skip the slot's first / last atomics */
+	unsigned long long sleep_ns;   /* original blocks: sleep this long instead of working (0: work) */
 	struct ck_task_rec *trec;      /* per task records, or NULL */
 	unsigned int buf_mask;
 	struct ck_slot *slot;
@@ -438,7 +439,11 @@ template <int CLS> __global__ void __launch_bounds__(1024, 2) ck_kernel(const ck
 	float acc = 0.f;
 	unsigned int done = 0;
 	bool left = false;
-	if (a.variant == CK_ORIGINAL) {
+	if (a.variant == CK_ORIGINAL && a.sleep_ns) {
+		while (ck_now() - t0 < a.sleep_ns)
+			__nanosleep(1000);
+		done = 1;
+	} else if (a.variant == CK_ORIGINAL) {
 		acc = ck_body<CLS>(a, blockIdx.x);
 		done = 1;
 	} else {
@@ -828,10 +833,11 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 		int s = streams ? streams[i] : 0;
 		if (s < 0 || s >= d->nstreams || ki->threads < 32 || ki->threads % 32 || ki->threads > 1024 ||
 		    ki->work < 1 || ki->work > 0x7fffffffL || ki->tasks < 1 || ck_grid(ki) < 1 || ki->sm_quota < 0 ||
-		    (ki->no_span && (ki->variant != CK_ORIGINAL || !recs || !recs[i]))) {
+		    (ki->no_span && (ki->variant != CK_ORIGINAL || !recs || !recs[i])) || ki->sleep_us < 0 ||
+		    (ki->sleep_us && ki->variant != CK_ORIGINAL)) {
 			fprintf(stderr, "combosim-cuda: bad launch %d: class %d stream %d threads %d work %ld grid %d quota %d"
-				" no_span %d (original grids with block records only)\n",
-				i, ki->cls, s, ki->threads, ki->work, ck_grid(ki), ki->sm_quota, ki->no_span);
+				" no_span %d sleep_us %d (original grids only; no_span with block records)\n",
+				i, ki->cls, s, ki->threads, ki->work, ck_grid(ki), ki->sm_quota, ki->no_span, ki->sleep_us);
 			exit(1);
 		}
 		ck_args a;
@@ -849,6 +855,7 @@ void ck_run_group(struct ck_dev *d, const struct ck_kernel *k, const int *stream
 		}
 		a.rec = recs && recs[i] ? d->drec + off[i] : NULL;
 		a.no_span = ki->no_span;
+		a.sleep_ns = (unsigned long long)ki->sleep_us * 1000ull;
 		a.buf = d->buf;
 		a.bvh = d->bvh;
 		a.tc = d->tc;

@@ -2,7 +2,7 @@
  *
  *   combosim-cuda info [--device N]
  *   combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pairs-dev4|pairs-test7|pairs-test8|pairs-test9|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game [--out DIR] [--calib FILE] [--reps N]
- *                       [--target-us US] [--device N]
+ *                       [--target-us US] [--delay sleep|fma] [--device N]
  *   combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE] [--device N] [--check]
  *                     [--mps-client]
  *
@@ -19,7 +19,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: combosim-cuda info [--device N]\n"
 	      "       combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pairs-dev4|pairs-test7|pairs-test8|pairs-test9|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game [--out DIR]\n"
-	      "                     [--calib FILE] [--reps N] [--target-us US] [--device N]\n"
+	      "                     [--calib FILE] [--reps N] [--target-us US] [--delay sleep|fma] [--device N]\n"
 	      "       combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE]\n"
 	      "                     [--device N] [--check] [--mps-client]\n"
 	      "run replays the experiment's game frames and BE apps on the GPU under each of its\n"
@@ -169,6 +169,12 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--reps") && o.what) {
 			if (parse_int(a, v, 1, 64, &o.reps))
 				return 2;
+		} else if (!strcmp(a, "--delay") && o.what) {
+			if (strcmp(v, "sleep") && strcmp(v, "fma")) {
+				fprintf(stderr, "combosim-cuda: --delay: expected sleep or fma, got '%s'\n", v);
+				return 2;
+			}
+			o.delay_fma = !strcmp(v, "fma");
 		} else if (!strcmp(a, "--target-us") && o.what) {
 			if (parse_int(a, v, 10, 10000000, &iv))
 				return 2;

@@ -703,7 +703,11 @@ $(cat "$VALIDATION_SUMMARY")
   (cuda/scripts/compare_pairs.py \`--seeds\`, default 5), against the GPU's median over its
   repetitions: with a drawn drain a pile-up takes whole blocks per SM more or fewer with the
   seed, as it does between the GPU's repetitions.  Decided before any test set was compared so.
-  h200-pairs-test9 was captured after both (the H200 section): the current model's test set.
+  h200-pairs-test9 was captured after both (the H200 section), and h200-pairs-test9s, its
+  shapes again, after the pair benches' LS delay kernel came to sleep: the current model's test
+  set.  Every pair set captured before carries the old delay, a warp spinning on FMA work that
+  slowed the L block on its SM by up to 15 % (cuda/runs/h200-delay): their LS rows' L errors
+  hold it.
 
 $(cat $tmp/runs.md)
 

@@ -58,5 +58,26 @@ elif ! cmp -s "$T/h200.json" models/h200.json; then
 	diff "$T/h200.json" models/h200.json | head -8
 	fails=$((fails + 1))
 fi
-[ "$fails" = 0 ] && echo "describe_gpu: 6 fits match models/h100.json (MEM l2, warp_ready, sat_warps: the H200's), models/h200.json regenerated identical" 
+# fit_drain.py's knots keep a sample's spread: the simulator draws by linear interpolation
+# between them (models/gpu.c gpu_quantile_at), so the piecewise-linear quantile function's mean
+# and sd must be the sample's, tails and all (its order statistics as knots drew a heavy-tailed
+# sample's sd 1.9 times over, its mean 4 % high)
+python3 - <<'PY' || fails=$((fails + 1))
+import math, random, sys
+sys.path.insert(0, 'cuda/scripts')
+from fit_drain import knots
+rng = random.Random(7)
+x = sorted([math.exp(rng.gauss(0, 0.15)) for _ in range(20000)] + [2.8 + 0.1 * rng.random() for _ in range(40)])
+q = knots(x, 17)
+d = 1 / (len(q) - 1)
+m = sum((a + b) / 2 * d for a, b in zip(q, q[1:]))
+sd = math.sqrt(sum((a * a + a * b + b * b) / 3 * d for a, b in zip(q, q[1:])) - m * m)
+mx = sum(x) / len(x)
+sx = math.sqrt(sum((v - mx) ** 2 for v in x) / len(x))
+bad = abs(m / mx - 1) > 0.005 or abs(sd / sx - 1) > 0.1 or any(b < a for a, b in zip(q, q[1:]))
+if bad:
+    print('FAIL fit_drain.py knots: mean %.4f sd %.4f drawn, sample %.4f / %.4f, knots %s' % (m, sd, mx, sx, q))
+sys.exit(1 if bad else 0)
+PY
+[ "$fails" = 0 ] && echo "describe_gpu: 6 fits match models/h100.json (MEM l2, warp_ready, sat_warps: the H200's), models/h200.json regenerated identical, fit_drain's knots keep a sample's spread" 
 exit "$fails"

@@ -919,6 +919,8 @@ static void ck_fill_args(struct ck_dev *d, const struct ck_kernel *ki, int slot,
 		a->cap = d->acap + (size_t)slot * CK_MAX_SMS;
 	}
 	a->rec = NULL;
+	if (ki->variant == CK_ORIGINAL && ki->sleep_us > 0)   /* as ck_run_group's: a delay, no work */
+		a->sleep_ns = (unsigned long long)ki->sleep_us * 1000ull;
 	if (slot == d->trec_slot && ki->tasks <= d->trec_n)
 		a->trec = d->trec;
 	a->buf = d->buf;

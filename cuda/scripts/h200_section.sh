@@ -36,6 +36,15 @@ mk_rows() {
 	paste -d'|' "$tmp/$1-h200.md" "$tmp/$1-h100.md" | awk -F'|' '$2 !~ /pair|---/ && NF > 20 {
 		printf "| %s | %s | %s | %s | %s | %s |\n", $2, $3, $4, $5, $10, $21 }'
 }
+# between SET: the GPU's run-to-run between a set's two captures (run.tgz, repeat.tgz), per pair
+# and order, median / worst (a pair calibrated otherwise in the two is left out)
+between() {
+	python3 cuda/scripts/compare_pairs.py --between "cuda/runs/h200-pairs-$1" "cuda/runs/h200-pairs-$1/repeat.tgz" 2>/dev/null |
+		python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+print('co-running kernels %.1f / %.1f %%, pair makespan %.1f / %.1f %%' % tuple(100 * d[k][s] for k in ('corun', 'makespan') for s in ('median', 'max')))"
+}
 # refit SATURATION_TGZ PATTERN [NEIGHBOUR_TGZ ...]: fit_l2.py's first line matching PATTERN on a
 # saturation run's quarter (and power.tgz's RT phases, and the neighbours' MEM phases)
 refit() {
@@ -117,26 +126,14 @@ $(row "$tmp/dev-h100.json" "h200-describe pairs (development), models/h100.json"
 
 h200-pairs-test9s was captured twice in one call (repeat.tgz): the GPU's own run-to-run between
 the two, per pair and order, median / worst (k-TC1+MEMs left out: the repeat calibrated its MEM S
-to other work): $(python3 cuda/scripts/compare_pairs.py --between cuda/runs/h200-pairs-test9s cuda/runs/h200-pairs-test9s/repeat.tgz 2>/dev/null | python3 -c "
-import json, sys
-d = json.load(sys.stdin)
-print('co-running kernels %.1f / %.1f %%, pair makespan %.1f / %.1f %%' % tuple(100 * d[k][s] for k in ('corun', 'makespan') for s in ('median', 'max')))").
+to other work): $(between test9s).
 h200-pairs-test9 was captured twice in one call (repeat.tgz): the GPU's own run-to-run between
 the two, per pair and order, median / worst (k-RT2+CDs left out: the repeat's calibration ended
-its RT kernel at 113 us for 650, since fixed in bench_calibrate): $(python3 cuda/scripts/compare_pairs.py --between cuda/runs/h200-pairs-test9 cuda/runs/h200-pairs-test9/repeat.tgz 2>/dev/null | python3 -c "
-import json, sys
-d = json.load(sys.stdin)
-print('co-running kernels %.1f / %.1f %%, pair makespan %.1f / %.1f %%' % tuple(100 * d[k][s] for k in ('corun', 'makespan') for s in ('median', 'max')))").
+its RT kernel at 113 us for 650, since fixed in bench_calibrate): $(between test9).
 h200-pairs-test8 was captured twice in one call (repeat.tgz): the GPU's own run-to-run between
-the two, per pair and order, median / worst: $(python3 cuda/scripts/compare_pairs.py --between cuda/runs/h200-pairs-test8 cuda/runs/h200-pairs-test8/repeat.tgz | python3 -c "
-import json, sys
-d = json.load(sys.stdin)
-print('co-running kernels %.1f / %.1f %%, pair makespan %.1f / %.1f %%' % tuple(100 * d[k][s] for k in ('corun', 'makespan') for s in ('median', 'max')))").
+the two, per pair and order, median / worst: $(between test8).
 h200-pairs-test6 was captured again in a later call (repeat.tgz, RUN.md): the GPU's own
-run-to-run between the two calls, per pair and order, median / worst: $(python3 cuda/scripts/compare_pairs.py --between cuda/runs/h200-pairs-test6 cuda/runs/h200-pairs-test6/repeat.tgz | python3 -c "
-import json, sys
-d = json.load(sys.stdin)
-print('co-running kernels %.1f / %.1f %%, pair makespan %.1f / %.1f %%' % tuple(100 * d[k][s] for k in ('corun', 'makespan') for s in ('median', 'max')))")
+run-to-run between the two calls, per pair and order, median / worst: $(between test6)
 (the spread over one call's repetitions is the table's last column).
 
 Each pair of the test sets: the makespan error on either description (L, the long kernel;

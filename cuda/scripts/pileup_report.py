@@ -78,7 +78,7 @@ def main():
                     scls=sh['short_class'], sgrid=sh['short_grid'], sthr=sh['short_threads'], sus=su, delay=0)
         # the simulator's median over seeds 1-5, as compare_pairs.py (a drawn drain makes the
         # pile-up random); the range beside when the seeds differ
-        sims = [r['L'][1] - r['L'][0] for r in (cp.simulate(binary, gpu, pair, 'SL', tmp, seed) for seed in range(1, 6))]
+        sims = [r['L'][1] - r['L'][0] for r in (cp.simulate(binary, gpu, pair, 'SL', tmp, seed) for seed in range(1, cp.SEEDS + 1))]
         sim = statistics.median(sims)
         if sl[name]:
             (p10, p50, p90), (m, vm, mx), _, c, window = drain(sl[name], cp.N)

@@ -113,7 +113,7 @@ static const char *const top_keys[] = {
 };
 static const char *const sm_keys[] = {
 	"max_threads", "max_blocks", "registers", "reg_alloc_unit", "max_threads_per_block",
-	"warp_size", "l1_smem_kb", "smem_compute_kb", "smem_graphics_kb", "graphics_reserved_kb",
+	"warp_size", "schedulers", "l1_smem_kb", "smem_compute_kb", "smem_graphics_kb", "graphics_reserved_kb",
 	"smem_reserved_per_block_b", "smem_alloc_unit_b", "carveouts_kb", "units", NULL
 };
 /* Quantiles q0 .. q1 of a ratio to its mean at evenly spaced points: they rise, and are
@@ -342,6 +342,8 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 		g->max_threads_per_block = (int)v;
 	if (cfg_int(&sm, "warp_size", 1, 128, CFG_REQUIRED, &v))
 		g->warp_size = (int)v;
+	if (cfg_int(&sm, "schedulers", 1, 64, &(int64_t){ 0 }, &v))
+		g->schedulers = (int)v;
 	g->l1_smem_bytes = read_kb(&sm, "l1_smem_kb", 1 << 20);
 	g->smem_compute_bytes = read_kb(&sm, "smem_compute_kb", 1 << 20);
 	g->smem_graphics_bytes = read_kb(&sm, "smem_graphics_kb", 1 << 20);

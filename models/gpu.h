@@ -38,6 +38,7 @@ struct gpu_desc {
 	int reg_alloc_unit;               /* registers are allocated per warp in units of this */
 	int max_threads_per_block;
 	int warp_size;
+	int schedulers;                   /* warp schedulers (sub-partitions); 0: not described */
 	int l1_smem_bytes;                /* unified L1 + shared memory array */
 	int smem_compute_bytes;           /* shared-memory carveout in compute mode */
 	int smem_graphics_bytes;          /* shared memory left to compute when graphics work is resident */
@@ -73,7 +74,8 @@ struct gpu_desc {
 		double dram;
 		double l2;                 /* chip L2 demand at its saturation on every SM; 0: none */
 		/* per-SM saturation: blocks whatever their shape, or warps (a kernel of w warps
-		 * per block saturates at max(1, sat_warps / w) blocks); 0: none */
+		 * per block saturates at max(1, sat_warps / w) blocks; with schedulers, each of
+		 * them at sat_warps / schedulers: models/kernel.c kernel_intrinsic); 0: none */
 		int sat_blocks;
 		double sat_warps;
 	} class_defaults[KC_COUNT];

@@ -2,7 +2,8 @@
  *
  * Per SM, a kernel k with n_k resident blocks runs them at an intrinsic speed
  * s0_k = min(1, sat_k / n_k): beyond the blocks it needs for full throughput, more blocks of
- * the same kernel only share it.  At that speed it puts load n_k * delta_k[u] * s0_k on unit u.
+ * the same kernel only share it (with a saturation per warp scheduler, the busiest scheduler's:
+ * models/kernel.h kernel_intrinsic).  At that speed it puts load n_k * delta_k[u] * s0_k on unit u.
  *  - fair discipline: k runs at s0_k / max(1, L_u) over the units u it uses, L_u the unit's
  *    total load: a kernel is slowed by the most over-subscribed unit it needs;
  *  - age discipline: kernels take units in launch order; the oldest gets what it needs, later
@@ -27,6 +28,7 @@
  * these rates together give r back.
  */
 #include "models/interference.h"
+#include "models/kernel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -188,19 +190,33 @@ static void read_yield(struct bottleneck *b, const struct cfg *table)
 	}
 }
 
-/* "warp_ready": {"CD": 0.47, "schedulers": 4, "source": ...}: under the age discipline a
+/* "warp_ready": {"CD": 0.47, "source": ...}: under the age discipline a
  * kernel's warps leave the cycles in which none of them can issue to the kernels served after
  * it.  A warp of the class can issue in a cycle with the given chance, so with w warps of the
  * kernel on each of the SM's schedulers none can in (1 - p)^w of them; that share of each unit
  * and of the issue slots it would take goes to the later kernels, as far as they want it.  Few
  * warps leave much (cuda/runs/h200-pairs-dev3: of two CD kernels of 8 warps per SM each the
  * first runs at ~0.72 of its speed alone, the second ~0.37), many next to nothing (co-run set
- * 1: of two of 32 warps per SM the first near its solo time, the second after it). */
+ * 1: of two of 32 warps per SM the first near its solo time, the second after it).  The SM's
+ * schedulers are the GPU's (sm.schedulers), or the table's own "schedulers" where the GPU does
+ * not say; both given, they agree. */
 static void read_ready(struct bottleneck *b, const struct cfg *table)
 {
-	if (cfg_num(table, "schedulers", 1, 64, CFG_REQUIRED, &b->schedulers))
-		read_class_numbers(table, "schedulers", 0.01,
-				   "expected a class name (RT, CD, TC, MEM), \"schedulers\" or \"source\"", b->ready);
+	double own = 0;
+	int gpu = b->g ? b->g->schedulers : 0;
+	if (!cfg_num(table, "schedulers", 1, 64, &(double){ 0 }, &own))
+		return;
+	if (own > 0 && gpu > 0 && own != gpu) {
+		cfg_fail_key(table, "schedulers", "expected the GPU's sm.schedulers (%d), got %g", gpu, own);
+		return;
+	}
+	b->schedulers = own > 0 ? own : gpu;
+	if (b->schedulers <= 0) {
+		cfg_fail_key(table, "schedulers", "expected the warp schedulers per SM here or in the GPU's \"sm\"");
+		return;
+	}
+	read_class_numbers(table, "schedulers", 0.01,
+			   "expected a class name (RT, CD, TC, MEM), \"schedulers\" or \"source\"", b->ready);
 }
 
 /* The share of what a kernel would take that it keeps when others wait for it (warp_ready). */
@@ -224,7 +240,7 @@ static bool uses(const struct sm_kernel_view *k, int u)
 
 static double intrinsic(const struct sm_kernel_view *k)
 {
-	return k->blocks > k->sat ? (double)k->sat / k->blocks : 1.0;
+	return kernel_intrinsic(k->sat, k->sched_sat, k->schedulers, k->block_warps, k->blocks);
 }
 
 /* Per-block share of the SM's issue slots at speed 1. */

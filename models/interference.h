@@ -22,6 +22,8 @@ struct sm_kernel_view {
 	int blocks;              /* resident on this SM */
 	double sat;              /* blocks that reach full per-SM throughput (>= 1) */
 	int block_warps;         /* warps per block */
+	double sched_sat;        /* kernel_fit.sched_sat and .schedulers (0: saturation in blocks) */
+	int schedulers;
 	uint64_t order;          /* launch order: lower is older */
 };
 

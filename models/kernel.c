@@ -66,31 +66,44 @@ void kclass_default_demand(enum kclass c, double demand[UNIT_COUNT], double *dra
 /* Blocks per SM at which the kernel reaches the SM's full throughput: its own figure, else its
  * class's on this GPU (in blocks, or in warps: the SM's warp schedulers saturate at a number of
  * resident warps whatever the blocks' shape, cuda/runs/h200-saturation-warps), else the blocks
- * it has alone; never fewer than one block nor more than fit. */
+ * it has alone; never more than fit, and never fewer than one block but where the GPU has
+ * schedulers: then a block of more warps than sat_warps is past the saturation alone (sat below
+ * one, its speed alone below one: kernel_intrinsic), so that n x speed x demand / sat, the
+ * unit it takes, is its share of the SM's throughput. */
 static double saturation(const struct kernel_spec *k, const struct class_default *cd, int warps,
-			 int occ, int solo_resident)
+			 int occ, int solo_resident, int schedulers)
 {
 	double sat = k->sat_blocks > 0 ? k->sat_blocks
+		   : cd->sat_warps > 0 && schedulers > 0 ? cd->sat_warps / warps
 		   : cd->sat_warps > 0 ? fmax(1.0, cd->sat_warps / warps)
 		   : cd->sat_blocks;
 	return sat > 0 ? fmin(sat, occ) : solo_resident;
 }
 
+double kernel_intrinsic(double sat, double sched_sat, int schedulers, int block_warps, int n)
+{
+	if (sched_sat > 0) {
+		double busiest = ceil((double)n * block_warps / schedulers);
+		return busiest > sched_sat ? sched_sat / busiest : 1.0;
+	}
+	return n > sat ? sat / n : 1.0;
+}
+
 /* Block speed of the kernel alone with n blocks on each of `sms` SMs: its intrinsic speed
- * (1, or sat/n when more blocks than needed for full throughput share the SM), slowed by any
+ * (kernel_intrinsic), slowed by any
  * over-subscribed unit or by DRAM or the L2 path (models/interference.c, fair discipline, nothing else
  * resident). */
 static double solo_block_speed(const struct kernel_fit *f, const struct gpu_desc *g, int n, int sms)
 {
-	double s0 = fmin(1.0, f->sat / n);
+	double s0 = kernel_intrinsic(f->sat, f->sched_sat, f->schedulers, f->warps, n);
 	double slow = 1.0;
 	for (int u = 0; u < UNIT_COUNT; u++)
 		if (f->delta[u] > 0)
 			slow = fmax(slow, n * f->delta[u] * s0);
 	if (g->dram_sharing && f->dram_delta > 0)
-		slow = fmax(slow, gpu_dram_slowdown(g, sms * fmin(n, f->sat) * f->dram_delta));
+		slow = fmax(slow, gpu_dram_slowdown(g, sms * n * s0 * f->dram_delta));
 	if (g->dram_sharing && f->l2_delta > 0)
-		slow = fmax(slow, gpu_l2_slowdown(g, sms * fmin(n, f->sat) * f->l2_delta));
+		slow = fmax(slow, gpu_l2_slowdown(g, sms * n * s0 * f->l2_delta));
 	return s0 / slow;
 }
 
@@ -197,7 +210,10 @@ bool kernel_fit_base(const struct kernel_spec *k, const struct gpu_desc *g, stru
 	f->solo_resident = min_int(occ, per_sm);
 	/* a kernel that does not say takes its class's figures on this GPU, when it has them */
 	const struct class_default *cd = &g->class_defaults[k->cls];
-	f->sat = saturation(k, cd, warps, occ, f->solo_resident);
+	f->sat = saturation(k, cd, warps, occ, f->solo_resident, g->schedulers);
+	f->warps = warps;
+	f->schedulers = g->schedulers;
+	f->sched_sat = k->sat_blocks <= 0 && cd->sat_warps > 0 && g->schedulers > 0 ? cd->sat_warps / g->schedulers : 0;
 	double dram = k->dram_default && cd->has_dram ? cd->dram : k->dram;
 	if (k->dram_bytes > 0) {
 		long resident = (long)(g->sm_count * fmin(f->sat, f->solo_resident));

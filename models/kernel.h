@@ -52,7 +52,13 @@ struct kernel_fit {
 	int threads, regs, smem;         /* per block, after allocation granularity */
 	int occ_compute, occ_graphics;   /* blocks of this kernel alone on an empty SM, per mode */
 	int solo_resident;               /* blocks per SM in its solo run */
-	double sat;                      /* blocks per SM at full per-SM throughput (>= 1) */
+	double sat;                      /* blocks per SM at full per-SM throughput (>= 1 but with
+					  * a saturation per scheduler: models/kernel.c saturation) */
+	int warps;                       /* per block */
+	/* warps one of the SM's `schedulers` needs for full throughput (a saturation in warps on
+	 * a GPU that describes its schedulers); 0: the saturation is in blocks, `sat` */
+	double sched_sat;
+	int schedulers;
 	double block_ns;                 /* work of one original block, ns at block speed 1 */
 	double delta[UNIT_COUNT];        /* per-block demand at speed 1 */
 	double dram_delta;               /* per-block share of chip DRAM bandwidth at speed 1 */
@@ -86,6 +92,14 @@ void kernel_fit_finish(const struct kernel_fit_base *b, const struct kernel_spec
  * bandwidth, bytes / (solo_ns x dram_gbps), inverted through g's DRAM curve to the demand that
  * achieves it, scaled from the blocks resident to sat on every SM. */
 double kernel_dram_from_bytes(const struct gpu_desc *g, double bytes, double solo_ns, double sat, long resident);
+
+/* A block's speed with n blocks of its kernel on an SM and nothing else there, before any unit
+ * is over-subscribed: 1 up to the kernel's saturation, then its share of it.  With sched_sat the
+ * SM's warps go to its schedulers in turn and the busiest sets the pace (ceil(n x block_warps /
+ * schedulers) warps against sched_sat), so blocks whose warps do not divide evenly run slower
+ * than their count alone says (cuda/runs/h200-describe saturation-warps: CD blocks of 2 warps
+ * give 1.90, 2.53, 2.26, 2.71 times one block's throughput at 3, 4, 5, 6 per SM). */
+double kernel_intrinsic(double sat, double sched_sat, int schedulers, int block_warps, int n);
 
 /* The default unit demand of a class (a register-only micro-kernel of COMBO Table 3). */
 void kclass_default_demand(enum kclass c, double demand[UNIT_COUNT], double *dram);

@@ -818,7 +818,9 @@ static void class_rerate(struct sim *s, struct smclass *c)
 				.l2_delta = s->g->dram_sharing ? gr->k->fit.l2_delta : 0,
 				.blocks = 0,
 				.sat = gr->k->fit.sat,
-				.block_warps = gr->k->fit.threads / s->g->warp_size,
+				.block_warps = gr->k->fit.warps,
+				.sched_sat = gr->k->fit.sched_sat,
+				.schedulers = gr->k->fit.schedulers,
 				.order = gr->k->order,
 			};
 			n++;
@@ -902,7 +904,8 @@ static void class_chip(const struct smclass *c, double *dram, double *l2)
 		blocks[i] += gr->n;
 	}
 	for (int i = 0; i < n; i++) {
-		double b = fmin(blocks[i], kin[i]->fit.sat);
+		const struct kernel_fit *f = &kin[i]->fit;
+		double b = blocks[i] * kernel_intrinsic(f->sat, f->sched_sat, f->schedulers, f->warps, blocks[i]);
 		*dram += b * kin[i]->fit.dram_delta;
 		*l2 += b * kin[i]->fit.l2_delta;
 	}

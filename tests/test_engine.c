@@ -194,6 +194,81 @@ static void test_class_saturation_warps(void)
 	}
 }
 
+/* With the GPU's warp schedulers (sm.schedulers) a saturation in warps holds per scheduler:
+ * the SM's warps go to them in turn and the busiest sets every block's pace.  CD at 6 warps,
+ * 4 schedulers: 1.5 warps each.  Blocks of 2 warps give 1, 2, 2.25, 3, 2.5, 3 times one
+ * block's throughput at 1-6 per SM (the H200's 2-warp CD blocks: 1, 2, 1.90, 2.53, 2.26, 2.71);
+ * 16 blocks of 3 warps run 4 times as long as 3 of them (12 warps on the busiest scheduler
+ * against 3), where a saturation per SM says 16 / 3; a block of 8 warps is past it alone. */
+static void test_scheduler_saturation(void)
+{
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = test_rtx3090_with("class_defaults",
+		cJSON_Parse("{\"CD\": {\"sat_warps\": 6, \"source\": \"test\"}}"), &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	g->schedulers = 4;
+	struct kernel_spec k = { .name = "c", .cls = KC_CD, .grid = 82 * 16, .threads = 64, .solo_ns = 1000 };
+	kclass_default_demand(k.cls, k.demand, &k.dram);
+	struct kernel_fit fit;
+	char err[256];
+	CU_ASSERT_TRUE(kernel_fit(&k, g, &fit, err, sizeof(err)));
+	CU_ASSERT_DOUBLE_EQUAL(fit.sched_sat, 1.5, 1e-12);
+	const double throughput[] = { 1, 2, 2.25, 3, 2.5, 3 };
+	for (int n = 1; n <= 6; n++)
+		CU_ASSERT_DOUBLE_EQUAL(n * kernel_intrinsic(fit.sat, fit.sched_sat, fit.schedulers, fit.warps, n),
+				       throughput[n - 1], 1e-12);
+	k.threads = 96;
+	CU_ASSERT_TRUE(kernel_fit(&k, g, &fit, err, sizeof(err)));
+	double v3 = kernel_intrinsic(fit.sat, fit.sched_sat, fit.schedulers, fit.warps, 3);
+	double v16 = kernel_intrinsic(fit.sat, fit.sched_sat, fit.schedulers, fit.warps, 16);
+	CU_ASSERT_DOUBLE_EQUAL(v3 / v16, 4.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(kernel_intrinsic(fit.sat, 0, 0, fit.warps, 3) / kernel_intrinsic(fit.sat, 0, 0, fit.warps, 16),
+			       16.0 / 3, 1e-12);
+	/* 8 warps, sat 0.75 block: alone at 0.75 of a block's speed, taking the whole unit, so two
+	 * kernels of one block each share the SM as one kernel of two blocks does */
+	k.threads = 256;
+	CU_ASSERT_TRUE(kernel_fit(&k, g, &fit, err, sizeof(err)));
+	CU_ASSERT_DOUBLE_EQUAL(fit.sat, 0.75, 1e-12);
+	struct cfg_diag dm = { 0 };
+	cJSON *fair = cJSON_Parse("{\"discipline\":\"fair\"}");
+	struct cfg cf = cfg_root(fair, &dm);
+	void *m = interference_bottleneck.create(g, &cf);
+	struct sm_kernel_view one = { .cls = KC_CD, .delta = fit.delta, .blocks = 1, .sat = fit.sat,
+				      .block_warps = 8, .sched_sat = fit.sched_sat, .schedulers = 4, .order = 1 };
+	struct sm_kernel_view v[2] = { one, one }, both = one;
+	v[1].order = 2;
+	both.blocks = 2;
+	double sp[2], sb;
+	interference_bottleneck.sm_speeds(m, v, 1, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.75, 1e-12);
+	interference_bottleneck.sm_speeds(m, v, 2, NULL, sp);
+	interference_bottleneck.sm_speeds(m, &both, 1, NULL, &sb);
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.375, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 0.375, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sb, 0.375, 1e-12);
+	interference_bottleneck.destroy(m);
+	cJSON_Delete(fair);
+	gpu_free(g);
+	/* warp_ready takes the GPU's schedulers; its own, where given, must agree */
+	g = test_rtx3090_with("class_defaults", cJSON_Parse("{}"), &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	g->schedulers = 4;
+	const char *ready[] = { "{\"discipline\":\"age\",\"warp_ready\":{\"CD\":0.5}}",
+				"{\"discipline\":\"age\",\"warp_ready\":{\"CD\":0.5,\"schedulers\":2}}" };
+	for (int i = 0; i < 2; i++) {
+		struct cfg_diag dr = { 0 };
+		cJSON *j = cJSON_Parse(ready[i]);
+		struct cfg c = cfg_root(j, &dr);
+		void *mr = interference_bottleneck.create(g, &c);
+		CU_ASSERT_EQUAL(dr.failed, i == 1);
+		if (i == 1)
+			CU_ASSERT_PTR_NOT_NULL(strstr(dr.msg, "$.warp_ready.schedulers: expected the GPU's sm.schedulers (4)"));
+		interference_bottleneck.destroy(mr);
+		cJSON_Delete(j);
+	}
+	gpu_free(g);
+}
+
 static void test_exit_hold_input(void)
 {
 	/* the exit time's steps load as given; a bad one is named by its JSON path */
@@ -672,6 +747,15 @@ static void test_warp_ready(void)
  * H100: CD +4-8 %). */
 static void test_issue_h100(void)
 {
+	/* C's 4 blocks of 8 warps: 8 on each of the 4 warp schedulers, each saturating at
+	 * sat_warps / 4 (models/kernel.h kernel_intrinsic) */
+	struct cfg_diag d = { 0 };
+	struct gpu_desc *g = gpu_load("models/h100.json", &d);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_EQUAL(g->schedulers, 4);
+	double s0 = g->class_defaults[KC_CD].sat_warps / 4 / 8;
+	CU_ASSERT(s0 > 0.1 && s0 < 0.25);
+	gpu_free(g);
 	for (int order = 0; order < 2; order++) {
 		struct run r;
 		char json[1024];
@@ -684,15 +768,15 @@ static void test_issue_h100(void)
 		CU_ASSERT_EQUAL(sim_run_until(r.s, 1000), 0);
 		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 7, "C"), 4);
 		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 7, "M"), 4);
-		/* C: 4 blocks of a kernel that saturates with 1 (speed 1/4 each); M: at the speed
-		 * the chip's DRAM leaves it (0.436 alone), issuing 0.14 x that of the slots */
+		/* C: 4 blocks of a kernel past its saturation (speed s0 each); M: at the speed the
+		 * chip's DRAM leaves it (0.436 alone), issuing 0.14 x that of the slots */
 		double c = sim_sm_kernel_speed(r.s, 7, "C"), m = sim_sm_kernel_speed(r.s, 7, "M");
 		if (order) {
 			CU_ASSERT(m > 0.4 && m < 0.5);
-			CU_ASSERT_DOUBLE_EQUAL(c, 0.25 * (1 - 0.14 * m), 1e-9);
+			CU_ASSERT_DOUBLE_EQUAL(c, s0 * (1 - 0.14 * m), 1e-9);
 		} else {
 			double left = pow(1 - 0.47, 4 * 8 / 4.0);
-			CU_ASSERT_DOUBLE_EQUAL(c, (1 - left) / 4, 1e-12);
+			CU_ASSERT_DOUBLE_EQUAL(c, (1 - left) * s0, 1e-12);
 			CU_ASSERT_DOUBLE_EQUAL(m, left / 0.14, 1e-12);
 		}
 		CU_ASSERT_EQUAL(sim_run(r.s), 0);
@@ -1186,6 +1270,7 @@ void register_engine_tests(void)
 	CU_add_test(s, "kernel fits remembered per spec", test_fit_cache);
 	CU_add_test(s, "per-GPU class defaults", test_class_defaults);
 	CU_add_test(s, "per-GPU class saturation in warps", test_class_saturation_warps);
+	CU_add_test(s, "saturation in warps per warp scheduler", test_scheduler_saturation);
 	CU_add_test(s, "GPU exit hold: steps and bad input", test_exit_hold_input);
 	CU_add_test(s, "DRAM saturation curve", test_dram_knee);
 	CU_add_test(s, "the path to L2", test_l2_path);

@@ -11,7 +11,7 @@ named as assumed in "sources.assumed" (for a sibling chip: the per-SM figures of
   sm_tie_order:  placement P4 (one block per SM, grid = SM count)
   sat_warps:     cuda/scripts/fit_sat.py on saturation-warps.tgz (optional; bench
                  saturation-warps), RT / CD / TC: warps per SM at full throughput, every block
-                 shape; without it sat_blocks: saturation.csv, RT / CD / TC: throughput at 8
+                 shape (per warp scheduler where the base's sm gives schedulers); without it sat_blocks: saturation.csv, RT / CD / TC: throughput at 8
                  blocks per SM over one, nearest integer (MEM's is the base's: its saturation
                  rows are DRAM-bound)
   dram:          cuda/scripts/fit_dram.py on scaling.csv
@@ -135,7 +135,9 @@ def sat_warps(model, r, run):
              for x in csv.DictReader(open(f'{quarter[0]}/saturation_quarter.csv')) if x['class'] == 'RT'}
         sat['RT'] = max(1, round(max(q) * q[1] / q[max(q)]))
     blocks = ','.join(f'{c}={n}' for c, n in sat.items())
-    f = fit('fit_sat.py', f'{run}/saturation-warps.tgz', '--blocks', blocks)
+    sched = model['sm'].get('schedulers')
+    f = fit('fit_sat.py', f'{run}/saturation-warps.tgz', '--blocks', blocks,
+            *(['--schedulers', str(sched)] if sched else []))
     for cls, v in f['values']['class_defaults'].items():
         model['class_defaults'][cls] = {'sat_warps': v['sat_warps'], 'source': f['source']}
     return f['source']
@@ -308,7 +310,7 @@ def main():
                       "whose notes follow and hold for this GPU where sources.assumed names the key: "
                       + model.get('notes', ''))
     model['sources']['assumed'] = (
-        f"taken from {base_path} ({base_name}) unmeasured here: every other key (the SM's units, "
+        f"taken from {base_path} ({base_name}) unmeasured here: every other key (the SM's units and warp schedulers, "
         "register and shared-memory allocation units, carveouts, MEM sat_blocks, block_launch "
         "burst_blocks, exit_hold, the interference model, discipline and issue_yield rule, "
         "rt_emulation_unit); their own source strings name the base's runs")

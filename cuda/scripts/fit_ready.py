@@ -10,7 +10,7 @@ at ~0.72 of its solo speed and the second at ~0.37 while both are resident; of t
 first at ~1.0 and the second at ~0.16.  Strict age priority gives the second nothing until the
 first ends; co-run set 1's kernels of 32 warps per SM come close to it.
 
-`schedulers` (warp schedulers per SM) is taken from the description's warp_ready when present,
+`schedulers` (warp schedulers per SM) is the description's sm.schedulers, else its warp_ready's,
 else 4 (Hopper: four SM sub-partitions, one warp scheduler each; NVIDIA H100 Tensor Core GPU
 Architecture whitepaper).  For each class with a same-class pair it scans p = 0.05, 0.06, ...,
 1 (1: strict priority), writes the
@@ -66,15 +66,22 @@ def is_calibration(rows):
 
 
 def schedulers(base):
-    """Warp schedulers per SM: the description's warp_ready's, else SCHEDULERS."""
-    return base['interference'].get('warp_ready', {}).get('schedulers', SCHEDULERS)
+    """Warp schedulers per SM: the description's sm.schedulers, else its warp_ready's, else
+    SCHEDULERS."""
+    return base['sm'].get('schedulers') or base['interference'].get('warp_ready', {}).get('schedulers', SCHEDULERS)
+
+
+def own_schedulers(base):
+    """warp_ready's own "schedulers" key: only where the description's sm gives none."""
+    return {} if base['sm'].get('schedulers') else {'schedulers': schedulers(base)}
 
 
 def with_ready(base, ready, tmp):
     """The description with warp_ready's classes set (and its schedulers); its path."""
     g = json.loads(json.dumps(base))
     wr = g['interference'].setdefault('warp_ready', {})
-    wr['schedulers'] = schedulers(base)
+    wr.pop('schedulers', None)
+    wr.update(own_schedulers(base))
     wr.update(ready)
     path = os.path.join(tmp, 'gpu.json')
     json.dump(g, open(path, 'w'))
@@ -138,7 +145,7 @@ def main():
            'other same-class pairs at the fitted p: %s'
            % (a.run, schedulers(base), a.gpu, '; '.join(notes), '; '.join(dev) or 'none'))
     if a.json:
-        print(json.dumps({'values': {'interference': {'warp_ready': dict(best, schedulers=schedulers(base))}},
+        print(json.dumps({'values': {'interference': {'warp_ready': dict(best, **own_schedulers(base))}},
                           'source': src}))
     else:
         print(json.dumps(best))

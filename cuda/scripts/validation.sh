@@ -708,6 +708,13 @@ $(cat "$VALIDATION_SUMMARY")
   set.  Every pair set captured before carries the old delay, a warp spinning on FMA work that
   slowed the L block on its SM by up to 15 % (cuda/runs/h200-delay): their LS rows' L errors
   hold it.
+- The saturation in warps holds per warp scheduler (\`sm.schedulers\`; models/kernel.h
+  \`kernel_intrinsic\`: the busiest of the four sets the pace) since it fitted the calibration
+  run (h200-describe saturation-warps) better: squared log error CD 0.2466 -> 0.0655, TC 0.483
+  -> 0.342, RT 0.481 -> 0.445.  Checked on development sets (h200-pairs-dev2 makespan median
+  6.4 -> 3.0 %, h200-delay's worst 84.0 -> 28.0 %, h200-pairs-dev4's worst 14.9 -> 22.7 %, the
+  full experiments' second workload's combo-exact BE throughput error on the H100 42 -> 55 %)
+  after every test set above was captured; none of them was read for it.
 
 $(cat $tmp/runs.md)
 

@@ -28,7 +28,7 @@
  * long kernels of one or two blocks per SM each (issue slots between resident warps);
  * `pairs-test6`, other shapes again, the test set captured after warp_ready (report only);
  * `pairs-dev4`, a TC kernel beside MEM kernels of 2 to 48 warps per SM (development);
- * `pairs-test7` to `pairs-test9`, test sets captured after later model changes (their tables
+ * `pairs-test7` to `pairs-test10`, test sets captured after later model changes (their tables
  * say which; report only).
  */
 #include <math.h>
@@ -213,6 +213,20 @@ static const struct pair_shape test9_pairs[] = {
 	{ "k-TC1+MEMs", CK_TC, 352, 1, 700, CK_MEM, 128, 49152, 120, 150 },
 	{ "k-MEM1+MEMs", CK_MEM, 384, 1, 650, CK_MEM, 160, 32768, 120, 150 },
 	{ "k-RT2+CDs", CK_RT, 192, 2, 650, CK_CD, 192, 24576, 120, 150 },
+};
+
+/* test10: captured after the saturation in warps came to hold per warp scheduler (the busiest
+ * sets the pace); shapes of no earlier set, every class on either side, most of them blocks
+ * whose warps do not divide among the SM's four schedulers */
+static const struct pair_shape test10_pairs[] = {
+	{ "m-CD3+TCs", CK_CD, 96, 3, 650, CK_TC, 192, 24576, 120, 150 },
+	{ "m-TC2+CDs", CK_TC, 224, 2, 650, CK_CD, 96, 32768, 120, 150 },
+	{ "m-MEM3+TCs", CK_MEM, 160, 3, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "m-CD1+MEMs", CK_CD, 480, 1, 650, CK_MEM, 224, 24576, 120, 150 },
+	{ "m-RT3+MEMs", CK_RT, 96, 3, 650, CK_MEM, 256, 24576, 120, 150 },
+	{ "m-TC4+RTs", CK_TC, 64, 4, 650, CK_RT, 224, 4096, 140, 150 },
+	{ "m-CD2+CDs", CK_CD, 160, 2, 650, CK_CD, 96, 40960, 120, 150 },
+	{ "m-MEM2+RTs", CK_MEM, 288, 2, 650, CK_RT, 96, 8192, 140, 150 },
 };
 
 /* dev4: a TC kernel (one block of 8 warps per SM) beside a MEM kernel of 2 to 48 warps per SM,
@@ -439,6 +453,7 @@ static const struct {
 	PAIR_SET(BENCH_PAIRS_TEST7, "test7", test7_pairs, false),
 	PAIR_SET(BENCH_PAIRS_TEST8, "test8", test8_pairs, false),
 	PAIR_SET(BENCH_PAIRS_TEST9, "test9", test9_pairs, false),
+	PAIR_SET(BENCH_PAIRS_TEST10, "test10", test10_pairs, false),
 };
 
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)

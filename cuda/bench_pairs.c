@@ -28,8 +28,9 @@
  * long kernels of one or two blocks per SM each (issue slots between resident warps);
  * `pairs-test6`, other shapes again, the test set captured after warp_ready (report only);
  * `pairs-dev4`, a TC kernel beside MEM kernels of 2 to 48 warps per SM (development);
- * `pairs-test7` to `pairs-test10`, test sets captured after later model changes (their tables
- * say which; report only).
+ * `pairs-test7` to `pairs-test11`, test sets captured after later model changes (their tables
+ * say which; report only); `pairs-dev5`, kernels whose warps do not divide among the SM's warp
+ * schedulers beside 4-warp ones (development).
  */
 #include <math.h>
 #include <stdio.h>
@@ -227,6 +228,34 @@ static const struct pair_shape test10_pairs[] = {
 	{ "m-TC4+RTs", CK_TC, 64, 4, 650, CK_RT, 224, 4096, 140, 150 },
 	{ "m-CD2+CDs", CK_CD, 160, 2, 650, CK_CD, 96, 40960, 120, 150 },
 	{ "m-MEM2+RTs", CK_MEM, 288, 2, 650, CK_RT, 96, 8192, 140, 150 },
+};
+
+/* test11: captured in the call of dev5, before the choice dev5 was captured for, and read only
+ * after it; shapes of no earlier set, every class on either side */
+static const struct pair_shape test11_pairs[] = {
+	{ "n-CD1+RTs", CK_CD, 224, 1, 650, CK_RT, 128, 8192, 140, 150 },
+	{ "n-RT2+TCs", CK_RT, 160, 2, 650, CK_TC, 96, 32768, 120, 150 },
+	{ "n-TC3+MEMs", CK_TC, 96, 3, 650, CK_MEM, 160, 32768, 120, 150 },
+	{ "n-MEM1+CDs", CK_MEM, 448, 1, 650, CK_CD, 160, 24576, 120, 150 },
+	{ "n-CD2+TCs", CK_CD, 192, 2, 650, CK_TC, 160, 24576, 120, 150 },
+	{ "n-TC1+TCs", CK_TC, 288, 1, 650, CK_TC, 96, 32768, 120, 150 },
+	{ "n-CD4+MEMs", CK_CD, 64, 4, 650, CK_MEM, 96, 40960, 120, 150 },
+	{ "n-MEM2+CDs", CK_MEM, 224, 2, 650, CK_CD, 224, 16384, 120, 150 },
+};
+
+/* dev5: a kernel L of blocks whose warps do not divide among the SM's four warp schedulers (3, 5
+ * or 6 warps; 8 as the control), launched first or second beside S of 4-warp blocks: whether L
+ * keeps the schedulers it holds fewer warps on, or leaves S their spare cycles (the saturation
+ * per scheduler: the busiest sets L's pace) */
+static const struct pair_shape dev5_pairs[] = {
+	{ "d-CD1w3+CDs", CK_CD, 96, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "d-CD1w6+CDs", CK_CD, 192, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "d-CD2w5+CDs", CK_CD, 160, 2, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "d-CD1w8+CDs", CK_CD, 256, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "d-CD3w3+CDs", CK_CD, 96, 3, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "d-TC2w5+CDs", CK_TC, 160, 2, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "d-CD2w5+TCs", CK_CD, 160, 2, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "d-CD2w5+MEMs", CK_CD, 160, 2, 650, CK_MEM, 128, 32768, 120, 150 },
 };
 
 /* dev4: a TC kernel (one block of 8 warps per SM) beside a MEM kernel of 2 to 48 warps per SM,
@@ -454,6 +483,8 @@ static const struct {
 	PAIR_SET(BENCH_PAIRS_TEST8, "test8", test8_pairs, false),
 	PAIR_SET(BENCH_PAIRS_TEST9, "test9", test9_pairs, false),
 	PAIR_SET(BENCH_PAIRS_TEST10, "test10", test10_pairs, false),
+	PAIR_SET(BENCH_PAIRS_DEV5, "dev5", dev5_pairs, false),
+	PAIR_SET(BENCH_PAIRS_TEST11, "test11", test11_pairs, false),
 };
 
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)

@@ -1,7 +1,7 @@
 /* combosim-cuda — the CUDA backend's command-line program.
  *
  *   combosim-cuda info [--device N]
- *   combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pairs-dev4|pairs-test7|pairs-test8|pairs-test9|pairs-test10|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game [--out DIR] [--calib FILE] [--reps N]
+ *   combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pairs-dev4|pairs-test7|pairs-test8|pairs-test9|pairs-test10|pairs-dev5|pairs-test11|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game [--out DIR] [--calib FILE] [--reps N]
  *                       [--target-us US] [--delay sleep|fma] [--device N]
  *   combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE] [--device N] [--check]
  *                     [--mps-client]
@@ -18,7 +18,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: combosim-cuda info [--device N]\n"
-	      "       combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pairs-dev4|pairs-test7|pairs-test8|pairs-test9|pairs-test10|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game [--out DIR]\n"
+	      "       combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pairs-dev4|pairs-test7|pairs-test8|pairs-test9|pairs-test10|pairs-dev5|pairs-test11|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game [--out DIR]\n"
 	      "                     [--calib FILE] [--reps N] [--target-us US] [--delay sleep|fma] [--device N]\n"
 	      "       combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE]\n"
 	      "                     [--device N] [--check] [--mps-client]\n"
@@ -138,13 +138,15 @@ int main(int argc, char **argv)
 			: !strcmp(w, "pairs-test7") ? BENCH_PAIRS_TEST7 : !strcmp(w, "pairs-test8") ? BENCH_PAIRS_TEST8
 			: !strcmp(w, "pairs-test9") ? BENCH_PAIRS_TEST9
 			: !strcmp(w, "pairs-test10") ? BENCH_PAIRS_TEST10
+			: !strcmp(w, "pairs-dev5") ? BENCH_PAIRS_DEV5
+			: !strcmp(w, "pairs-test11") ? BENCH_PAIRS_TEST11
 			: !strcmp(w, "pileup") ? BENCH_PILEUP
 			: !strcmp(w, "pileup-wide") ? BENCH_PILEUP_WIDE : !strcmp(w, "launch") ? BENCH_LAUNCH
 			: !strcmp(w, "power") ? BENCH_POWER : !strcmp(w, "power-clock") ? BENCH_POWER_CLOCK
 			: !strcmp(w, "power-l2") ? BENCH_POWER_L2 : !strcmp(w, "power-game") ? BENCH_POWER_GAME : 0;
 		if (!o.what) {
 			fprintf(stderr, "combosim-cuda bench: unknown benchmark '%s' (all, scaling, corun, placement, saturation, saturation-shapes, saturation-warps, "
-				"progress, reshape, pairs, pairs-test, pairs-test2, pairs-test3, pairs-test4, pairs-test5, pairs-dev2, pairs-dev3, pairs-test6, pairs-dev4, pairs-test7, pairs-test8, pairs-test9, pairs-test10, pileup, pileup-wide, launch, power, power-clock, power-l2, power-game)\n", w);
+				"progress, reshape, pairs, pairs-test, pairs-test2, pairs-test3, pairs-test4, pairs-test5, pairs-dev2, pairs-dev3, pairs-test6, pairs-dev4, pairs-test7, pairs-test8, pairs-test9, pairs-test10, pairs-dev5, pairs-test11, pileup, pileup-wide, launch, power, power-clock, power-l2, power-game)\n", w);
 			return 2;
 		}
 		i = 3;

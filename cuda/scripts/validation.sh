@@ -715,7 +715,10 @@ $(cat "$VALIDATION_SUMMARY")
   full experiments' second workload's combo-exact BE throughput error on the H100 42 -> 55 %)
   after every test set above but h200-pairs-test10 was captured; none of them was read for it.
   h200-pairs-test10 (new shapes, most of them blocks whose warps do not divide among the four
-  schedulers) was captured after it: the current model's test set.
+  schedulers) was captured after it, and h200-pairs-test11 (new shapes again) in the call of
+  the development set h200-pairs-dev5, read only after dev5 had been used (two variants of how
+  an older kernel's warps leave cycles to a later one, tried on it, were not taken): the
+  current model's test sets.
 
 $(cat $tmp/runs.md)
 

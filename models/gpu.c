@@ -342,7 +342,7 @@ static void load_fields(struct gpu_desc *g, const struct cfg *root)
 		g->max_threads_per_block = (int)v;
 	if (cfg_int(&sm, "warp_size", 1, 128, CFG_REQUIRED, &v))
 		g->warp_size = (int)v;
-	if (cfg_int(&sm, "schedulers", 1, 64, &(int64_t){ 0 }, &v))
+	if (cfg_int(&sm, "schedulers", 1, GPU_MAX_SCHEDULERS, &(int64_t){ 0 }, &v))
 		g->schedulers = (int)v;
 	g->l1_smem_bytes = read_kb(&sm, "l1_smem_kb", 1 << 20);
 	g->smem_compute_bytes = read_kb(&sm, "smem_compute_kb", 1 << 20);

@@ -20,6 +20,7 @@ enum unit { UNIT_RT, UNIT_CUDA, UNIT_TENSOR, UNIT_LSU, UNIT_COUNT };
 enum kclass { KC_RT, KC_CD, KC_TC, KC_MEM, KC_COUNT };
 
 #define GPU_MAX_SMS 256
+#define GPU_MAX_SCHEDULERS 8              /* warp schedulers per SM */
 #define GPU_MAX_CARVEOUTS 16
 #define GPU_MAX_EXIT_STEPS 8
 #define GPU_MAX_SPREAD 33

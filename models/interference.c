@@ -41,7 +41,7 @@ struct bottleneck {
 	double issue[KC_COUNT];    /* share of the SM's issue slots at full throughput; 0: none */
 	bool yields[KC_COUNT][KC_COUNT];   /* age: [a][b], a kernel of class a goes after any of b */
 	double ready[KC_COUNT];    /* age: chance a warp of the class can issue in a cycle; 0: always */
-	double schedulers;         /* warp schedulers per SM (warp_ready) */
+	int schedulers;            /* warp schedulers per SM (the GPU's, or warp_ready's); 0: none */
 	const struct gpu_desc *g;  /* its DRAM saturation curve */
 };
 
@@ -61,6 +61,7 @@ static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 		exit(1);
 	}
 	b->g = g;
+	b->schedulers = g ? g->schedulers : 0;
 	cfg_only(p, (const char *const[]){ "model", "discipline", "implicit_contention_from",
 					   "makespan_reduction", "makespan_reduction_note",
 					   "factors", "note", "issue", "issue_yield", "warp_ready", NULL });
@@ -202,15 +203,15 @@ static void read_yield(struct bottleneck *b, const struct cfg *table)
  * not say; both given, they agree. */
 static void read_ready(struct bottleneck *b, const struct cfg *table)
 {
-	double own = 0;
-	int gpu = b->g ? b->g->schedulers : 0;
-	if (!cfg_num(table, "schedulers", 1, 64, &(double){ 0 }, &own))
+	int64_t own = 0;
+	int gpu = b->schedulers;
+	if (!cfg_int(table, "schedulers", 1, GPU_MAX_SCHEDULERS, &(int64_t){ 0 }, &own))
 		return;
 	if (own > 0 && gpu > 0 && own != gpu) {
-		cfg_fail_key(table, "schedulers", "expected the GPU's sm.schedulers (%d), got %g", gpu, own);
+		cfg_fail_key(table, "schedulers", "expected the GPU's sm.schedulers (%d), got %lld", gpu, (long long)own);
 		return;
 	}
-	b->schedulers = own > 0 ? own : gpu;
+	b->schedulers = own > 0 ? (int)own : gpu;
 	if (b->schedulers <= 0) {
 		cfg_fail_key(table, "schedulers", "expected the warp schedulers per SM here or in the GPU's \"sm\"");
 		return;
@@ -225,7 +226,14 @@ static double keep_share(const struct bottleneck *b, const struct sm_kernel_view
 	double p = b->ready[k->cls];
 	if (p <= 0 || p >= 1)
 		return 1;
-	return 1 - pow(1 - p, k->blocks * k->block_warps / b->schedulers);
+	return 1 - pow(1 - p, (double)k->blocks * k->block_warps / b->schedulers);
+}
+
+/* The same on one scheduler holding w of the kernel's warps. */
+static double keep_on(const struct bottleneck *b, const struct sm_kernel_view *k, double w)
+{
+	double p = b->ready[k->cls];
+	return p <= 0 || p >= 1 ? 1 : 1 - pow(1 - p, w);
 }
 
 static void bottleneck_destroy(void *self)
@@ -275,14 +283,21 @@ static void age_order(const struct bottleneck *b, const struct sm_kernel_view *k
 	}
 }
 
-/* Age priority: serve kernels in age_order from what the units and issue slots have left, each
- * leaving those served after it the share of the cycles its warps cannot use (keep_share) of
- * what it would take, as far as they want it at their own top speed. */
+/* Age priority: serve kernels in age_order from what the units and the schedulers' issue slots
+ * have left, each leaving those served after it the share of the cycles its warps cannot use
+ * (keep_share on a unit, keep_on on a scheduler by its warps there) of what it would take, as
+ * far as they want it at their own top speed.  A kernel's warps go to the schedulers in turn,
+ * continuing where the kernel before it in age order stopped, and its issue demand spreads over
+ * them by its warps there where its saturation is per scheduler, else evenly (each scheduler
+ * has the capacity 1; a GPU without schedulers has one pool); it runs at the pace its most constrained scheduler allows: a block waits for its
+ * slowest warp (cuda/runs/h200-pairs-dev5: a later kernel beside one of 2, 2, 1, 1 warps on the
+ * schedulers runs as beside one of 2, 2, 2, 2). */
 static void age_speeds(const struct bottleneck *b, const struct sm_kernel_view *k, int n, double dram_slow,
 		       double l2_slow, double *speed)
 {
-	enum { ISSUE = UNIT_COUNT, RES };
-	double avail[RES], need[64][RES], later[RES] = { 0 }, top[64];
+	enum { RES = UNIT_COUNT + GPU_MAX_SCHEDULERS };
+	int ns = b->schedulers > 0 ? b->schedulers : 1, at = 0;
+	double avail[RES], need[64][RES], on[64][GPU_MAX_SCHEDULERS], later[RES] = { 0 }, top[64];
 	int idx[64];
 	int m = n < 64 ? n : 64;
 	for (int u = 0; u < RES; u++)
@@ -294,22 +309,32 @@ static void age_speeds(const struct bottleneck *b, const struct sm_kernel_view *
 		top[r] = intrinsic(ki) / chip_slow;
 		for (int u = 0; u < UNIT_COUNT; u++)
 			need[r][u] = uses(ki, u) ? ki->blocks * ki->delta[u] : 0;
-		need[r][ISSUE] = ki->blocks * issue_delta(b, ki);
-		for (int u = 0; u < RES; u++)
+		/* a kernel whose saturation is per scheduler (models/kernel.c) by its warps on each;
+		 * any other evenly, as its speed alone counts no scheduler busier than the rest */
+		int w = ki->blocks * ki->block_warps;
+		bool dealt = ki->sched_sat > 0 && w > 0;
+		for (int j = 0; j < ns; j++) {
+			on[r][j] = dealt ? w / ns + ((j - at + ns) % ns < w % ns) : (double)w / ns;
+			need[r][UNIT_COUNT + j] = ki->blocks * issue_delta(b, ki) * (dealt ? ns * on[r][j] / w : 1);
+		}
+		at = (at + w) % ns;
+		for (int u = 0; u < UNIT_COUNT + ns; u++)
 			later[u] += need[r][u] * top[r];
 	}
 	for (int r = 0; r < m; r++) {
-		double s = top[r], keep = keep_share(b, &k[idx[r]]);
-		for (int u = 0; u < RES; u++) {
+		const struct sm_kernel_view *ki = &k[idx[r]];
+		double s = top[r], keep = keep_share(b, ki);
+		for (int u = 0; u < UNIT_COUNT + ns; u++) {
 			later[u] -= need[r][u] * top[r];
 			if (need[r][u] <= 0)
 				continue;
+			double kp = u < UNIT_COUNT ? keep : keep_on(b, ki, on[r][u - UNIT_COUNT]);
 			/* with nothing left to leave (keep 1, or no one after it wanting u) all of it */
-			double cap = keep < 1 && later[u] > 0 ? avail[u] - fmin((1 - keep) * avail[u], later[u]) : avail[u];
+			double cap = kp < 1 && later[u] > 0 ? avail[u] - fmin((1 - kp) * avail[u], later[u]) : avail[u];
 			s = fmin(s, cap / need[r][u]);
 		}
 		s = fmax(s, 0);
-		for (int u = 0; u < RES; u++)
+		for (int u = 0; u < UNIT_COUNT + ns; u++)
 			avail[u] = fmax(0, avail[u] - need[r][u] * s);
 		speed[idx[r]] = s;
 	}

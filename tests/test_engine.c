@@ -739,6 +739,52 @@ static void test_warp_ready(void)
 	assert_interference_refuses(bad, sizeof(bad) / sizeof(bad[0]), "$.warp_ready.");
 }
 
+/* Per scheduler: an older kernel's warps sit on the SM's four schedulers in turn and leave a
+ * later kernel, on each, what its own warps there cannot use; the later kernel runs at the pace
+ * of its most constrained scheduler.  So one block of 6 warps (2, 2, 1, 1) leaves a later
+ * kernel the same as one of 8 (2, 2, 2, 2) (cuda/runs/h200-pairs-dev5: 469 us beside either
+ * for a 120 us kernel), where its mean of 1.5 warps a scheduler would leave more. */
+static void test_warp_ready_per_scheduler(void)
+{
+	struct cfg_diag d = { 0 };
+	cJSON *j = cJSON_Parse("{\"discipline\":\"age\",\"issue\":{\"CD\":1},"
+			       "\"warp_ready\":{\"CD\":0.5,\"schedulers\":4,\"source\":\"test\"}}");
+	struct cfg c = cfg_root(j, &d);
+	void *m = interference_bottleneck.create(NULL, &c);
+	CU_ASSERT_FALSE_FATAL(d.failed);
+	/* CD saturating at 4 warps a SM, 1 a scheduler: the older kernel one block of 6 warps
+	 * (sat 4/6 block, top speed 1/2: 2 warps on its busiest scheduler), the later 4 blocks of
+	 * 4 (sat 1, top speed 1/4) */
+	double cuda6[UNIT_COUNT] = { [UNIT_CUDA] = 1.5 }, cuda8[UNIT_COUNT] = { [UNIT_CUDA] = 2 };
+	double cuda4[UNIT_COUNT] = { [UNIT_CUDA] = 1 };
+	struct sm_kernel_view v[2] = {
+		{ .cls = KC_CD, .delta = cuda6, .blocks = 1, .sat = 4.0 / 6, .block_warps = 6, .sched_sat = 1,
+		  .schedulers = 4, .order = 1 },
+		{ .cls = KC_CD, .delta = cuda4, .blocks = 4, .sat = 1, .block_warps = 4, .sched_sat = 1,
+		  .schedulers = 4, .order = 2 },
+	};
+	double sp[2];
+	interference_bottleneck.sm_speeds(m, v, 2, NULL, sp);
+	/* the older: 2 of a scheduler's slots at speed 1 on the two with 2 of its warps, which keep
+	 * 1 - 0.5^2 of theirs: 0.375; the later: what those two have left, a quarter of its 1/4 */
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.375, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 0.0625, 1e-12);
+	v[0].block_warps = 8;
+	v[0].sat = 0.5;
+	v[0].delta = cuda8;
+	interference_bottleneck.sm_speeds(m, v, 2, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.375, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 0.0625, 1e-12);
+	/* alone the 6 warps run at their top speed; by the mean of 1.5 warps a scheduler they would
+	 * have left the later kernel more (0.354 of the slots: 0.0885) */
+	v[0] = (struct sm_kernel_view){ .cls = KC_CD, .delta = cuda6, .blocks = 1, .sat = 4.0 / 6, .block_warps = 6,
+					.sched_sat = 1, .schedulers = 4, .order = 1 };
+	interference_bottleneck.sm_speeds(m, v, 1, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.5, 1e-12);
+	interference_bottleneck.destroy(m);
+	cJSON_Delete(j);
+}
+
 /* The H100's issue table (models/h100.json, fitted to cuda/runs/h100-bench-2 set 1): set 1's
  * CD and MEM kernels (4 blocks of 256 threads per SM each).  The CD kernel launched first
  * leaves the MEM kernel only the issue slots its 32 warps cannot use, 0.53^8 of them
@@ -1271,6 +1317,7 @@ void register_engine_tests(void)
 	CU_add_test(s, "per-GPU class defaults", test_class_defaults);
 	CU_add_test(s, "per-GPU class saturation in warps", test_class_saturation_warps);
 	CU_add_test(s, "saturation in warps per warp scheduler", test_scheduler_saturation);
+	CU_add_test(s, "issue slots per warp scheduler", test_warp_ready_per_scheduler);
 	CU_add_test(s, "GPU exit hold: steps and bad input", test_exit_hold_input);
 	CU_add_test(s, "DRAM saturation curve", test_dram_knee);
 	CU_add_test(s, "the path to L2", test_l2_path);

@@ -8,17 +8,9 @@
 #include "cuda/ck.h"
 
 enum { BENCH_SCALING = 1, BENCH_CORUN = 2, BENCH_PLACEMENT = 4, BENCH_SATURATION = 8, BENCH_PROGRESS = 16,
-       BENCH_ALL = 31, BENCH_RESHAPE = 32, BENCH_PAIRS = 64,
-       BENCH_PAIRS_TEST = 128, BENCH_POWER = 256, BENCH_POWER_CLOCK = 512, BENCH_PAIRS_TEST2 = 1024,
-       BENCH_PILEUP = 2048, BENCH_PAIRS_TEST3 = 4096,
-       BENCH_PAIRS_TEST4 = 8192, BENCH_PAIRS_TEST5 = 16384, BENCH_POWER_L2 = 32768,
-       BENCH_SATURATION_SHAPES = 65536, BENCH_POWER_GAME = 131072, BENCH_PAIRS_DEV2 = 262144,
-       BENCH_PAIRS_DEV3 = 524288, BENCH_PAIRS_TEST6 = 1048576,
-       BENCH_SATURATION_WARPS = 2097152, BENCH_PAIRS_DEV4 = 4194304,
-       BENCH_PAIRS_TEST7 = 8388608, BENCH_LAUNCH = 16777216,
-       BENCH_PILEUP_WIDE = 33554432, BENCH_PAIRS_TEST8 = 67108864,
-       BENCH_PAIRS_TEST9 = 134217728, BENCH_PAIRS_TEST10 = 268435456,
-       BENCH_PAIRS_DEV5 = 536870912, BENCH_PAIRS_TEST11 = 1073741824 };
+       BENCH_ALL = 31, BENCH_RESHAPE = 32, BENCH_PAIRS = 64, BENCH_POWER = 256, BENCH_POWER_CLOCK = 512,
+       BENCH_PILEUP = 2048, BENCH_POWER_L2 = 32768, BENCH_SATURATION_SHAPES = 65536, BENCH_POWER_GAME = 131072,
+       BENCH_SATURATION_WARPS = 2097152, BENCH_LAUNCH = 16777216, BENCH_PILEUP_WIDE = 33554432 };
 
 struct bench_opts {
 	int what;                  /* BENCH_* bits */
@@ -29,6 +21,7 @@ struct bench_opts {
 	const char *calib_path;
 	const char *command;       /* the command line, recorded in summary.json */
 	int delay_fma;             /* pair benches: the LS delay kernel spins on FMA work (else sleeps) */
+	const char *pair_set;      /* BENCH_PAIRS: the set's name (bench_pairs_set) */
 };
 
 int bench_run(const struct bench_opts *o);
@@ -62,9 +55,13 @@ void bench_pair_kernels(struct ck_dev *d, struct ck_calib *cal, const struct pai
 			struct ck_kernel *S);
 
 /* cuda/bench_pairs.c: a long kernel and a short kernel of many small blocks, both launch
- * orders; each pair set whose BENCH_PAIRS* bit o->what holds, in the order of the bits (none is
- * part of `all`). */
+ * orders; with BENCH_PAIRS in o->what, the set o->pair_set names (not part of `all`). */
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum);
+/* The set a `bench pairs...` word names (`pairs`: "development", `pairs-NAME`: NAME); NULL when
+ * there is none. */
+const char *bench_pairs_set(const char *word);
+/* The `bench` words of the pair sets, for the usage text: "pairs, pairs-test, ...". */
+void bench_pairs_words(char *buf, size_t len);
 
 /* cuda/bench_pileup.c: where a long kernel's blocks land behind a many-block kernel, block by
  * block (development set; not part of `all`); BENCH_PILEUP_WIDE: its second set of shapes. */

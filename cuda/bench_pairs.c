@@ -28,7 +28,7 @@
  * long kernels of one or two blocks per SM each (issue slots between resident warps);
  * `pairs-test6`, other shapes again, the test set captured after warp_ready (report only);
  * `pairs-dev4`, a TC kernel beside MEM kernels of 2 to 48 warps per SM (development);
- * `pairs-test7` to `pairs-test11`, test sets captured after later model changes (their tables
+ * `pairs-test7` to `pairs-test12`, test sets captured after later model changes (their tables
  * say which; report only); `pairs-dev5`, kernels whose warps do not divide among the SM's warp
  * schedulers beside 4-warp ones (development).
  */
@@ -241,6 +241,19 @@ static const struct pair_shape test11_pairs[] = {
 	{ "n-TC1+TCs", CK_TC, 288, 1, 650, CK_TC, 96, 32768, 120, 150 },
 	{ "n-CD4+MEMs", CK_CD, 64, 4, 650, CK_MEM, 96, 40960, 120, 150 },
 	{ "n-MEM2+CDs", CK_MEM, 224, 2, 650, CK_CD, 224, 16384, 120, 150 },
+};
+
+/* test12: captured after the issue slots came to be counted per warp scheduler; shapes of no
+ * earlier set, every class on either side */
+static const struct pair_shape test12_pairs[] = {
+	{ "g-CD2+MEMs", CK_CD, 224, 2, 650, CK_MEM, 160, 32768, 120, 150 },
+	{ "g-MEM1+TCs", CK_MEM, 256, 1, 650, CK_TC, 224, 16384, 120, 150 },
+	{ "g-TC2+RTs", CK_TC, 128, 2, 650, CK_RT, 192, 4096, 140, 150 },
+	{ "g-RT1+CDs", CK_RT, 288, 1, 650, CK_CD, 224, 16384, 120, 150 },
+	{ "g-CD1+CDs", CK_CD, 352, 1, 650, CK_CD, 64, 49152, 120, 150 },
+	{ "g-TC2+MEMs", CK_TC, 160, 2, 650, CK_MEM, 64, 49152, 120, 150 },
+	{ "g-MEM3+CDs", CK_MEM, 96, 3, 650, CK_CD, 160, 24576, 120, 150 },
+	{ "g-CD3+TCs", CK_CD, 128, 3, 650, CK_TC, 96, 32768, 120, 150 },
 };
 
 /* dev5: a kernel L of blocks whose warps do not divide among the SM's four warp schedulers (3, 5
@@ -458,39 +471,61 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 		bench_out_close(fb, "pairs_blocks.csv");
 }
 
-/* The sets: the bench's bit (cuda/bench.h), name, shapes, whether every block of the first
- * repetition is written (pairs_blocks.csv). */
-#define PAIR_SET(bit, name, shapes, per_block) \
-	{ bit, name, shapes, (int)(sizeof(shapes) / sizeof(shapes[0])), per_block }
+/* The sets: name (`bench pairs-NAME`; the first is `bench pairs`), shapes, whether every block
+ * of the first repetition is written (pairs_blocks.csv). */
+#define PAIR_SET(name, shapes, per_block) \
+	{ name, shapes, (int)(sizeof(shapes) / sizeof(shapes[0])), per_block }
 static const struct {
-	int bit;
 	const char *name;
 	const struct pair_shape *shapes;
 	int n;
 	bool per_block;
 } pair_sets[] = {
-	PAIR_SET(BENCH_PAIRS, "development", dev_pairs, false),
-	PAIR_SET(BENCH_PAIRS_TEST, "test", test_pairs, false),
-	PAIR_SET(BENCH_PAIRS_TEST2, "test2", test2_pairs, false),
-	PAIR_SET(BENCH_PAIRS_TEST3, "test3", test3_pairs, false),
-	PAIR_SET(BENCH_PAIRS_TEST4, "test4", test4_pairs, false),
-	PAIR_SET(BENCH_PAIRS_TEST5, "test5", test5_pairs, false),
-	PAIR_SET(BENCH_PAIRS_DEV2, "dev2", dev2_pairs, true),
-	PAIR_SET(BENCH_PAIRS_DEV3, "dev3", dev3_pairs, true),
-	PAIR_SET(BENCH_PAIRS_TEST6, "test6", test6_pairs, false),
-	PAIR_SET(BENCH_PAIRS_DEV4, "dev4", dev4_pairs, false),
-	PAIR_SET(BENCH_PAIRS_TEST7, "test7", test7_pairs, false),
-	PAIR_SET(BENCH_PAIRS_TEST8, "test8", test8_pairs, false),
-	PAIR_SET(BENCH_PAIRS_TEST9, "test9", test9_pairs, false),
-	PAIR_SET(BENCH_PAIRS_TEST10, "test10", test10_pairs, false),
-	PAIR_SET(BENCH_PAIRS_DEV5, "dev5", dev5_pairs, false),
-	PAIR_SET(BENCH_PAIRS_TEST11, "test11", test11_pairs, false),
+	PAIR_SET("development", dev_pairs, false),
+	PAIR_SET("test", test_pairs, false),
+	PAIR_SET("test2", test2_pairs, false),
+	PAIR_SET("test3", test3_pairs, false),
+	PAIR_SET("test4", test4_pairs, false),
+	PAIR_SET("test5", test5_pairs, false),
+	PAIR_SET("dev2", dev2_pairs, true),
+	PAIR_SET("dev3", dev3_pairs, true),
+	PAIR_SET("test6", test6_pairs, false),
+	PAIR_SET("dev4", dev4_pairs, false),
+	PAIR_SET("test7", test7_pairs, false),
+	PAIR_SET("test8", test8_pairs, false),
+	PAIR_SET("test9", test9_pairs, false),
+	PAIR_SET("test10", test10_pairs, false),
+	PAIR_SET("dev5", dev5_pairs, false),
+	PAIR_SET("test11", test11_pairs, false),
+	PAIR_SET("test12", test12_pairs, false),
 };
+#define N_PAIR_SETS (sizeof(pair_sets) / sizeof(pair_sets[0]))
+
+const char *bench_pairs_set(const char *word)
+{
+	if (!strcmp(word, "pairs"))
+		return pair_sets[0].name;
+	if (strncmp(word, "pairs-", 6))
+		return NULL;
+	for (size_t i = 1; i < N_PAIR_SETS; i++)
+		if (!strcmp(word + 6, pair_sets[i].name))
+			return pair_sets[i].name;
+	return NULL;
+}
+
+void bench_pairs_words(char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, "pairs");
+	for (size_t i = 1; i < N_PAIR_SETS && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, ", pairs-%s", pair_sets[i].name);
+}
 
 void bench_pairs(struct ck_dev *d, struct ck_calib *cal, const struct bench_opts *o, cJSON *sum)
 {
-	for (size_t i = 0; i < sizeof(pair_sets) / sizeof(pair_sets[0]); i++)
-		if (o->what & pair_sets[i].bit)
+	if (!(o->what & BENCH_PAIRS) || !o->pair_set)
+		return;
+	for (size_t i = 0; i < N_PAIR_SETS; i++)
+		if (!strcmp(o->pair_set, pair_sets[i].name))
 			run_set(d, cal, o, sum, pair_sets[i].name, pair_sets[i].shapes, pair_sets[i].n,
 				pair_sets[i].per_block);
 }

@@ -1,7 +1,7 @@
 /* combosim-cuda — the CUDA backend's command-line program.
  *
  *   combosim-cuda info [--device N]
- *   combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pairs-dev4|pairs-test7|pairs-test8|pairs-test9|pairs-test10|pairs-dev5|pairs-test11|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game [--out DIR] [--calib FILE] [--reps N]
+ *   combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pairs-dev4|pairs-test7|pairs-test8|pairs-test9|pairs-test10|pairs-dev5|pairs-test11|pairs-test12|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game [--out DIR] [--calib FILE] [--reps N]
  *                       [--target-us US] [--delay sleep|fma] [--device N]
  *   combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE] [--device N] [--check]
  *                     [--mps-client]
@@ -18,7 +18,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: combosim-cuda info [--device N]\n"
-	      "       combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pairs-dev4|pairs-test7|pairs-test8|pairs-test9|pairs-test10|pairs-dev5|pairs-test11|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game [--out DIR]\n"
+	      "       combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pairs-dev4|pairs-test7|pairs-test8|pairs-test9|pairs-test10|pairs-dev5|pairs-test11|pairs-test12|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game [--out DIR]\n"
 	      "                     [--calib FILE] [--reps N] [--target-us US] [--delay sleep|fma] [--device N]\n"
 	      "       combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE]\n"
 	      "                     [--device N] [--check] [--mps-client]\n"
@@ -124,29 +124,22 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		const char *w = argv[2];
-		o.what = !strcmp(w, "all") ? BENCH_ALL : !strcmp(w, "scaling") ? BENCH_SCALING
+		o.pair_set = bench_pairs_set(w);
+		o.what = o.pair_set ? BENCH_PAIRS : !strcmp(w, "all") ? BENCH_ALL : !strcmp(w, "scaling") ? BENCH_SCALING
 			: !strcmp(w, "corun") ? BENCH_CORUN : !strcmp(w, "placement") ? BENCH_PLACEMENT
 			: !strcmp(w, "saturation") ? BENCH_SATURATION : !strcmp(w, "progress") ? BENCH_PROGRESS
 			: !strcmp(w, "saturation-shapes") ? BENCH_SATURATION_SHAPES
 			: !strcmp(w, "saturation-warps") ? BENCH_SATURATION_WARPS
-			: !strcmp(w, "reshape") ? BENCH_RESHAPE : !strcmp(w, "pairs") ? BENCH_PAIRS
-			: !strcmp(w, "pairs-test") ? BENCH_PAIRS_TEST : !strcmp(w, "pairs-test2") ? BENCH_PAIRS_TEST2
-			: !strcmp(w, "pairs-test3") ? BENCH_PAIRS_TEST3 : !strcmp(w, "pairs-test4") ? BENCH_PAIRS_TEST4
-			: !strcmp(w, "pairs-test5") ? BENCH_PAIRS_TEST5 : !strcmp(w, "pairs-dev2") ? BENCH_PAIRS_DEV2
-			: !strcmp(w, "pairs-dev3") ? BENCH_PAIRS_DEV3
-			: !strcmp(w, "pairs-test6") ? BENCH_PAIRS_TEST6 : !strcmp(w, "pairs-dev4") ? BENCH_PAIRS_DEV4
-			: !strcmp(w, "pairs-test7") ? BENCH_PAIRS_TEST7 : !strcmp(w, "pairs-test8") ? BENCH_PAIRS_TEST8
-			: !strcmp(w, "pairs-test9") ? BENCH_PAIRS_TEST9
-			: !strcmp(w, "pairs-test10") ? BENCH_PAIRS_TEST10
-			: !strcmp(w, "pairs-dev5") ? BENCH_PAIRS_DEV5
-			: !strcmp(w, "pairs-test11") ? BENCH_PAIRS_TEST11
-			: !strcmp(w, "pileup") ? BENCH_PILEUP
+			: !strcmp(w, "reshape") ? BENCH_RESHAPE : !strcmp(w, "pileup") ? BENCH_PILEUP
 			: !strcmp(w, "pileup-wide") ? BENCH_PILEUP_WIDE : !strcmp(w, "launch") ? BENCH_LAUNCH
 			: !strcmp(w, "power") ? BENCH_POWER : !strcmp(w, "power-clock") ? BENCH_POWER_CLOCK
 			: !strcmp(w, "power-l2") ? BENCH_POWER_L2 : !strcmp(w, "power-game") ? BENCH_POWER_GAME : 0;
 		if (!o.what) {
-			fprintf(stderr, "combosim-cuda bench: unknown benchmark '%s' (all, scaling, corun, placement, saturation, saturation-shapes, saturation-warps, "
-				"progress, reshape, pairs, pairs-test, pairs-test2, pairs-test3, pairs-test4, pairs-test5, pairs-dev2, pairs-dev3, pairs-test6, pairs-dev4, pairs-test7, pairs-test8, pairs-test9, pairs-test10, pairs-dev5, pairs-test11, pileup, pileup-wide, launch, power, power-clock, power-l2, power-game)\n", w);
+			char sets[1024];
+			bench_pairs_words(sets, sizeof(sets));
+			fprintf(stderr, "combosim-cuda bench: unknown benchmark '%s' (all, scaling, corun, placement, saturation, "
+				"saturation-shapes, saturation-warps, progress, reshape, %s, pileup, pileup-wide, launch, power, "
+				"power-clock, power-l2, power-game)\n", w, sets);
 			return 2;
 		}
 		i = 3;

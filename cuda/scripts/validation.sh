@@ -717,8 +717,12 @@ $(cat "$VALIDATION_SUMMARY")
   h200-pairs-test10 (new shapes, most of them blocks whose warps do not divide among the four
   schedulers) was captured after it, and h200-pairs-test11 (new shapes again) in the call of
   the development set h200-pairs-dev5, read only after dev5 had been used (two variants of how
-  an older kernel's warps leave cycles to a later one, tried on it, were not taken): the
-  current model's test sets.
+  an older kernel's warps leave cycles to a later one, tried on it, were not taken).
+- The issue slots are counted per warp scheduler under the age discipline (models/interference.c
+  \`age_speeds\`: a later kernel beside warps at 2, 2, 1, 1 on the schedulers runs as beside
+  2, 2, 2, 2), chosen on h200-pairs-dev5 (makespan median 11.9 -> 8.6 %) after test10 and
+  test11 had been read (test10's rows had pointed at the question).  h200-pairs-test12 (new
+  shapes) was captured after it: the current model's test set.
 
 $(cat $tmp/runs.md)
 

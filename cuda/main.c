@@ -1,7 +1,9 @@
 /* combosim-cuda — the CUDA backend's command-line program.
  *
  *   combosim-cuda info [--device N]
- *   combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pairs-dev4|pairs-test7|pairs-test8|pairs-test9|pairs-test10|pairs-dev5|pairs-test11|pairs-test12|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game [--out DIR] [--calib FILE] [--reps N]
+ *   combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|
+ *                       pairs|pairs-SET|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game
+ *                       [--out DIR] [--calib FILE] [--reps N]
  *                       [--target-us US] [--delay sleep|fma] [--device N]
  *   combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE] [--device N] [--check]
  *                     [--mps-client]
@@ -17,10 +19,14 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: combosim-cuda info [--device N]\n"
-	      "       combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|progress|reshape|pairs|pairs-test|pairs-test2|pairs-test3|pairs-test4|pairs-test5|pairs-dev2|pairs-dev3|pairs-test6|pairs-dev4|pairs-test7|pairs-test8|pairs-test9|pairs-test10|pairs-dev5|pairs-test11|pairs-test12|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game [--out DIR]\n"
-	      "                     [--calib FILE] [--reps N] [--target-us US] [--delay sleep|fma] [--device N]\n"
-	      "       combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE]\n"
+	char sets[1024];
+	bench_pairs_words(sets, sizeof(sets));
+	fprintf(f, "usage: combosim-cuda info [--device N]\n"
+		"       combosim-cuda bench all|scaling|corun|placement|saturation|saturation-shapes|saturation-warps|\n"
+		"                     progress|reshape|pileup|pileup-wide|launch|power|power-clock|power-l2|power-game|PAIRS\n"
+		"                     [--out DIR] [--calib FILE] [--reps N] [--target-us US] [--delay sleep|fma] [--device N]\n"
+		"                     (PAIRS: %s)\n", sets);
+	fputs("       combosim-cuda run EXPERIMENT [--out DIR] [--set path=value]... [--calib FILE]\n"
 	      "                     [--device N] [--check] [--mps-client]\n"
 	      "run replays the experiment's game frames and BE apps on the GPU under each of its\n"
 	      "policies (the policies of combosim, unchanged, on the CUDA backend) and writes DIR\n"

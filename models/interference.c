@@ -303,28 +303,33 @@ static void age_speeds(const struct bottleneck *b, const struct sm_kernel_view *
 	for (int u = 0; u < RES; u++)
 		avail[u] = 1;
 	age_order(b, k, m, idx);
+	/* a kernel whose saturation is per scheduler (models/kernel.c) spreads by its warps on each,
+	 * any other evenly (its speed alone counts no scheduler busier than the rest); where every
+	 * kernel spreads evenly the schedulers are alike and one pool answers for them */
+	bool uneven = false;
+	for (int r = 0; r < m; r++)
+		uneven |= k[idx[r]].sched_sat > 0 && k[idx[r]].blocks * k[idx[r]].block_warps % ns;
+	int pools = uneven ? ns : 1;
 	for (int r = 0; r < m; r++) {
 		const struct sm_kernel_view *ki = &k[idx[r]];
 		double chip_slow = fmax(ki->dram_delta > 0 ? dram_slow : 1, ki->l2_delta > 0 ? l2_slow : 1);
 		top[r] = intrinsic(ki) / chip_slow;
 		for (int u = 0; u < UNIT_COUNT; u++)
 			need[r][u] = uses(ki, u) ? ki->blocks * ki->delta[u] : 0;
-		/* a kernel whose saturation is per scheduler (models/kernel.c) by its warps on each;
-		 * any other evenly, as its speed alone counts no scheduler busier than the rest */
 		int w = ki->blocks * ki->block_warps;
-		bool dealt = ki->sched_sat > 0 && w > 0;
-		for (int j = 0; j < ns; j++) {
+		bool dealt = uneven && ki->sched_sat > 0 && w > 0;
+		for (int j = 0; j < pools; j++) {
 			on[r][j] = dealt ? w / ns + ((j - at + ns) % ns < w % ns) : (double)w / ns;
 			need[r][UNIT_COUNT + j] = ki->blocks * issue_delta(b, ki) * (dealt ? ns * on[r][j] / w : 1);
 		}
 		at = (at + w) % ns;
-		for (int u = 0; u < UNIT_COUNT + ns; u++)
+		for (int u = 0; u < UNIT_COUNT + pools; u++)
 			later[u] += need[r][u] * top[r];
 	}
 	for (int r = 0; r < m; r++) {
 		const struct sm_kernel_view *ki = &k[idx[r]];
 		double s = top[r], keep = keep_share(b, ki);
-		for (int u = 0; u < UNIT_COUNT + ns; u++) {
+		for (int u = 0; u < UNIT_COUNT + pools; u++) {
 			later[u] -= need[r][u] * top[r];
 			if (need[r][u] <= 0)
 				continue;
@@ -334,7 +339,7 @@ static void age_speeds(const struct bottleneck *b, const struct sm_kernel_view *
 			s = fmin(s, cap / need[r][u]);
 		}
 		s = fmax(s, 0);
-		for (int u = 0; u < UNIT_COUNT + ns; u++)
+		for (int u = 0; u < UNIT_COUNT + pools; u++)
 			avail[u] = fmax(0, avail[u] - need[r][u] * s);
 		speed[idx[r]] = s;
 	}

@@ -220,20 +220,18 @@ static void read_ready(struct bottleneck *b, const struct cfg *table)
 			   "expected a class name (RT, CD, TC, MEM), \"schedulers\" or \"source\"", b->ready);
 }
 
-/* The share of what a kernel would take that it keeps when others wait for it (warp_ready). */
-static double keep_share(const struct bottleneck *b, const struct sm_kernel_view *k)
-{
-	double p = b->ready[k->cls];
-	if (p <= 0 || p >= 1)
-		return 1;
-	return 1 - pow(1 - p, (double)k->blocks * k->block_warps / b->schedulers);
-}
-
-/* The same on one scheduler holding w of the kernel's warps. */
+/* The share of what a kernel would take on one scheduler holding w of its warps that it keeps
+ * when others wait for it (warp_ready). */
 static double keep_on(const struct bottleneck *b, const struct sm_kernel_view *k, double w)
 {
 	double p = b->ready[k->cls];
 	return p <= 0 || p >= 1 ? 1 : 1 - pow(1 - p, w);
+}
+
+/* The same on a unit the whole SM shares: by the kernel's mean warps per scheduler. */
+static double keep_share(const struct bottleneck *b, const struct sm_kernel_view *k)
+{
+	return b->schedulers > 0 ? keep_on(b, k, (double)k->blocks * k->block_warps / b->schedulers) : 1;
 }
 
 static void bottleneck_destroy(void *self)
@@ -289,9 +287,9 @@ static void age_order(const struct bottleneck *b, const struct sm_kernel_view *k
  * far as they want it at their own top speed.  A kernel's warps go to the schedulers in turn,
  * continuing where the kernel before it in age order stopped, and its issue demand spreads over
  * them by its warps there where its saturation is per scheduler, else evenly (each scheduler
- * has the capacity 1; a GPU without schedulers has one pool); it runs at the pace its most constrained scheduler allows: a block waits for its
- * slowest warp (cuda/runs/h200-pairs-dev5: a later kernel beside one of 2, 2, 1, 1 warps on the
- * schedulers runs as beside one of 2, 2, 2, 2). */
+ * has the capacity 1; a GPU without schedulers has one pool); it runs at the pace its most
+ * constrained scheduler allows: a block waits for its slowest warp (cuda/runs/h200-pairs-dev5:
+ * a later kernel beside one of 2, 2, 1, 1 warps on the schedulers runs as beside 2, 2, 2, 2). */
 static void age_speeds(const struct bottleneck *b, const struct sm_kernel_view *k, int n, double dram_slow,
 		       double l2_slow, double *speed)
 {

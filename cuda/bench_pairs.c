@@ -28,9 +28,10 @@
  * long kernels of one or two blocks per SM each (issue slots between resident warps);
  * `pairs-test6`, other shapes again, the test set captured after warp_ready (report only);
  * `pairs-dev4`, a TC kernel beside MEM kernels of 2 to 48 warps per SM (development);
- * `pairs-test7` to `pairs-test12`, test sets captured after later model changes (their tables
+ * `pairs-test7` to `pairs-test13`, test sets captured after later model changes (their tables
  * say which; report only); `pairs-dev5`, kernels whose warps do not divide among the SM's warp
- * schedulers beside 4-warp ones (development).
+ * schedulers beside 4-warp ones (development); `pairs-warps`, kernels whose warps do (1 to 5 per
+ * scheduler) beside 4-warp ones, the calibration of what a scheduler's warps leave.
  */
 #include <math.h>
 #include <stdio.h>
@@ -254,6 +255,36 @@ static const struct pair_shape test12_pairs[] = {
 	{ "g-TC2+MEMs", CK_TC, 160, 2, 650, CK_MEM, 64, 49152, 120, 150 },
 	{ "g-MEM3+CDs", CK_MEM, 96, 3, 650, CK_CD, 160, 24576, 120, 150 },
 	{ "g-CD3+TCs", CK_CD, 128, 3, 650, CK_TC, 96, 32768, 120, 150 },
+};
+
+/* test13: captured in the call of the calibration set `warps`, read only after the leftover per
+ * warp count was fitted from it and the model settled; shapes of no earlier set, every class on
+ * either side */
+static const struct pair_shape test13_pairs[] = {
+	{ "h-CD2+TCs", CK_CD, 288, 2, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "h-TC3+CDs", CK_TC, 128, 3, 650, CK_CD, 288, 16384, 120, 150 },
+	{ "h-MEM2+TCs", CK_MEM, 160, 2, 650, CK_TC, 288, 16384, 120, 150 },
+	{ "h-RT2+CDs", CK_RT, 224, 2, 650, CK_CD, 96, 49152, 120, 150 },
+	{ "h-CD1+MEMs", CK_CD, 416, 1, 650, CK_MEM, 192, 32768, 120, 150 },
+	{ "h-TC1+RTs", CK_TC, 448, 1, 650, CK_RT, 128, 6144, 140, 150 },
+	{ "h-CD3+CDs", CK_CD, 192, 3, 650, CK_CD, 160, 32768, 120, 150 },
+	{ "h-MEM1+RTs", CK_MEM, 320, 1, 650, CK_RT, 288, 4096, 140, 150 },
+};
+
+/* warps (calibration): one block per SM of L whose warps divide evenly among the SM's four warp
+ * schedulers (1 to 4 per scheduler; CD to 5), launched first or second beside S of 4-warp blocks
+ * of its own class: what share of a scheduler's cycles a kernel with w warps there leaves a
+ * later one (interference.warp_left, cuda/scripts/fit_left.py) */
+static const struct pair_shape warps_pairs[] = {
+	{ "i-CD1w4+CDs", CK_CD, 128, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD1w8+CDs", CK_CD, 256, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD1w12+CDs", CK_CD, 384, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD1w16+CDs", CK_CD, 512, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD1w20+CDs", CK_CD, 640, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-TC1w4+TCs", CK_TC, 128, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-TC1w8+TCs", CK_TC, 256, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-TC1w12+TCs", CK_TC, 384, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-TC1w16+TCs", CK_TC, 512, 1, 650, CK_TC, 128, 32768, 120, 150 },
 };
 
 /* dev5: a kernel L of blocks whose warps do not divide among the SM's four warp schedulers (3, 5
@@ -498,6 +529,8 @@ static const struct {
 	PAIR_SET("dev5", dev5_pairs, false),
 	PAIR_SET("test11", test11_pairs, false),
 	PAIR_SET("test12", test12_pairs, false),
+	PAIR_SET("warps", warps_pairs, false),
+	PAIR_SET("test13", test13_pairs, false),
 };
 #define N_PAIR_SETS (sizeof(pair_sets) / sizeof(pair_sets[0]))
 

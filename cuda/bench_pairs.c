@@ -30,7 +30,7 @@
  * `pairs-dev4`, a TC kernel beside MEM kernels of 2 to 48 warps per SM (development);
  * `pairs-test7` to `pairs-test13`, test sets captured after later model changes (their tables
  * say which; report only); `pairs-dev5`, kernels whose warps do not divide among the SM's warp
- * schedulers beside 4-warp ones (development); `pairs-warps`, kernels whose warps do (1 to 5 per
+ * schedulers beside 4-warp ones (development); `pairs-warps`, kernels whose warps do (1 to 15 per
  * scheduler) beside 4-warp ones, the calibration of what a scheduler's warps leave.
  */
 #include <math.h>
@@ -271,20 +271,39 @@ static const struct pair_shape test13_pairs[] = {
 	{ "h-MEM1+RTs", CK_MEM, 320, 1, 650, CK_RT, 288, 4096, 140, 150 },
 };
 
-/* warps (calibration): one block per SM of L whose warps divide evenly among the SM's four warp
- * schedulers (1 to 4 per scheduler; CD to 5), launched first or second beside S of 4-warp blocks
- * of its own class: what share of a scheduler's cycles a kernel with w warps there leaves a
- * later one (interference.warp_left, cuda/scripts/fit_left.py) */
+/* warps (calibration): L of one block per SM (two beyond 8 warps per scheduler, and two controls
+ * at 4 and 8) whose warps divide evenly among the SM's four warp schedulers (CD 1 to 15 per
+ * scheduler, TC 1 to 8, 10, 15), launched first or second beside S of 4-warp blocks of its own
+ * class: what share of a scheduler's cycles a kernel with w warps there leaves a later one
+ * (interference.warp_left, cuda/scripts/fit_left.py) */
 static const struct pair_shape warps_pairs[] = {
 	{ "i-CD1w4+CDs", CK_CD, 128, 1, 650, CK_CD, 128, 32768, 120, 150 },
 	{ "i-CD1w8+CDs", CK_CD, 256, 1, 650, CK_CD, 128, 32768, 120, 150 },
 	{ "i-CD1w12+CDs", CK_CD, 384, 1, 650, CK_CD, 128, 32768, 120, 150 },
 	{ "i-CD1w16+CDs", CK_CD, 512, 1, 650, CK_CD, 128, 32768, 120, 150 },
 	{ "i-CD1w20+CDs", CK_CD, 640, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD1w24+CDs", CK_CD, 768, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD1w28+CDs", CK_CD, 896, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD1w32+CDs", CK_CD, 1024, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD2w8+CDs", CK_CD, 256, 2, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD2w16+CDs", CK_CD, 512, 2, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD2w18+CDs", CK_CD, 576, 2, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD2w20+CDs", CK_CD, 640, 2, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD2w22+CDs", CK_CD, 704, 2, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD2w24+CDs", CK_CD, 768, 2, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD2w26+CDs", CK_CD, 832, 2, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD2w28+CDs", CK_CD, 896, 2, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD2w30+CDs", CK_CD, 960, 2, 650, CK_CD, 128, 32768, 120, 150 },
 	{ "i-TC1w4+TCs", CK_TC, 128, 1, 650, CK_TC, 128, 32768, 120, 150 },
 	{ "i-TC1w8+TCs", CK_TC, 256, 1, 650, CK_TC, 128, 32768, 120, 150 },
 	{ "i-TC1w12+TCs", CK_TC, 384, 1, 650, CK_TC, 128, 32768, 120, 150 },
 	{ "i-TC1w16+TCs", CK_TC, 512, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-TC1w20+TCs", CK_TC, 640, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-TC1w24+TCs", CK_TC, 768, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-TC1w28+TCs", CK_TC, 896, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-TC1w32+TCs", CK_TC, 1024, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-TC2w20+TCs", CK_TC, 640, 2, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-TC2w30+TCs", CK_TC, 960, 2, 650, CK_TC, 128, 32768, 120, 150 },
 };
 
 /* dev5: a kernel L of blocks whose warps do not divide among the SM's four warp schedulers (3, 5

@@ -31,7 +31,8 @@
  * `pairs-test7` to `pairs-test13`, test sets captured after later model changes (their tables
  * say which; report only); `pairs-dev5`, kernels whose warps do not divide among the SM's warp
  * schedulers beside 4-warp ones (development); `pairs-warps`, kernels whose warps do (1 to 15 per
- * scheduler) beside 4-warp ones, the calibration of what a scheduler's warps leave.
+ * scheduler) beside 4-warp ones, the calibration of what a scheduler's warps leave; `pairs-dev6`,
+ * multi-block layouts it does not measure (development).
  */
 #include <math.h>
 #include <stdio.h>
@@ -271,10 +272,12 @@ static const struct pair_shape test13_pairs[] = {
 	{ "h-MEM1+RTs", CK_MEM, 320, 1, 650, CK_RT, 288, 4096, 140, 150 },
 };
 
-/* warps (calibration): L of one block per SM (two beyond 8 warps per scheduler, and two controls
- * at 4 and 8) whose warps divide evenly among the SM's four warp schedulers (CD 1 to 15 per
- * scheduler, TC 1 to 8, 10, 15), launched first or second beside S of 4-warp blocks of its own
- * class: what share of a scheduler's cycles a kernel with w warps there leaves a later one
+/* warps (calibration): L of one block per SM (two beyond 8 warps per scheduler) whose warps
+ * divide evenly among the SM's four warp schedulers (CD 1 to 15 per scheduler, TC 1 to 8, 10,
+ * 15), and of 2 to 16 blocks per SM at 2 to 12 warps per scheduler, launched first or second
+ * beside S of 4-warp blocks of its own class; and of one block beside S of another class (CD
+ * beside MEM and TC, TC beside MEM, MEM beside CD): what share of a scheduler's cycles a kernel
+ * with w warps there leaves a later one, by its blocks and the later one's class
  * (interference.warp_left, cuda/scripts/fit_left.py) */
 static const struct pair_shape warps_pairs[] = {
 	{ "i-CD1w4+CDs", CK_CD, 128, 1, 650, CK_CD, 128, 32768, 120, 150 },
@@ -304,6 +307,63 @@ static const struct pair_shape warps_pairs[] = {
 	{ "i-TC1w32+TCs", CK_TC, 1024, 1, 650, CK_TC, 128, 32768, 120, 150 },
 	{ "i-TC2w20+TCs", CK_TC, 640, 2, 650, CK_TC, 128, 32768, 120, 150 },
 	{ "i-TC2w30+TCs", CK_TC, 960, 2, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-CD2w4+CDs", CK_CD, 128, 2, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD4w2+CDs", CK_CD, 64, 4, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD3w4+CDs", CK_CD, 128, 3, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD4w4+CDs", CK_CD, 128, 4, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD8w2+CDs", CK_CD, 64, 8, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD3w8+CDs", CK_CD, 256, 3, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD2w12+CDs", CK_CD, 384, 2, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD4w8+CDs", CK_CD, 256, 4, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD8w4+CDs", CK_CD, 128, 8, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD16w2+CDs", CK_CD, 64, 16, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-CD4w12+CDs", CK_CD, 384, 4, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-TC2w4+TCs", CK_TC, 128, 2, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-TC4w2+TCs", CK_TC, 64, 4, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-TC4w4+TCs", CK_TC, 128, 4, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-TC4w8+TCs", CK_TC, 256, 4, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-CD1w4+MEMs", CK_CD, 128, 1, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "i-CD1w8+MEMs", CK_CD, 256, 1, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "i-CD1w12+MEMs", CK_CD, 384, 1, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "i-CD1w16+MEMs", CK_CD, 512, 1, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "i-CD1w20+MEMs", CK_CD, 640, 1, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "i-CD1w24+MEMs", CK_CD, 768, 1, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "i-CD1w28+MEMs", CK_CD, 896, 1, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "i-CD1w32+MEMs", CK_CD, 1024, 1, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "i-CD1w4+TCs", CK_CD, 128, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-CD1w8+TCs", CK_CD, 256, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-CD1w12+TCs", CK_CD, 384, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-CD1w16+TCs", CK_CD, 512, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-CD1w20+TCs", CK_CD, 640, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-CD1w24+TCs", CK_CD, 768, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-CD1w28+TCs", CK_CD, 896, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-CD1w32+TCs", CK_CD, 1024, 1, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "i-TC1w4+MEMs", CK_TC, 128, 1, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "i-TC1w8+MEMs", CK_TC, 256, 1, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "i-TC1w12+MEMs", CK_TC, 384, 1, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "i-TC1w16+MEMs", CK_TC, 512, 1, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "i-MEM1w4+CDs", CK_MEM, 128, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-MEM1w8+CDs", CK_MEM, 256, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-MEM1w12+CDs", CK_MEM, 384, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-MEM1w16+CDs", CK_MEM, 512, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-MEM1w20+CDs", CK_MEM, 640, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-MEM1w24+CDs", CK_MEM, 768, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-MEM1w28+CDs", CK_MEM, 896, 1, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "i-MEM1w32+CDs", CK_MEM, 1024, 1, 650, CK_CD, 128, 32768, 120, 150 },
+};
+
+/* dev6: CD kernels L of 2 to 6 blocks per SM whose warps divide evenly among the schedulers,
+ * in layouts pairs-warps does not measure, beside S of another class or block size: whether
+ * what L leaves a later kernel goes by its warps per scheduler, its blocks, or both */
+static const struct pair_shape dev6_pairs[] = {
+	{ "e-CD2w6+CDs", CK_CD, 192, 2, 650, CK_CD, 256, 16384, 120, 150 },
+	{ "e-CD6w2+CDs", CK_CD, 64, 6, 650, CK_CD, 256, 16384, 120, 150 },
+	{ "e-CD5w4+MEMs", CK_CD, 128, 5, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "e-CD2w10+MEMs", CK_CD, 320, 2, 650, CK_MEM, 128, 32768, 120, 150 },
+	{ "e-CD6w4+TCs", CK_CD, 128, 6, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "e-CD3w12+TCs", CK_CD, 384, 3, 650, CK_TC, 128, 32768, 120, 150 },
+	{ "e-CD4w6+CDs", CK_CD, 192, 4, 650, CK_CD, 128, 32768, 120, 150 },
+	{ "e-CD3w16+CDs", CK_CD, 512, 3, 650, CK_CD, 128, 32768, 120, 150 },
 };
 
 /* dev5: a kernel L of blocks whose warps do not divide among the SM's four warp schedulers (3, 5
@@ -550,6 +610,7 @@ static const struct {
 	PAIR_SET("test12", test12_pairs, false),
 	PAIR_SET("warps", warps_pairs, false),
 	PAIR_SET("test13", test13_pairs, false),
+	PAIR_SET("dev6", dev6_pairs, false),
 };
 #define N_PAIR_SETS (sizeof(pair_sets) / sizeof(pair_sets[0]))
 

@@ -17,7 +17,9 @@
  * memory kernel almost nothing).  Without the table the model has no issue limit.  With
  * "issue_yield" (age only), a class can go after another whatever the launch order; with
  * "warp_ready" (age only), a kernel served first leaves the later ones the cycles in which none
- * of its warps can issue, many when it has few warps per scheduler, next to none with many.
+ * of its warps can issue, many when it has few warps per scheduler, next to none with many;
+ * with "warp_left" (age only) a later kernel keeps the pace measured beside an older one's
+ * warps per scheduler, by the two kernels' classes.
  * What units cannot express (L1, buses) is a pairwise implicit-contention factor c(a, b): a
  * kernel co-resident with another of class b is slowed by 1 + c(a, b) * presence_b, presence
  * being how close b is to saturating the SM (blocks / sat, at most 1).
@@ -35,12 +37,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define WARP_LEFT_MAX 32   /* warps per scheduler a warp_left table may give */
+
 struct bottleneck {
 	enum discipline disc;
 	double contention[KC_COUNT][KC_COUNT];
 	double issue[KC_COUNT];    /* share of the SM's issue slots at full throughput; 0: none */
 	bool yields[KC_COUNT][KC_COUNT];   /* age: [a][b], a kernel of class a goes after any of b */
 	double ready[KC_COUNT];    /* age: chance a warp of the class can issue in a cycle; 0: always */
+	/* age, warp_left: [b][k] the pace a later kernel of class k keeps beside 0, 1, .. warps of
+	 * an older one of class b on a scheduler; n_left knots, 0: none */
+	double left[KC_COUNT][KC_COUNT][WARP_LEFT_MAX + 1];
+	int n_left[KC_COUNT][KC_COUNT];
+	bool gives[KC_COUNT];      /* the class has warp_left tables: it gives what later kernels use */
 	int schedulers;            /* warp schedulers per SM (the GPU's, or warp_ready's); 0: none */
 	const struct gpu_desc *g;  /* its DRAM saturation curve */
 };
@@ -52,6 +61,7 @@ static void read_pairs(struct bottleneck *b, const struct cfg *table, bool reduc
 static void read_issue(struct bottleneck *b, const struct cfg *table);
 static void read_yield(struct bottleneck *b, const struct cfg *table);
 static void read_ready(struct bottleneck *b, const struct cfg *table);
+static void read_left(struct bottleneck *b, const struct cfg *table);
 
 static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 {
@@ -64,7 +74,7 @@ static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 	b->schedulers = g ? g->schedulers : 0;
 	cfg_only(p, (const char *const[]){ "model", "discipline", "implicit_contention_from",
 					   "makespan_reduction", "makespan_reduction_note",
-					   "factors", "note", "issue", "issue_yield", "warp_ready", NULL });
+					   "factors", "note", "issue", "issue_yield", "warp_ready", "warp_left", NULL });
 	struct cfg it;
 	if (cfg_obj(p, "issue", false, &it))
 		read_issue(b, &it);
@@ -72,6 +82,8 @@ static void *bottleneck_create(const struct gpu_desc *g, const struct cfg *p)
 		read_yield(b, &it);
 	if (cfg_obj(p, "warp_ready", false, &it))
 		read_ready(b, &it);
+	if (cfg_obj(p, "warp_left", false, &it))
+		read_left(b, &it);
 	int d = cfg_enum(p, "discipline", disciplines, "fair");
 	b->disc = d == 1 ? DISC_AGE : DISC_FAIR;
 	int src = cfg_enum(p, "implicit_contention_from", contention_sources, "none");
@@ -191,6 +203,27 @@ static void read_yield(struct bottleneck *b, const struct cfg *table)
 	}
 }
 
+/* The SM's warp schedulers for warp_ready or warp_left: the GPU's (sm.schedulers), or the
+ * table's own "schedulers" where the GPU does not say; both given, they agree.  False after an
+ * error. */
+static bool read_schedulers(struct bottleneck *b, const struct cfg *table)
+{
+	int64_t own = 0;
+	int gpu = b->schedulers;
+	if (!cfg_int(table, "schedulers", 1, GPU_MAX_SCHEDULERS, &(int64_t){ 0 }, &own))
+		return false;
+	if (own > 0 && gpu > 0 && own != gpu) {
+		cfg_fail_key(table, "schedulers", "expected the GPU's sm.schedulers (%d), got %lld", gpu, (long long)own);
+		return false;
+	}
+	b->schedulers = own > 0 ? (int)own : gpu;
+	if (b->schedulers <= 0) {
+		cfg_fail_key(table, "schedulers", "expected the warp schedulers per SM here or in the GPU's \"sm\"");
+		return false;
+	}
+	return true;
+}
+
 /* "warp_ready": {"CD": 0.47, "source": ...}: under the age discipline a
  * kernel's warps leave the cycles in which none of them can issue to the kernels served after
  * it.  A warp of the class can issue in a cycle with the given chance, so with w warps of the
@@ -198,32 +231,97 @@ static void read_yield(struct bottleneck *b, const struct cfg *table)
  * and of the issue slots it would take goes to the later kernels, as far as they want it.  Few
  * warps leave much (cuda/runs/h200-pairs-dev3: of two CD kernels of 8 warps per SM each the
  * first runs at ~0.72 of its speed alone, the second ~0.37), many next to nothing (co-run set
- * 1: of two of 32 warps per SM the first near its solo time, the second after it).  The SM's
- * schedulers are the GPU's (sm.schedulers), or the table's own "schedulers" where the GPU does
- * not say; both given, they agree. */
+ * 1: of two of 32 warps per SM the first near its solo time, the second after it).  The
+ * schedulers: read_schedulers. */
 static void read_ready(struct bottleneck *b, const struct cfg *table)
 {
-	int64_t own = 0;
-	int gpu = b->schedulers;
-	if (!cfg_int(table, "schedulers", 1, GPU_MAX_SCHEDULERS, &(int64_t){ 0 }, &own))
-		return;
-	if (own > 0 && gpu > 0 && own != gpu) {
-		cfg_fail_key(table, "schedulers", "expected the GPU's sm.schedulers (%d), got %lld", gpu, (long long)own);
-		return;
+	if (read_schedulers(b, table))
+		read_class_numbers(table, "schedulers", 0.01,
+				   "expected a class name (RT, CD, TC, MEM), \"schedulers\" or \"source\"", b->ready);
+}
+
+/* "warp_left": {"CD": {"CD": [p1, p2, ...], "MEM": [...]}, ..., "source": ...}: under the age
+ * discipline, beside an older kernel of the outer class with w of its warps on a scheduler, the
+ * pace a later kernel of the inner class keeps there (a share of its speed alone), for w = 1,
+ * 2, ..., as measured (cuda/scripts/fit_left.py on bench pairs-warps); between two counts the
+ * line between them, beyond the last the last.  The older kernel then gives the later ones what
+ * they use at those paces, no more (it takes the rest).  Measured where warp_ready's (1 - p)^w
+ * cannot follow: on the H200 three CD warps on a scheduler leave next to nothing and four as
+ * much as one, and of the cycles one CD warp leaves a MEM kernel makes full speed, a TC kernel a
+ * third (cuda/runs/h200-describe pairs-warps.tgz).  A class takes one form or the other; the
+ * schedulers: read_schedulers. */
+static void read_left_row(struct bottleneck *b, const struct cfg *row, int older)
+{
+	for (const cJSON *e = row->node->child; e; e = e->next) {
+		int k = kclass_parse(e->string), n = 0;
+		struct cfg arr;
+		if (k < 0) {
+			cfg_fail_key(row, e->string, "expected the later kernel's class (RT, CD, TC, MEM)");
+			return;
+		}
+		if (b->yields[older][k]) {
+			cfg_fail_key(row, e->string, "is served after %s whatever the order (issue_yield): the table would "
+				     "never apply; give the pair one rule", kclass_names[k]);
+			return;
+		}
+		if (!cfg_arr(row, e->string, true, &arr, &n))
+			return;
+		if (n < 1 || n > WARP_LEFT_MAX) {
+			cfg_fail_key(row, e->string, "expected 1 to %d paces (1, 2, ... warps per scheduler), got %d",
+				     WARP_LEFT_MAX, n);
+			return;
+		}
+		b->left[older][k][0] = 1;
+		for (int i = 0; i < n; i++) {
+			struct cfg el = cfg_at(&arr, i);
+			if (!cfg_self_num(&el, 0, 1, &b->left[older][k][i + 1]))
+				return;
+		}
+		b->n_left[older][k] = n + 1;
+		b->gives[older] = true;
 	}
-	b->schedulers = own > 0 ? (int)own : gpu;
-	if (b->schedulers <= 0) {
-		cfg_fail_key(table, "schedulers", "expected the warp schedulers per SM here or in the GPU's \"sm\"");
+}
+
+static void read_left(struct bottleneck *b, const struct cfg *table)
+{
+	if (!read_schedulers(b, table))
 		return;
+	for (const cJSON *e = table->node->child; e; e = e->next) {
+		if (strcmp(e->string, "source") == 0 || strcmp(e->string, "schedulers") == 0)
+			continue;
+		int c = kclass_parse(e->string);
+		struct cfg row;
+		if (c < 0) {
+			cfg_fail_key(table, e->string, "expected a class name (RT, CD, TC, MEM), \"schedulers\" or \"source\"");
+			return;
+		}
+		if (b->ready[c] > 0) {
+			cfg_fail_key(table, e->string, "is in warp_ready too: give a class one form");
+			return;
+		}
+		if (!cfg_obj(table, e->string, true, &row))
+			return;
+		read_left_row(b, &row, c);
+		if (table->diag->failed)
+			return;
 	}
-	read_class_numbers(table, "schedulers", 0.01,
-			   "expected a class name (RT, CD, TC, MEM), \"schedulers\" or \"source\"", b->ready);
+}
+
+/* The pace a later kernel of class k keeps beside w warps of an older one of class b on a
+ * scheduler (warp_left; 1 without a table for the two). */
+static double pace_left(const struct bottleneck *b, int older, int k, double w)
+{
+	int n = b->n_left[older][k];
+	return n > 0 ? gpu_quantile_at(b->left[older][k], n, fmin(w / (n - 1), 1)) : 1;
 }
 
 /* The share of what a kernel would take on one scheduler holding w of its warps that it keeps
- * when others wait for it (warp_ready). */
+ * when others wait for it: warp_ready's; none for a class with warp_left tables (it gives the
+ * later kernels what they use at their paces); all without either. */
 static double keep_on(const struct bottleneck *b, const struct sm_kernel_view *k, double w)
 {
+	if (b->gives[k->cls])
+		return 0;
 	double p = b->ready[k->cls];
 	return p <= 0 || p >= 1 ? 1 : 1 - pow(1 - p, w);
 }
@@ -281,10 +379,30 @@ static void age_order(const struct bottleneck *b, const struct sm_kernel_view *k
 	}
 }
 
+/* The pace kernel r (in serving order) keeps beside the older ones' warps (warp_left): on each
+ * scheduler it has warps on, the product of what each older kernel's warps there leave it; the
+ * least of those (a block waits for its slowest warp). */
+static double paces_left(const struct bottleneck *b, const struct sm_kernel_view *k, const int *idx, int r,
+			 int pools, double on[][GPU_MAX_SCHEDULERS])
+{
+	double least = 1;
+	for (int j = 0; j < pools; j++) {
+		if (on[r][j] <= 0)
+			continue;
+		double p = 1;
+		for (int o = 0; o < r; o++)
+			if (on[o][j] > 0)
+				p *= pace_left(b, k[idx[o]].cls, k[idx[r]].cls, on[o][j]);
+		least = fmin(least, p);
+	}
+	return least;
+}
+
 /* Age priority: serve kernels in age_order from what the units and the schedulers' issue slots
  * have left, each leaving those served after it the share of the cycles its warps cannot use
  * (keep_share on a unit, keep_on on a scheduler by its warps there) of what it would take, as
- * far as they want it at their own top speed.  A kernel's warps go to the schedulers in turn,
+ * far as they want it at their own top speed (at most warp_left's pace beside the older ones:
+ * paces_left).  A kernel's warps go to the schedulers in turn,
  * continuing where the kernel before it in age order stopped, and its issue demand spreads over
  * them by its warps there where its saturation is per scheduler, else evenly (each scheduler
  * has the capacity 1; a GPU without schedulers has one pool); it runs at the pace its most
@@ -295,7 +413,7 @@ static void age_speeds(const struct bottleneck *b, const struct sm_kernel_view *
 {
 	enum { RES = UNIT_COUNT + GPU_MAX_SCHEDULERS };
 	int ns = b->schedulers > 0 ? b->schedulers : 1, at = 0;
-	double avail[RES], need[64][RES], on[64][GPU_MAX_SCHEDULERS], later[RES] = { 0 }, top[64];
+	double avail[RES], need[64][RES], on[64][GPU_MAX_SCHEDULERS], later[RES] = { 0 }, top[64], want[64];
 	int idx[64];
 	int m = n < 64 ? n : 64;
 	for (int u = 0; u < RES; u++)
@@ -321,14 +439,17 @@ static void age_speeds(const struct bottleneck *b, const struct sm_kernel_view *
 			need[r][UNIT_COUNT + j] = ki->blocks * issue_delta(b, ki) * (dealt ? ns * on[r][j] / w : 1);
 		}
 		at = (at + w) % ns;
+	}
+	for (int r = 0; r < m; r++) {
+		want[r] = top[r] * paces_left(b, k, idx, r, pools, on);
 		for (int u = 0; u < UNIT_COUNT + pools; u++)
-			later[u] += need[r][u] * top[r];
+			later[u] += need[r][u] * want[r];
 	}
 	for (int r = 0; r < m; r++) {
 		const struct sm_kernel_view *ki = &k[idx[r]];
-		double s = top[r], keep = keep_share(b, ki);
+		double s = want[r], keep = keep_share(b, ki);
 		for (int u = 0; u < UNIT_COUNT + pools; u++) {
-			later[u] -= need[r][u] * top[r];
+			later[u] -= need[r][u] * want[r];
 			if (need[r][u] <= 0)
 				continue;
 			double kp = u < UNIT_COUNT ? keep : keep_on(b, ki, on[r][u - UNIT_COUNT]);

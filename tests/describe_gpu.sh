@@ -30,8 +30,9 @@ def check(m, f, path):
 sys.exit(1 if check(model, fitted, '') else 0)
 PY
 done
-# the H100's MEM share of the L2 path, its warp_ready and its RT / CD / TC sat_warps are the
-# H200's, assumed (no such bench on the H100)
+# the H100's MEM share of the L2 path and its RT / CD / TC sat_warps are the H200's, assumed (no
+# such bench on the H100); its warp_ready is fit_ready.py's on the H200's pairs-dev3 (models/h200.json
+# has warp_left in its place, from bench pairs-warps)
 python3 - <<'PY' || fails=$((fails + 1))
 import json, sys
 g = {n: json.load(open('models/%s.json' % n)) for n in ('h100', 'h200')}
@@ -40,9 +41,13 @@ a, b = (g[n]['class_defaults']['MEM'].get('l2') for n in ('h100', 'h200'))
 if a != b:
     print('FAIL models/h100.json class_defaults.MEM.l2 is %r, models/h200.json (its source) %r' % (a, b))
     bad += 1
-a, b = ({k: v for k, v in g[n]['interference'].get('warp_ready', {}).items() if k != 'source'} for n in ('h100', 'h200'))
+import subprocess
+out = subprocess.run([sys.executable, 'cuda/scripts/fit_ready.py', 'cuda/runs/h200-describe/pairs-dev3.tgz', '--gpu',
+                      'models/h100.json', '--json'], capture_output=True, text=True)
+a = {k: v for k, v in g['h100']['interference'].get('warp_ready', {}).items() if k != 'source'}
+b = json.loads(out.stdout)['values']['interference']['warp_ready'] if out.returncode == 0 else out.stderr[-300:]
 if a != b:
-    print('FAIL models/h100.json interference.warp_ready is %r, models/h200.json (its source) %r' % (a, b))
+    print('FAIL models/h100.json interference.warp_ready is %r, fit_ready.py on the H200\'s pairs-dev3 gives %r' % (a, b))
     bad += 1
 for c in ('RT', 'CD', 'TC'):
     a, b = (g[n]['class_defaults'][c].get('sat_warps') for n in ('h100', 'h200'))
@@ -79,5 +84,5 @@ if bad:
     print('FAIL fit_drain.py knots: mean %.4f sd %.4f drawn, sample %.4f / %.4f, knots %s' % (m, sd, mx, sx, q))
 sys.exit(1 if bad else 0)
 PY
-[ "$fails" = 0 ] && echo "describe_gpu: 6 fits match models/h100.json (MEM l2, warp_ready, sat_warps: the H200's), models/h200.json regenerated identical, fit_drain's knots keep a sample's spread" 
+[ "$fails" = 0 ] && echo "describe_gpu: 6 fits match models/h100.json (MEM l2, sat_warps: the H200's; warp_ready: its fit on the H200's pairs-dev3), models/h200.json regenerated identical, fit_drain's knots keep a sample's spread" 
 exit "$fails"

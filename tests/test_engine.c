@@ -739,6 +739,59 @@ static void test_warp_ready(void)
 	assert_interference_refuses(bad, sizeof(bad) / sizeof(bad[0]), "$.warp_ready.");
 }
 
+/* warp_left: beside an older kernel with w warps on each scheduler a later one runs at the
+ * measured pace for its class, kept as given even where it does not fall with the count (the
+ * H200's CD beside CD: 3 warps a scheduler leave next to nothing, 4 as much as 1); between counts
+ * the line between them, beyond the last the last; the older kernel gives up what the later one
+ * uses at that pace, and a later class without a table takes what it wants. */
+static void test_warp_left(void)
+{
+	struct cfg_diag d = { 0 };
+	cJSON *j = cJSON_Parse("{\"discipline\":\"age\",\"issue\":{\"CD\":1,\"MEM\":0.1},"
+			       "\"warp_left\":{\"CD\":{\"CD\":[0.6,0.2,0,0.6]},\"schedulers\":4,\"source\":\"test\"}}");
+	struct cfg c = cfg_root(j, &d);
+	void *m = interference_bottleneck.create(NULL, &c);
+	CU_ASSERT_FALSE_FATAL(d.failed);
+	double cuda[UNIT_COUNT] = { [UNIT_CUDA] = 1 }, lsu[UNIT_COUNT] = { [UNIT_LSU] = 0.25 };
+	/* an older CD kernel of one block of 4w warps (w a scheduler) beside a later one of 8 */
+	struct sm_kernel_view v[2] = {
+		{ .cls = KC_CD, .delta = cuda, .blocks = 1, .sat = 1, .block_warps = 8, .order = 1 },
+		{ .cls = KC_CD, .delta = cuda, .blocks = 1, .sat = 1, .block_warps = 8, .order = 2 },
+	};
+	static const struct { int warps; double left; } at[] = {
+		{ 4, 0.6 }, { 8, 0.2 }, { 12, 0 }, { 16, 0.6 },
+		{ 10, 0.1 },    /* 2.5 a scheduler: halfway between 2 and 3 */
+		{ 24, 0.6 },    /* 6, past the table: its last */
+	};
+	double sp[2];
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		v[0].block_warps = at[i].warps;
+		interference_bottleneck.sm_speeds(m, v, 2, NULL, sp);
+		CU_ASSERT_DOUBLE_EQUAL(sp[0], 1 - at[i].left, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(sp[1], at[i].left, 1e-12);
+	}
+	/* a later MEM kernel (no CD table for it) at its top speed; CD keeps what it leaves of the
+	 * issue slots: 4 blocks x 0.1 / 4 */
+	v[0].block_warps = 12;
+	v[1] = (struct sm_kernel_view){ .cls = KC_MEM, .delta = lsu, .blocks = 4, .sat = 4, .block_warps = 8, .order = 2 };
+	interference_bottleneck.sm_speeds(m, v, 2, NULL, sp);
+	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.9, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sp[1], 1.0, 1e-12);
+	interference_bottleneck.destroy(m);
+	cJSON_Delete(j);
+	static const char *const bad[] = {
+		"{\"warp_left\":{\"CD\":{\"CD\":[0.5]}}}",                          /* no schedulers */
+		"{\"warp_left\":{\"CD\":{\"CD\":[]},\"schedulers\":4}}",
+		"{\"warp_left\":{\"CD\":{\"CD\":[0.5,1.5]},\"schedulers\":4}}",
+		"{\"warp_left\":{\"CD\":[0.5],\"schedulers\":4}}",
+		"{\"warp_left\":{\"XX\":{\"CD\":[0.5]},\"schedulers\":4}}",
+		"{\"warp_left\":{\"CD\":{\"XX\":[0.5]},\"schedulers\":4}}",
+		"{\"warp_ready\":{\"CD\":0.5,\"schedulers\":4},\"warp_left\":{\"CD\":{\"CD\":[0.5]}}}",
+		"{\"issue_yield\":{\"TC\":\"CD\"},\"warp_left\":{\"TC\":{\"CD\":[0.5]},\"schedulers\":4}}",
+	};
+	assert_interference_refuses(bad, sizeof(bad) / sizeof(bad[0]), "$.warp_left");
+}
+
 /* Per scheduler: an older kernel's warps sit on the SM's four schedulers in turn and leave a
  * later kernel, on each, what its own warps there cannot use; the later kernel runs at the pace
  * of its most constrained scheduler.  So one block of 6 warps (2, 2, 1, 1) leaves a later
@@ -1335,6 +1388,7 @@ void register_engine_tests(void)
 	CU_add_test(s, "H100 issue slots: compute warps starve memory warps", test_issue_h100);
 	CU_add_test(s, "issue slots: a class yields to another", test_issue_yield);
 	CU_add_test(s, "issue slots: what a kernel's idle warps leave", test_warp_ready);
+	CU_add_test(s, "issue slots: a measured pace per warp count and class", test_warp_left);
 	CU_add_test(s, "PTB pool", test_ptb_pool);
 	CU_add_test(s, "PTB workers placed late drain the pool", test_ptb_late_workers);
 	CU_add_test(s, "PTB build of a small grid: no more workers than tasks", test_ptb_small_grid);

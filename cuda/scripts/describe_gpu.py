@@ -30,8 +30,12 @@ named as assumed in "sources.assumed" (for a sibling chip: the per-SM figures of
   yield:         cuda/scripts/fit_yield.py on the reshape run
   makespan_reduction: corun summary.json, mean of both launch orders
   power, power_cap:   cuda/scripts/fit_power.py on the power run, with this description's DRAM
-  warp_ready:    cuda/scripts/fit_ready.py on pairs-dev3.tgz (optional; bench pairs-dev3), its
-                 same-class pairs of 8 warps per SM, with this description so far
+  warp_left:     cuda/scripts/fit_left.py on pairs-warps.tgz (optional; bench pairs-warps): the
+                 share of a scheduler's cycles 1, 2, .. warps of a class leave a later kernel,
+                 in place of the base's warp_ready
+  warp_ready:    without pairs-warps.tgz, cuda/scripts/fit_ready.py on pairs-dev3.tgz (optional;
+                 bench pairs-dev3), its same-class pairs of 8 warps per SM, with this
+                 description so far
   issue:         cuda/scripts/fit_issue.py on the corun run, with this description (last: it
                  simulates co-run set 1 on everything above)
 
@@ -45,6 +49,9 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fit_left import drop_yields  # noqa: E402
 
 RUN_TARS = ['bench', 'corun', 'scaling', 'saturation', 'pairs', 'pileup', 'reshape', 'power']
 
@@ -60,7 +67,9 @@ def quantile(xs, p):
 def fit(script, *args):
     """Runs a fit script with --json; returns its {"values", "source"}."""
     out = subprocess.run([sys.executable, 'cuda/scripts/' + script, *args, '--json'],
-                         check=True, capture_output=True, text=True)
+                         capture_output=True, text=True)
+    if out.returncode:
+        sys.exit('describe_gpu.py: %s failed:\n%s' % (script, out.stderr[-2000:]))
     return json.loads(out.stdout)
 
 
@@ -292,7 +301,19 @@ def main():
         merge(model, f['values'])
         set_source(model, 'power', named(f['source'], r, run), run,
                    f['values'].get('power_cap', {}))
-        if os.path.exists(f'{run}/pairs-dev3.tgz'):
+        if os.path.exists(f'{run}/pairs-warps.tgz'):
+            json.dump(model, open(draft, 'w'))
+            f = fit('fit_left.py', f'{run}/pairs-warps.tgz', '--gpu', draft)
+            left = f['values']['interference']['warp_left']
+            ready = model['interference'].pop('warp_ready', {})
+            if set(ready) - set(left) - {'source', 'schedulers'}:
+                sys.exit('describe_gpu.py: the base\'s warp_ready has classes pairs-warps does not measure: %s'
+                         % ', '.join(sorted(set(ready) - set(left) - {'source', 'schedulers'})))
+            merge(model, f['values'])
+            model['interference']['warp_left']['source'] = named(f['source'], r, run)
+            drop_yields(model['interference'])
+            measured.insert(-1, 'interference.warp_left (' + ', '.join(left) + ')')
+        elif os.path.exists(f'{run}/pairs-dev3.tgz'):
             json.dump(model, open(draft, 'w'))
             f = fit('fit_ready.py', f'{run}/pairs-dev3.tgz', '--gpu', draft)
             merge(model, f['values'])

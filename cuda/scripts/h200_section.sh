@@ -10,7 +10,8 @@
 # shapes again with the sleeping LS delay (cuda/runs/h200-delay), -test10 after the saturation
 # in warps came to hold per warp scheduler, -test11 with the same model (captured in the call of
 # the development set h200-pairs-dev5, read after it), -test12 after the issue slots came to be
-# counted per warp scheduler;
+# counted per warp scheduler, -test13 (captured in the call that first ran bench pairs-warps,
+# read after warp_left was fitted and chosen) after warp_left;
 # h200-pairs-test3, the pair rows of
 # h200-describe's pairs.tgz, the phases of its power-l2.tgz and power-game.tgz that calibrate
 # nothing and cuda/runs/h200-saturation-shapes are development.
@@ -21,7 +22,7 @@ tmp=$(mktemp -d /tmp/combosim-h200.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/dev"
 tar xzf cuda/runs/h200-describe/pairs.tgz -C "$tmp/dev"
-for set in test12 test11 test10 test9s test9 test8 test7b test6b test7 test6 test5 test4 test3 dev5 dev; do
+for set in test13 test12 test11 test10 test9s test9 test8 test7b test6b test7 test6 test5 test4 test3 dev6 dev5 dev; do
 	case $set in dev) run="$tmp/dev/r/bench-pairs" ;; *) run=cuda/runs/h200-pairs-$set ;; esac
 	for g in h200 h100; do
 		python3 cuda/scripts/compare_pairs.py "$C" "$run" --gpu models/$g.json --json "$tmp/$set-$g.json" \
@@ -94,8 +95,11 @@ hold per warp scheduler, **h200-pairs-test11** (new shapes again) with the same 
 call that captured the development set h200-pairs-dev5 (kernels whose warps do not divide
 among the schedulers beside 4-warp ones), and read only after dev5 had been used for two
 variants not taken.  dev5 then chose the issue slots per warp scheduler (test10 and test11 had
-been read by then), and **h200-pairs-test12** (new shapes again) was captured after it: the
-current model's test set.  test9's
+been read by then), and **h200-pairs-test12** (new shapes again) was captured after it.
+**h200-pairs-test13** (new shapes again) was captured in the call that first ran the
+calibration bench pairs-warps and read only after the paces it measured had been fitted
+(\`warp_left\`, Issue slots a kernel's idle warps leave) and chosen on the development runs
+(h200-pairs-dev6 among them): the current model's test set.  test9's
 capture's calibration took the least work for two short kernels whose least work is longer or
 shorter than the target (k-CD2+MEMs's S 36 us for 110, k-CD4+RTs's RT S 1111 us for 140, longer
 than its L): the pairs were run and compared as measured.
@@ -111,6 +115,8 @@ chip's, at the H200's solo times.
 
 | set, description | alone: median / worst | co-running: median / worst | pair makespan: median / worst | GPU makespan spread: median / worst |
 |---|---|---|---|---|
+$(row "$tmp/test13-h200.json" "h200-pairs-test13 (test), models/h200.json")
+$(row "$tmp/test13-h100.json" "h200-pairs-test13 (test), models/h100.json")
 $(row "$tmp/test12-h200.json" "h200-pairs-test12 (test), models/h200.json")
 $(row "$tmp/test12-h100.json" "h200-pairs-test12 (test), models/h100.json")
 $(row "$tmp/test11-h200.json" "h200-pairs-test11 (test), models/h200.json")
@@ -135,6 +141,8 @@ $(row "$tmp/test5-h200.json" "h200-pairs-test5 (test), models/h200.json")
 $(row "$tmp/test5-h100.json" "h200-pairs-test5 (test), models/h100.json")
 $(row "$tmp/test4-h200.json" "h200-pairs-test4 (test), models/h200.json")
 $(row "$tmp/test4-h100.json" "h200-pairs-test4 (test), models/h100.json")
+$(row "$tmp/dev6-h200.json" "h200-pairs-dev6 (development), models/h200.json")
+$(row "$tmp/dev6-h100.json" "h200-pairs-dev6 (development), models/h100.json")
 $(row "$tmp/dev5-h200.json" "h200-pairs-dev5 (development), models/h200.json")
 $(row "$tmp/dev5-h100.json" "h200-pairs-dev5 (development), models/h100.json")
 $(row "$tmp/test3-h200.json" "h200-pairs-test3 (development), models/h200.json")
@@ -142,6 +150,8 @@ $(row "$tmp/test3-h100.json" "h200-pairs-test3 (development), models/h100.json")
 $(row "$tmp/dev-h200.json" "h200-describe pairs (development), models/h200.json")
 $(row "$tmp/dev-h100.json" "h200-describe pairs (development), models/h100.json")
 
+h200-pairs-test13 was captured twice in one call (repeat.tgz): the GPU's own run-to-run between
+the two, per pair and order, median / worst: $(between test13).
 h200-pairs-test12 was captured twice in one call (repeat.tgz): the GPU's own run-to-run between
 the two, per pair and order, median / worst: $(between test12).
 h200-pairs-test11 was captured twice in one call (repeat.tgz): the GPU's own run-to-run between
@@ -165,6 +175,7 @@ S, the short one; LS: L launched first):
 
 | pair | order | L: GPU (min-max) | L: sim, models/h200.json | makespan error, models/h200.json | makespan error, models/h100.json |
 |---|---|---|---|---|---|
+$(mk_rows test13)
 $(mk_rows test12)
 $(mk_rows test11)
 $(mk_rows test10)
@@ -342,12 +353,13 @@ PY
 
 TXT
 # the test-set summary row (validation.sh sets VALIDATION_SUMMARY)
-[ -z "${VALIDATION_SUMMARY:-}" ] || for set in test12 test11 test10 test9s test9 test8 test7b test6b test7 test6 test5 test4; do
+[ -z "${VALIDATION_SUMMARY:-}" ] || for set in test13 test12 test11 test10 test9s test9 test8 test7b test6b test7 test6 test5 test4; do
 	T="$tmp/$set-h200.json"
 	err="against models/h200.json (the H200 described from its own calibration runs): a kernel alone: median $(fig $T alone median) %, worst $(fig $T alone max) %; co-running: median $(fig $T corun median) %, worst $(fig $T corun max) %; pair makespan: median $(fig $T makespan median) %, worst $(fig $T makespan max) %"
 	spread="over $(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['reps'])" "$T") repetitions, median / worst: alone $(fig $T alone_gpu_spread median) / $(fig $T alone_gpu_spread max) %, co-running $(fig $T corun_gpu_spread median) / $(fig $T corun_gpu_spread max) %, makespan $(fig $T makespan_gpu_spread median) / $(fig $T makespan_gpu_spread max) %"
 	ok="alone $(met $(fig $T alone median) 5), co-running $(met $(fig $T corun median) 10), makespan median $(met $(fig $T makespan median) 5), worst $(met $(fig $T makespan max) 15)"
-	case $set in test12) what="pairs of a second kernel on the H200 described, after the issue slots per warp scheduler (The H200 described)" ;;
+	case $set in test13) what="pairs of a second kernel on the H200 described, after the measured paces beside an older kernel's warps, warp_left (The H200 described)" ;;
+	test12) what="pairs of a second kernel on the H200 described, after the issue slots per warp scheduler (The H200 described)" ;;
 	test11) what="pairs of a second kernel on the H200 described, new shapes again with the saturation per warp scheduler (The H200 described)" ;;
 	test10) what="pairs of a second kernel on the H200 described, after the saturation per warp scheduler (The H200 described)" ;;
 	test9s) what="pairs of a second kernel on the H200 described, test9's shapes again with the sleeping LS delay (The H200 described)" ;;

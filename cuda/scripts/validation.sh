@@ -722,7 +722,15 @@ $(cat "$VALIDATION_SUMMARY")
   \`age_speeds\`: a later kernel beside warps at 2, 2, 1, 1 on the schedulers runs as beside
   2, 2, 2, 2), chosen on h200-pairs-dev5 (makespan median 11.9 -> 8.6 %) after test10 and
   test11 had been read (test10's rows had pointed at the question).  h200-pairs-test12 (new
-  shapes) was captured after it: the current model's test set.
+  shapes) was captured after it.
+- On the H200 what a later kernel keeps beside an older one's warps is a measured table,
+  \`warp_left\` (by the two classes and the older kernel's warps per scheduler; the issue
+  table refitted with it; no issue_yield), fitted on a calibration bench (h200-describe
+  pairs-warps.tgz) and chosen on development runs (h200-pairs-dev6, written for the question,
+  and dev5, dev3, dev2, test3, the pair rows of pairs.tgz, co-run set 2: Issue slots a
+  kernel's idle warps leave) after every test set above was read.  h200-pairs-test13 (new
+  shapes) was captured in the call that first ran pairs-warps and read only after the choice:
+  the current model's test set.  models/h100.json keeps warp_ready and issue_yield.
 
 $(cat $tmp/runs.md)
 

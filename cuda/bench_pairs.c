@@ -21,8 +21,8 @@
  * used to choose its final form (development); `pairs-test4`, again other shapes, the test set
  * captured after it (report only); `pairs-test5`, other shapes with RT on either side, the test
  * set captured after RT's L2 path (report only); `pairs-dev2`, a second development set whose
- * first repetition's every block goes to pairs_blocks.csv (pair, run S-alone / LS / SL, kernel L
- * or S, block, smid, start_ns and end_ns from the run's first block; S alone its first 16384,
+ * first repetition's every block goes to pairs_blocks.csv (pair, run L-alone / S-alone / LS / SL,
+ * kernel L or S, block, smid, start_ns and end_ns from the run's first block; S alone its first 16384,
  * S in SL those ending from 30 us before L's first).  Outputs: pairs.csv (every repetition),
  * summary.json `pairs` (medians, the kernels' shapes and work); `pairs-dev3` the same for two
  * long kernels of one or two blocks per SM each (issue slots between resident warps);
@@ -32,7 +32,8 @@
  * say which; report only); `pairs-dev5`, kernels whose warps do not divide among the SM's warp
  * schedulers beside 4-warp ones (development); `pairs-warps`, kernels whose warps do (1 to 15 per
  * scheduler) beside 4-warp ones, the calibration of what a scheduler's warps leave; `pairs-dev6`,
- * multi-block layouts it does not measure (development).
+ * multi-block layouts it does not measure, and `pairs-dev7`, one-block kernels behind RT grids
+ * (development, every block of the first repetition, L alone too).
  */
 #include <math.h>
 #include <stdio.h>
@@ -445,6 +446,18 @@ static const struct pair_shape dev6_pairs[] = {
 	{ "e-CD3w16+CDs", CK_CD, 512, 3, 650, CK_CD, 128, 32768, 120, 150 },
 };
 
+/* dev7: a kernel L of one block per SM launched behind (SL) or beside (LS) an RT grid S of
+ * 2048 blocks (RT runs each SM's blocks at the SM's own pace: where do L's blocks land as S
+ * drains, and how does L's time follow its pile); every block of the first repetition */
+static const struct pair_shape dev7_pairs[] = {
+	{ "f-CD1w4+RTs", CK_CD, 128, 1, 650, CK_RT, 128, 2048, 140, 150 },
+	{ "f-CD1w16+RTs", CK_CD, 512, 1, 650, CK_RT, 128, 2048, 140, 150 },
+	{ "f-TC1w8+RTs", CK_TC, 256, 1, 650, CK_RT, 128, 2048, 140, 150 },
+	{ "f-MEM1w4+RTs", CK_MEM, 128, 1, 650, CK_RT, 128, 2048, 140, 150 },
+	{ "f-CD2w6+RTs", CK_CD, 192, 2, 650, CK_RT, 192, 2048, 140, 150 },
+	{ "f-TC1w4+RTs", CK_TC, 128, 1, 650, CK_RT, 256, 2048, 140, 150 },
+};
+
 /* dev5: a kernel L of blocks whose warps do not divide among the SM's four warp schedulers (3, 5
  * or 6 warps; 8 as the control), launched first or second beside S of 4-warp blocks: whether L
  * keeps the schedulers it holds fewer warps on, or leaves S their spare cycles (the saturation
@@ -585,8 +598,11 @@ static void run_set(struct ck_dev *d, struct ck_calib *cal, const struct bench_o
 			bes[PAIR_REPS_MAX];
 		for (int r = 0; r < reps; r++) {
 			struct ck_timing t;
-			ck_run_group(d, &L, NULL, 1, &t, NULL);
+			struct ck_block_rec *r0[1] = { rl };
+			ck_run_group(d, &L, NULL, 1, &t, fb && r == 0 ? r0 : NULL);
 			ls[r] = dur_us(&t);
+			if (fb && r == 0)
+				write_blocks(fb, s->name, "L-alone", "L", rl, L.tasks, t.first_ns, 0, L.tasks);
 			struct ck_block_rec *r1[1] = { rs };
 			ck_run_group(d, &S, NULL, 1, &t, r1);
 			ss[r] = dur_us(&t);
@@ -689,7 +705,8 @@ static const struct {
 	PAIR_SET("test12", test12_pairs, false),
 	PAIR_SET("warps", warps_pairs, false),
 	PAIR_SET("test13", test13_pairs, false),
-	PAIR_SET("dev6", dev6_pairs, false),
+	PAIR_SET("dev6", dev6_pairs, true),
+	PAIR_SET("dev7", dev7_pairs, true),
 };
 #define N_PAIR_SETS (sizeof(pair_sets) / sizeof(pair_sets[0]))
 

@@ -28,12 +28,13 @@
  * long kernels of one or two blocks per SM each (issue slots between resident warps);
  * `pairs-test6`, other shapes again, the test set captured after warp_ready (report only);
  * `pairs-dev4`, a TC kernel beside MEM kernels of 2 to 48 warps per SM (development);
- * `pairs-test7` to `pairs-test13`, test sets captured after later model changes (their tables
+ * `pairs-test7` to `pairs-test14`, test sets captured after later model changes (their tables
  * say which; report only); `pairs-dev5`, kernels whose warps do not divide among the SM's warp
  * schedulers beside 4-warp ones (development); `pairs-warps`, kernels whose warps do (1 to 15 per
  * scheduler) beside 4-warp ones, the calibration of what a scheduler's warps leave; `pairs-dev6`,
  * multi-block layouts it does not measure, and `pairs-dev7`, one-block kernels behind RT grids
- * (development, every block of the first repetition, L alone too).
+ * (development, every block of the first repetition, L alone too); `pairs-spread`, multi-block
+ * kernels alone per block (calibration of how their blocks end in turn).
  */
 #include <math.h>
 #include <stdio.h>
@@ -273,6 +274,19 @@ static const struct pair_shape test13_pairs[] = {
 	{ "h-MEM1+RTs", CK_MEM, 320, 1, 650, CK_RT, 288, 4096, 140, 150 },
 };
 
+/* test14: captured after block_spread came to be scaled by warps per scheduler
+ * (block_spread.scale) and warp_left; shapes of no earlier set, every class on either side */
+static const struct pair_shape test14_pairs[] = {
+	{ "j-CD3+MEMs", CK_CD, 160, 3, 650, CK_MEM, 288, 16384, 120, 150 },
+	{ "j-TC2+CDs", CK_TC, 352, 2, 650, CK_CD, 320, 16384, 120, 150 },
+	{ "j-MEM3+TCs", CK_MEM, 192, 3, 650, CK_TC, 160, 24576, 120, 150 },
+	{ "j-RT1+TCs", CK_RT, 416, 1, 650, CK_TC, 192, 24576, 120, 150 },
+	{ "j-CD2+RTs", CK_CD, 416, 2, 650, CK_RT, 96, 3072, 140, 150 },
+	{ "j-TC4+MEMs", CK_TC, 96, 4, 650, CK_MEM, 320, 16384, 120, 150 },
+	{ "j-CD4+CDs", CK_CD, 224, 4, 650, CK_CD, 192, 24576, 120, 150 },
+	{ "j-MEM2+RTs", CK_MEM, 352, 2, 650, CK_RT, 160, 3072, 140, 150 },
+};
+
 /* warps (calibration): L of one block per SM (two beyond 8 warps per scheduler) whose warps
  * divide evenly among the SM's four warp schedulers (CD 1 to 15 per scheduler, TC 1 to 8, 10,
  * 15), and of 2 to 16 blocks per SM at 2 to 12 warps per scheduler, launched first or second
@@ -456,6 +470,46 @@ static const struct pair_shape dev7_pairs[] = {
 	{ "f-MEM1w4+RTs", CK_MEM, 128, 1, 650, CK_RT, 128, 2048, 140, 150 },
 	{ "f-CD2w6+RTs", CK_CD, 192, 2, 650, CK_RT, 192, 2048, 140, 150 },
 	{ "f-TC1w4+RTs", CK_TC, 128, 1, 650, CK_RT, 256, 2048, 140, 150 },
+};
+
+/* spread (calibration): L of 2 to 8 blocks per SM whose warps divide evenly among the SM's
+ * four schedulers (1 to 12 warps on each), every block of it alone per block (beside a tiny S
+ * of one CD block per SM): how the blocks sharing an SM end in turn by warps per scheduler
+ * (block_spread; cuda/runs/h200-pairs-dev6 blocks.tar.xz: none at 3, about half at 5-12) */
+static const struct pair_shape spread_pairs[] = {
+	{ "s-CD2w2", CK_CD, 64, 2, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD4w2", CK_CD, 64, 4, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD2w4", CK_CD, 128, 2, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD3w4", CK_CD, 128, 3, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD2w6", CK_CD, 192, 2, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD6w2", CK_CD, 64, 6, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD4w4", CK_CD, 128, 4, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD2w8", CK_CD, 256, 2, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD8w2", CK_CD, 64, 8, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD5w4", CK_CD, 128, 5, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD2w10", CK_CD, 320, 2, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD6w4", CK_CD, 128, 6, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD4w6", CK_CD, 192, 4, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD3w8", CK_CD, 256, 3, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD2w12", CK_CD, 384, 2, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD7w4", CK_CD, 128, 7, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD2w14", CK_CD, 448, 2, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD8w4", CK_CD, 128, 8, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD4w8", CK_CD, 256, 4, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD2w16", CK_CD, 512, 2, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD3w12", CK_CD, 384, 3, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD6w6", CK_CD, 192, 6, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD4w12", CK_CD, 384, 4, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-CD3w16", CK_CD, 512, 3, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-TC2w4", CK_TC, 128, 2, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-TC3w4", CK_TC, 128, 3, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-TC4w4", CK_TC, 128, 4, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-TC3w8", CK_TC, 256, 3, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-TC4w8", CK_TC, 256, 4, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-MEM3w4", CK_MEM, 128, 3, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-MEM4w8", CK_MEM, 256, 4, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-RT3w4", CK_RT, 128, 3, 650, CK_CD, 128, 132, 120, 150 },
+	{ "s-RT4w8", CK_RT, 256, 4, 650, CK_CD, 128, 132, 120, 150 },
 };
 
 /* dev5: a kernel L of blocks whose warps do not divide among the SM's four warp schedulers (3, 5
@@ -707,6 +761,8 @@ static const struct {
 	PAIR_SET("test13", test13_pairs, false),
 	PAIR_SET("dev6", dev6_pairs, true),
 	PAIR_SET("dev7", dev7_pairs, true),
+	PAIR_SET("spread", spread_pairs, true),
+	PAIR_SET("test14", test14_pairs, false),
 };
 #define N_PAIR_SETS (sizeof(pair_sets) / sizeof(pair_sets[0]))
 

@@ -169,6 +169,45 @@ static void read_block_drain(struct gpu_desc *g, const struct cfg *root)
 	}
 }
 
+/* "block_spread".scale: {"CD": [s1, s2, ..], .., "source"}: per class, the spread's strength at
+ * 1, 2, .. warps of the kernel per warp scheduler on the SM (0: its blocks end together; 1: the
+ * quantiles as given), measured (cuda/scripts/fit_spread.py on bench pairs-spread: on the H200
+ * CD blocks end together at up to 3 warps per scheduler and in turn beyond). */
+static void read_spread_scale(struct gpu_desc *g, const struct cfg *bs)
+{
+	struct cfg sc, arr;
+	int n;
+	if (!cfg_obj(bs, "scale", false, &sc))
+		return;
+	if (g->schedulers <= 0) {
+		cfg_fail_key(bs, "scale", "needs the GPU's warp schedulers per SM (sm.schedulers)");
+		return;
+	}
+	for (const cJSON *e = sc.node->child; e; e = e->next) {
+		if (strcmp(e->string, "source") == 0)
+			continue;
+		int c = kclass_parse(e->string);
+		if (c < 0) {
+			cfg_fail_key(&sc, e->string, "expected a class name (RT, CD, TC, MEM) or \"source\"");
+			return;
+		}
+		if (!cfg_arr(&sc, e->string, true, &arr, &n))
+			return;
+		if (n < 1 || n > GPU_MAX_SPREAD) {
+			cfg_fail_key(&sc, e->string, "expected 1 to %d strengths (1, 2, .. warps per scheduler), got %d",
+				     GPU_MAX_SPREAD, n);
+			return;
+		}
+		for (int i = 0; i < n; i++) {
+			struct cfg el = cfg_at(&arr, i);
+			if (!cfg_self_num(&el, 0, 4, &g->spread_scale[c][i + 1]))
+				return;
+		}
+		g->spread_scale[c][0] = g->spread_scale[c][1];
+		g->n_spread_scale[c] = n + 1;
+	}
+}
+
 /* "block_launch": {"blocks_per_us", "burst_blocks"} and "block_spread": {"quantiles": [q0 ..
  * q1]}, each with its "source" (gpu.h: dispatch timing). */
 static void read_dispatch_timing(struct gpu_desc *g, const struct cfg *root)
@@ -187,10 +226,11 @@ static void read_dispatch_timing(struct gpu_desc *g, const struct cfg *root)
 	read_block_drain(g, root);
 	if (!cfg_obj(root, "block_spread", false, &bs))
 		return;
-	cfg_only(&bs, (const char *const[]){ "quantiles", "source", NULL });
+	cfg_only(&bs, (const char *const[]){ "quantiles", "scale", "source", NULL });
 	if (!cfg_arr(&bs, "quantiles", true, &qs, &n))
 		return;
 	g->n_spread = read_quantiles(&qs, n, g->spread);
+	read_spread_scale(g, &bs);
 }
 
 double gpu_quantile_at(const double *q, int n, double u)
@@ -202,12 +242,18 @@ double gpu_quantile_at(const double *q, int n, double u)
 	return q[i] + (x - i) * (q[i + 1] - q[i]);
 }
 
-double gpu_spread_factors(const struct gpu_desc *g, int n, double *f)
+double gpu_spread_factors(const struct gpu_desc *g, int cls, double warps_per_scheduler, int n, double *f)
 {
 	double sum = 0;
 	for (int i = 0; i < n; i++) {
 		f[i] = gpu_quantile_at(g->spread, g->n_spread, (i + 0.5) / n);
 		sum += f[i];
+	}
+	int m = cls >= 0 && cls < KC_COUNT ? g->n_spread_scale[cls] : 0;
+	if (m > 0 && n > 0) {
+		double s = gpu_quantile_at(g->spread_scale[cls], m, fmin(warps_per_scheduler / (m - 1), 1));
+		for (int i = 0; i < n; i++)
+			f[i] = sum / n + s * (f[i] - sum / n);
 	}
 	return sum;
 }

@@ -108,6 +108,12 @@ struct gpu_desc {
 	int launch_burst;
 	int n_spread;
 	double spread[GPU_MAX_SPREAD];
+	/* spread_scale[class][0..n_spread_scale[class]): the spread's strength (1: the quantiles as
+	 * given, 0: none; the factors' deviations from their mean times it) at 0, 1, 2, .. warps of
+	 * the kernel per warp scheduler on the SM, the line between (block_spread.scale); a class
+	 * without one takes the quantiles as given */
+	int n_spread_scale[KC_COUNT];
+	double spread_scale[KC_COUNT][GPU_MAX_SPREAD + 1];
 	/* drain[class][0..n_drain[class]): a grid's block durations over their mean, at evenly
 	 * spaced quantiles, measured at blocks of drain_block_ns (block_drain); a longer block's
 	 * deviations shrink as 1 / sqrt(its duration).  A class with n_drain 0 drains in lockstep.
@@ -155,9 +161,11 @@ double gpu_l2_slowdown(const struct gpu_desc *g, double load);
  * block_drain), linearly between them. */
 double gpu_quantile_at(const double *q, int n, double u);
 /* The block spread's work factors of n blocks placed together on an SM: the quantile at
- * (i + 1/2) / n for the i-th into f[0..n); returns their sum (the caller rescales to mean 1).
- * The engine (sim/timing.c) and the kernel's fit (models/kernel.c) take the same factors. */
-double gpu_spread_factors(const struct gpu_desc *g, int n, double *f);
+ * (i + 1/2) / n for the i-th into f[0..n), their deviations from the mean scaled by the class's
+ * spread_scale at the kernel's warps per scheduler there; returns their sum (the caller
+ * rescales to mean 1).  The engine (sim/timing.c) and the kernel's fit (models/kernel.c) take
+ * the same factors. */
+double gpu_spread_factors(const struct gpu_desc *g, int cls, double warps_per_scheduler, int n, double *f);
 
 int kclass_parse(const char *s);      /* -1 if unknown */
 

@@ -115,12 +115,13 @@ static double solo_block_speed(const struct kernel_fit *f, const struct gpu_desc
  * The resident blocks run at solo_block_speed, so once fewer than `sat` remain the SM runs
  * below its throughput: spread lengthens a kernel whose blocks are near its saturation, and
  * the solo time has to cover that (the lockstep waves below count no such tail). */
-static double spread_units(const struct kernel_fit *f, const struct gpu_desc *g, int total,
+static double spread_units(const struct kernel_fit *f, const struct gpu_desc *g, int cls, int total,
 			   int occ, int together, int active)
 {
 	int n = total < occ ? total : occ, left = total - n;
 	double w[n], t = 0;
-	double sum = gpu_spread_factors(g, together, w);
+	double sum = gpu_spread_factors(g, cls, g->schedulers > 0 ? (double)together * f->warps / g->schedulers : 0,
+					together, w);
 	for (int i = 0; i < together; i++)
 		w[i] *= together / sum;
 	for (int i = together; i < n; i++)
@@ -247,7 +248,7 @@ bool kernel_fit_base(const struct kernel_spec *k, const struct gpu_desc *g, stru
 	if (g->launch_per_ns > 0 && k->grid > g->launch_burst)
 		together = min_int(together, g->launch_burst / used > 1 ? g->launch_burst / used : 1);
 	if (g->n_spread > 0 && together > f->sat) {
-		b->units = spread_units(f, g, per_sm, occ, together, used);
+		b->units = spread_units(f, g, k->cls, per_sm, occ, together, used);
 		return true;
 	}
 	b->units = full / b->v_full;

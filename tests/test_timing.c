@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "models/gpu.h"
 #include "sim/engine.h"
@@ -257,6 +258,53 @@ static void test_block_drain(void)
 	trun_close(&r);
 }
 
+/* block_spread.scale: per class, the spread's strength by the kernel's warps per scheduler on
+ * the SM (the H200's CD: none up to 3 warps, in turn beyond); the factors keep their mean, so a
+ * kernel's SM work is the same. */
+static void test_spread_scale(void)
+{
+	char path[64];
+	struct cfg_diag d = { 0 };
+	CU_ASSERT_FATAL(test_gpu_file(path, sizeof(path), "models/h100.json", "block_spread",
+				      "{\"quantiles\": [0.5, 1.5], \"scale\": {\"CD\": [0, 0, 0, 1, 2]}}", NULL));
+	struct gpu_desc *g = gpu_load(path, &d);
+	unlink(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	double f[2];
+	/* the quantiles at 1/4 and 3/4: 0.75, 1.25 as given (TC: no scale) */
+	CU_ASSERT_DOUBLE_EQUAL(gpu_spread_factors(g, KC_TC, 6, 2, f), 2, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f[0], 0.75, 1e-12);
+	static const struct { double warps, lo; } at[] = {
+		{ 2, 1 },        /* none: both blocks alike */
+		{ 3.5, 0.875 },  /* halfway between none and as given */
+		{ 4, 0.75 },     /* as given */
+		{ 5, 0.5 },      /* twice */
+		{ 9, 0.5 },      /* past the table: its last */
+	};
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		CU_ASSERT_DOUBLE_EQUAL(gpu_spread_factors(g, KC_CD, at[i].warps, 2, f), 2, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(f[0], at[i].lo, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(f[1], 2 - at[i].lo, 1e-12);
+	}
+	gpu_free(g);
+	/* a GPU without warp schedulers cannot count them */
+	memset(&d, 0, sizeof(d));
+	CU_ASSERT_PTR_NULL(test_rtx3090_with("block_spread", cJSON_Parse("{\"quantiles\": [1, 2], \"scale\": {\"CD\": [1]}}"), &d));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.block_spread.scale: needs the GPU's warp schedulers"));
+	static const char *const bad[][2] = {
+		{ "{\"quantiles\": [0.5, 1.5], \"scale\": {\"XX\": [1]}}", "$.block_spread.scale.XX" },
+		{ "{\"quantiles\": [0.5, 1.5], \"scale\": {\"CD\": []}}", "$.block_spread.scale.CD" },
+		{ "{\"quantiles\": [0.5, 1.5], \"scale\": {\"CD\": [-1]}}", "$.block_spread.scale.CD[0]" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CU_ASSERT_FATAL(test_gpu_file(path, sizeof(path), "models/h100.json", "block_spread", bad[i][0], NULL));
+		memset(&d, 0, sizeof(d));
+		CU_ASSERT_PTR_NULL(gpu_load(path, &d));
+		unlink(path);
+		CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, bad[i][1]));
+	}
+}
+
 static void test_timing_input(void)
 {
 	struct cfg_diag d = { 0 };
@@ -305,6 +353,7 @@ void register_timing_tests(void)
 	CU_pSuite s = CU_add_suite("timing", NULL, NULL);
 	CU_add_test(s, "H100 block launch rate: a burst, then rounds at the rate", test_launch_rate);
 	CU_add_test(s, "H100 block spread among an SM's blocks, counted by the fit", test_block_spread);
+	CU_add_test(s, "block spread scaled by warps per scheduler", test_spread_scale);
 	CU_add_test(s, "H100 block drain: a kernel piles behind a memory-bound grid, not a compute-bound one",
 		    test_block_drain);
 	CU_add_test(s, "dispatch timing keys: checks and errors", test_timing_input);

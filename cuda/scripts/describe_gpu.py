@@ -30,6 +30,9 @@ named as assumed in "sources.assumed" (for a sibling chip: the per-SM figures of
   yield:         cuda/scripts/fit_yield.py on the reshape run
   makespan_reduction: corun summary.json, mean of both launch orders
   power, power_cap:   cuda/scripts/fit_power.py on the power run, with this description's DRAM
+  block_spread scale: cuda/scripts/fit_spread.py on pairs-spread.tgz (optional; bench
+                 pairs-spread): per class, how strongly a kernel's blocks on one SM end in
+                 turn at 1, 2, .. warps per scheduler
   warp_left:     cuda/scripts/fit_left.py on pairs-warps.tgz (optional; bench pairs-warps): the
                  share of a scheduler's cycles 1, 2, .. warps of a class leave a later kernel,
                  in place of the base's warp_ready
@@ -301,6 +304,13 @@ def main():
         merge(model, f['values'])
         set_source(model, 'power', named(f['source'], r, run), run,
                    f['values'].get('power_cap', {}))
+        if os.path.exists(f'{run}/pairs-spread.tgz'):
+            json.dump(model, open(draft, 'w'))
+            f = fit('fit_spread.py', f'{run}/pairs-spread.tgz', '--gpu', draft)
+            merge(model, f['values'])
+            model['block_spread']['scale']['source'] = named(f['source'], r, run)
+            measured.insert(-1, 'block_spread scale (' + ', '.join(
+                c for c in f['values']['block_spread']['scale'] if c != 'source') + ')')
         if os.path.exists(f'{run}/pairs-warps.tgz'):
             json.dump(model, open(draft, 'w'))
             f = fit('fit_left.py', f'{run}/pairs-warps.tgz', '--gpu', draft)

@@ -11,7 +11,7 @@
 # in warps came to hold per warp scheduler, -test11 with the same model (captured in the call of
 # the development set h200-pairs-dev5, read after it), -test12 after the issue slots came to be
 # counted per warp scheduler, -test13 (captured in the call that first ran bench pairs-warps,
-# read after warp_left was fitted and chosen) after warp_left;
+# read after warp_left was fitted and chosen) after warp_left, -test14 after block_spread.scale;
 # h200-pairs-test3, the pair rows of
 # h200-describe's pairs.tgz, the phases of its power-l2.tgz and power-game.tgz that calibrate
 # nothing and cuda/runs/h200-saturation-shapes are development.
@@ -22,7 +22,7 @@ tmp=$(mktemp -d /tmp/combosim-h200.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/dev"
 tar xzf cuda/runs/h200-describe/pairs.tgz -C "$tmp/dev"
-for set in test13 test12 test11 test10 test9s test9 test8 test7b test6b test7 test6 test5 test4 test3 dev6 dev5 dev; do
+for set in test14 test13 test12 test11 test10 test9s test9 test8 test7b test6b test7 test6 test5 test4 test3 dev6 dev5 dev; do
 	case $set in dev) run="$tmp/dev/r/bench-pairs" ;; *) run=cuda/runs/h200-pairs-$set ;; esac
 	for g in h200 h100; do
 		python3 cuda/scripts/compare_pairs.py "$C" "$run" --gpu models/$g.json --json "$tmp/$set-$g.json" \
@@ -99,7 +99,9 @@ been read by then), and **h200-pairs-test12** (new shapes again) was captured af
 **h200-pairs-test13** (new shapes again) was captured in the call that first ran the
 calibration bench pairs-warps and read only after the paces it measured had been fitted
 (\`warp_left\`, Issue slots a kernel's idle warps leave) and chosen on the development runs
-(h200-pairs-dev6 among them): the current model's test set.  test9's
+(h200-pairs-dev6 among them).  **h200-pairs-test14** (new pairs again) was captured after the
+block spread came to be scaled by warps per scheduler (\`block_spread.scale\`, fitted on
+h200-describe's pairs-spread.tgz): the current model's test set.  test9's
 capture's calibration took the least work for two short kernels whose least work is longer or
 shorter than the target (k-CD2+MEMs's S 36 us for 110, k-CD4+RTs's RT S 1111 us for 140, longer
 than its L): the pairs were run and compared as measured.
@@ -115,6 +117,8 @@ chip's, at the H200's solo times.
 
 | set, description | alone: median / worst | co-running: median / worst | pair makespan: median / worst | GPU makespan spread: median / worst |
 |---|---|---|---|---|
+$(row "$tmp/test14-h200.json" "h200-pairs-test14 (test), models/h200.json")
+$(row "$tmp/test14-h100.json" "h200-pairs-test14 (test), models/h100.json")
 $(row "$tmp/test13-h200.json" "h200-pairs-test13 (test), models/h200.json")
 $(row "$tmp/test13-h100.json" "h200-pairs-test13 (test), models/h100.json")
 $(row "$tmp/test12-h200.json" "h200-pairs-test12 (test), models/h200.json")
@@ -150,6 +154,8 @@ $(row "$tmp/test3-h100.json" "h200-pairs-test3 (development), models/h100.json")
 $(row "$tmp/dev-h200.json" "h200-describe pairs (development), models/h200.json")
 $(row "$tmp/dev-h100.json" "h200-describe pairs (development), models/h100.json")
 
+h200-pairs-test14 was captured twice in one call (repeat.tgz): the GPU's own run-to-run between
+the two, per pair and order, median / worst: $(between test14).
 h200-pairs-test13 was captured twice in one call (repeat.tgz): the GPU's own run-to-run between
 the two, per pair and order, median / worst: $(between test13).
 h200-pairs-test12 was captured twice in one call (repeat.tgz): the GPU's own run-to-run between
@@ -175,6 +181,7 @@ S, the short one; LS: L launched first):
 
 | pair | order | L: GPU (min-max) | L: sim, models/h200.json | makespan error, models/h200.json | makespan error, models/h100.json |
 |---|---|---|---|---|---|
+$(mk_rows test14)
 $(mk_rows test13)
 $(mk_rows test12)
 $(mk_rows test11)
@@ -353,12 +360,13 @@ PY
 
 TXT
 # the test-set summary row (validation.sh sets VALIDATION_SUMMARY)
-[ -z "${VALIDATION_SUMMARY:-}" ] || for set in test13 test12 test11 test10 test9s test9 test8 test7b test6b test7 test6 test5 test4; do
+[ -z "${VALIDATION_SUMMARY:-}" ] || for set in test14 test13 test12 test11 test10 test9s test9 test8 test7b test6b test7 test6 test5 test4; do
 	T="$tmp/$set-h200.json"
 	err="against models/h200.json (the H200 described from its own calibration runs): a kernel alone: median $(fig $T alone median) %, worst $(fig $T alone max) %; co-running: median $(fig $T corun median) %, worst $(fig $T corun max) %; pair makespan: median $(fig $T makespan median) %, worst $(fig $T makespan max) %"
 	spread="over $(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['reps'])" "$T") repetitions, median / worst: alone $(fig $T alone_gpu_spread median) / $(fig $T alone_gpu_spread max) %, co-running $(fig $T corun_gpu_spread median) / $(fig $T corun_gpu_spread max) %, makespan $(fig $T makespan_gpu_spread median) / $(fig $T makespan_gpu_spread max) %"
 	ok="alone $(met $(fig $T alone median) 5), co-running $(met $(fig $T corun median) 10), makespan median $(met $(fig $T makespan median) 5), worst $(met $(fig $T makespan max) 15)"
-	case $set in test13) what="pairs of a second kernel on the H200 described, after the measured paces beside an older kernel's warps, warp_left (The H200 described)" ;;
+	case $set in test14) what="pairs of a second kernel on the H200 described, after the block spread by warps per scheduler, block_spread.scale (The H200 described)" ;;
+	test13) what="pairs of a second kernel on the H200 described, after the measured paces beside an older kernel's warps, warp_left (The H200 described)" ;;
 	test12) what="pairs of a second kernel on the H200 described, after the issue slots per warp scheduler (The H200 described)" ;;
 	test11) what="pairs of a second kernel on the H200 described, new shapes again with the saturation per warp scheduler (The H200 described)" ;;
 	test10) what="pairs of a second kernel on the H200 described, after the saturation per warp scheduler (The H200 described)" ;;

@@ -729,8 +729,14 @@ $(cat "$VALIDATION_SUMMARY")
   pairs-warps.tgz) and chosen on development runs (h200-pairs-dev6, written for the question,
   and dev5, dev3, dev2, test3, the pair rows of pairs.tgz, co-run set 2: Issue slots a
   kernel's idle warps leave) after every test set above was read.  h200-pairs-test13 (new
-  shapes) was captured in the call that first ran pairs-warps and read only after the choice:
-  the current model's test set.  models/h100.json keeps warp_ready and issue_yield.
+  shapes) was captured in the call that first ran pairs-warps and read only after the choice.
+  models/h100.json keeps warp_ready and issue_yield.
+- On the H200 the block spread goes by the kernel's warps per scheduler (\`block_spread.scale\`:
+  CD's blocks on one SM end together at 1-3 warps per scheduler, in turn beyond; MEM's and
+  RT's hardly), fitted on a calibration bench (h200-describe pairs-spread.tgz) and chosen on the
+  development runs (h200-pairs-dev6's blocks had shown it; the pair and co-run development
+  sets) after test13 was read.  h200-pairs-test14 (new pairs) was captured after it: the
+  current model's test set.
 
 $(cat $tmp/runs.md)
 

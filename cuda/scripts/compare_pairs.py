@@ -17,10 +17,10 @@ Usage: compare_pairs.py BIN/combosim RUN_DIR [--gpu GPU] [--seeds N] [--json FIL
            (simulator only, at the bench's target solo times; --before: a second description's
            durations beside, e.g. the model before a change)
        compare_pairs.py --ls-sequential RUN_DIR   (how many LS pairs did not overlap on the GPU)"""
-import csv, glob, json, os, re, statistics, subprocess, sys, tarfile, tempfile
+import csv, json, os, re, statistics, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from runtar import run_tar  # noqa: E402
+from runtar import run_file  # noqa: E402
 
 N = 132
 SEEDS = 5   # simulated per pair and order by default, as many as the benches' repetitions
@@ -96,18 +96,7 @@ def simulate_alone(binary, gpu, cls, grid, thr, us, tmp):
 def pairs_csv(run_dir, tmp):
     """RUN_DIR/pairs.csv, or the one inside RUN_DIR/run.tgz or run.tar.xz, or inside RUN_DIR
     itself when it is a run's tarball (unpacked under tmp)."""
-    p = os.path.join(run_dir, 'pairs.csv')
-    if os.path.exists(p):
-        return p
-    packed = run_dir if os.path.isfile(run_dir) else run_tar(run_dir)
-    if packed is None:
-        sys.exit('compare_pairs.py: %s holds neither pairs.csv, run.tgz nor run.tar.xz' % run_dir)
-    with tarfile.open(packed) as t:
-        t.extractall(os.path.join(tmp, 'run'))
-    found = sorted(glob.glob(os.path.join(tmp, 'run', '**', 'pairs.csv'), recursive=True))
-    if not found:
-        sys.exit('compare_pairs.py: %s holds no pairs.csv' % packed)
-    return found[0]
+    return run_file(run_dir, 'pairs.csv', tmp, 'compare_pairs.py')
 
 
 def gpu_rows(path):

@@ -24,33 +24,16 @@ Usage: cuda/scripts/fit_spread.py RUN [--gpu MODEL.json] [--json]
 import argparse
 import collections
 import csv
-import glob
 import json
 import math
 import os
 import re
 import statistics
 import sys
-import tarfile
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from runtar import run_tar  # noqa: E402
-
-
-def blocks_csv(run, tmp):
-    p = os.path.join(run, 'pairs_blocks.csv')
-    if os.path.exists(p):
-        return p
-    packed = run if os.path.isfile(run) else run_tar(run)
-    if packed is None:
-        sys.exit('fit_spread.py: %s holds neither pairs_blocks.csv, run.tgz nor run.tar.xz' % run)
-    with tarfile.open(packed) as t:
-        t.extractall(os.path.join(tmp, 'run'))
-    found = sorted(glob.glob(os.path.join(tmp, 'run', '**', 'pairs_blocks.csv'), recursive=True))
-    if not found:
-        sys.exit('fit_spread.py: %s holds no pairs_blocks.csv' % packed)
-    return found[0]
+from runtar import run_file  # noqa: E402
 
 
 def quantile_at(q, u):
@@ -113,7 +96,7 @@ def main():
     if not ns:
         sys.exit('fit_spread.py: %s has no sm.schedulers' % a.gpu)
     with tempfile.TemporaryDirectory() as tmp:
-        lay = measured(blocks_csv(a.run, tmp))
+        lay = measured(run_file(a.run, 'pairs_blocks.csv', tmp, 'fit_spread.py'))
     if not lay:
         sys.exit('fit_spread.py: %s has no L-alone blocks of a pairs-spread layout' % a.run)
     by = collections.defaultdict(lambda: collections.defaultdict(list))

@@ -2,8 +2,10 @@
 (repacked to keep the tracked tree under the device tool's transfer limit; their RUN.md says
 so).  Python's tarfile reads either."""
 import csv
+import glob
 import io
 import os
+import sys
 import tarfile
 
 NAMES = ('run.tgz', 'run.tar.xz')
@@ -29,3 +31,20 @@ def csv_rows(path, suffix):
     else:
         text = open(path).read()
     return list(csv.DictReader(io.StringIO(text)))
+
+
+def run_file(run, name, tmp, who):
+    """RUN/name, or the first member named `name` in RUN's run.tgz / run.tar.xz, or in RUN itself
+    when it is a run's tarball (unpacked under tmp); `who` names the caller in the error."""
+    p = os.path.join(run, name)
+    if os.path.exists(p):
+        return p
+    packed = run if os.path.isfile(run) else run_tar(run)
+    if packed is None:
+        sys.exit('%s: %s holds neither %s, run.tgz nor run.tar.xz' % (who, run, name))
+    with tarfile.open(packed) as t:
+        t.extractall(os.path.join(tmp, 'run'))
+    found = sorted(glob.glob(os.path.join(tmp, 'run', '**', name), recursive=True))
+    if not found:
+        sys.exit('%s: %s holds no %s' % (who, packed, name))
+    return found[0]

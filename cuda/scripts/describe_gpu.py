@@ -76,6 +76,21 @@ def fit(script, *args):
     return json.loads(out.stdout)
 
 
+def fit_table(model, draft, script, tarball, path, r, run, measured, what):
+    """An optional fit from one stored bench on the description so far (written to draft): its
+    values merged, its source at the key `path` names, the key listed as measured (with its
+    classes).  Returns the fit's {"values", "source"}."""
+    json.dump(model, open(draft, 'w'))
+    f = fit(script, tarball, '--gpu', draft)
+    merge(model, f['values'])
+    node = model
+    for k in path:
+        node = node[k]
+    node['source'] = named(f['source'], r, run)
+    measured.insert(-1, '%s (%s)' % (what, ', '.join(c for c in node if c not in ('source', 'schedulers'))))
+    return f
+
+
 def merge(dst, src):
     for k, v in src.items():
         if isinstance(v, dict) and isinstance(dst.get(k), dict):
@@ -305,31 +320,20 @@ def main():
         set_source(model, 'power', named(f['source'], r, run), run,
                    f['values'].get('power_cap', {}))
         if os.path.exists(f'{run}/pairs-spread.tgz'):
-            json.dump(model, open(draft, 'w'))
-            f = fit('fit_spread.py', f'{run}/pairs-spread.tgz', '--gpu', draft)
-            merge(model, f['values'])
-            model['block_spread']['scale']['source'] = named(f['source'], r, run)
-            measured.insert(-1, 'block_spread scale (' + ', '.join(
-                c for c in f['values']['block_spread']['scale'] if c != 'source') + ')')
+            fit_table(model, draft, 'fit_spread.py', f'{run}/pairs-spread.tgz', ('block_spread', 'scale'), r, run,
+                      measured, 'block_spread scale')
         if os.path.exists(f'{run}/pairs-warps.tgz'):
-            json.dump(model, open(draft, 'w'))
-            f = fit('fit_left.py', f'{run}/pairs-warps.tgz', '--gpu', draft)
-            left = f['values']['interference']['warp_left']
             ready = model['interference'].pop('warp_ready', {})
-            if set(ready) - set(left) - {'source', 'schedulers'}:
+            f = fit_table(model, draft, 'fit_left.py', f'{run}/pairs-warps.tgz', ('interference', 'warp_left'), r, run,
+                          measured, 'interference.warp_left')
+            unmeasured = set(ready) - set(f['values']['interference']['warp_left']) - {'source', 'schedulers'}
+            if unmeasured:
                 sys.exit('describe_gpu.py: the base\'s warp_ready has classes pairs-warps does not measure: %s'
-                         % ', '.join(sorted(set(ready) - set(left) - {'source', 'schedulers'})))
-            merge(model, f['values'])
-            model['interference']['warp_left']['source'] = named(f['source'], r, run)
+                         % ', '.join(sorted(unmeasured)))
             drop_yields(model['interference'])
-            measured.insert(-1, 'interference.warp_left (' + ', '.join(left) + ')')
         elif os.path.exists(f'{run}/pairs-dev3.tgz'):
-            json.dump(model, open(draft, 'w'))
-            f = fit('fit_ready.py', f'{run}/pairs-dev3.tgz', '--gpu', draft)
-            merge(model, f['values'])
-            model['interference']['warp_ready']['source'] = named(f['source'], r, run)
-            measured.insert(-1, 'interference.warp_ready (' + ', '.join(
-                c for c in f['values']['interference']['warp_ready'] if c != 'schedulers') + ')')
+            fit_table(model, draft, 'fit_ready.py', f'{run}/pairs-dev3.tgz', ('interference', 'warp_ready'), r, run,
+                      measured, 'interference.warp_ready')
         json.dump(model, open(draft, 'w'))
         f = fit('fit_issue.py', '--gpu', draft, '--run', f'{r}/corun/r/bench-corun', *(['--quick'] if quick else []))
         merge(model, f['values'])

@@ -29,16 +29,15 @@ kernel beside an older TC one runs at 0.7-0.8 of its speed, not ahead of it).
 Usage: cuda/scripts/fit_left.py RUN [--gpu MODEL.json] [--json]
        (RUN: a directory holding pairs.csv, run.tgz or run.tar.xz, or a run's tarball; --gpu
         default models/h200.json; from the root, after `make`; $COMBOSIM or bin/combosim)"""
-import argparse
 import json
 import math
 import os
-import re
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_pairs as cp  # noqa: E402
+from runtar import fit_args  # noqa: E402
 from fit_ready import pair_inputs, schedulers  # noqa: E402
 
 
@@ -121,11 +120,7 @@ def scan(binary, base, left, key, w, p, gpu, tmp):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('run')
-    ap.add_argument('--gpu', default='models/h200.json')
-    ap.add_argument('--json', action='store_true')
-    a = ap.parse_args()
+    a = fit_args(__doc__)
     binary = os.environ.get('COMBOSIM', 'bin/combosim')
     base = json.load(open(a.gpu))
     ns = schedulers(base)

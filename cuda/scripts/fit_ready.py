@@ -23,7 +23,6 @@ durations (L and S, LS and SL).  Prints the best p per class and the durations a
 Usage: cuda/scripts/fit_ready.py RUN [--gpu MODEL.json] [--json]
        (RUN: a directory holding pairs.csv, run.tgz or run.tar.xz, or a run's tarball itself;
         --gpu default models/h200.json; from the root, after `make`; $COMBOSIM or bin/combosim)"""
-import argparse
 import json
 import math
 import os
@@ -33,6 +32,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_pairs as cp  # noqa: E402
+from runtar import fit_args  # noqa: E402
 
 GRID = [i / 100 for i in range(5, 101)]
 SCHEDULERS = 4
@@ -97,11 +97,7 @@ def score(sim, gpu):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('run')
-    ap.add_argument('--gpu', default='models/h200.json')
-    ap.add_argument('--json', action='store_true')
-    a = ap.parse_args()
+    a = fit_args(__doc__)
     binary = os.environ.get('COMBOSIM', 'bin/combosim')
     base = json.load(open(a.gpu))
     with tempfile.TemporaryDirectory() as tmp:

@@ -21,7 +21,6 @@ below the first the first's.  --json prints only {"values": {"block_spread": {"s
 Usage: cuda/scripts/fit_spread.py RUN [--gpu MODEL.json] [--json]
        (RUN: a directory holding pairs_blocks.csv, run.tgz or run.tar.xz, or a run's tarball;
         --gpu default models/h200.json)"""
-import argparse
 import collections
 import csv
 import json
@@ -33,7 +32,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from runtar import run_file  # noqa: E402
+from runtar import fit_args, run_file  # noqa: E402
 
 
 def quantile_at(q, u):
@@ -85,11 +84,7 @@ def fill(points):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('run')
-    ap.add_argument('--gpu', default='models/h200.json')
-    ap.add_argument('--json', action='store_true')
-    a = ap.parse_args()
+    a = fit_args(__doc__)
     g = json.load(open(a.gpu))
     q = g['block_spread']['quantiles']
     ns = g['sm'].get('schedulers')

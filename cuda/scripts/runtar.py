@@ -1,6 +1,7 @@
 """A stored run's packed outputs (cuda/runs/*/): run.tgz, or run.tar.xz for the large ones
 (repacked to keep the tracked tree under the device tool's transfer limit; their RUN.md says
 so).  Python's tarfile reads either."""
+import argparse
 import csv
 import glob
 import io
@@ -48,3 +49,13 @@ def run_file(run, name, tmp, who):
     if not found:
         sys.exit('%s: %s holds no %s' % (who, packed, name))
     return found[0]
+
+
+def fit_args(doc):
+    """The command line of a fit script over one stored run: RUN [--gpu MODEL.json] [--json]
+    (--gpu default models/h200.json); `doc` the script's docstring."""
+    ap = argparse.ArgumentParser(description=doc.split('\n')[0])
+    ap.add_argument('run')
+    ap.add_argument('--gpu', default='models/h200.json')
+    ap.add_argument('--json', action='store_true')
+    return ap.parse_args()

@@ -50,6 +50,7 @@ struct bottleneck {
 	double left[KC_COUNT][KC_COUNT][WARP_LEFT_MAX + 1];
 	int n_left[KC_COUNT][KC_COUNT];
 	bool gives[KC_COUNT];      /* the class has warp_left tables: it gives what later kernels use */
+	bool any_left;             /* some class has: age_speeds looks the paces up */
 	int schedulers;            /* warp schedulers per SM (the GPU's, or warp_ready's); 0: none */
 	const struct gpu_desc *g;  /* its DRAM saturation curve */
 };
@@ -278,7 +279,7 @@ static void read_left_row(struct bottleneck *b, const struct cfg *row, int older
 				return;
 		}
 		b->n_left[older][k] = n + 1;
-		b->gives[older] = true;
+		b->gives[older] = b->any_left = true;
 	}
 }
 
@@ -441,7 +442,7 @@ static void age_speeds(const struct bottleneck *b, const struct sm_kernel_view *
 		at = (at + w) % ns;
 	}
 	for (int r = 0; r < m; r++) {
-		want[r] = top[r] * paces_left(b, k, idx, r, pools, on);
+		want[r] = b->any_left ? top[r] * paces_left(b, k, idx, r, pools, on) : top[r];
 		for (int u = 0; u < UNIT_COUNT + pools; u++)
 			later[u] += need[r][u] * want[r];
 	}

@@ -32,7 +32,8 @@
  * say which; report only); `pairs-dev5`, kernels whose warps do not divide among the SM's warp
  * schedulers beside 4-warp ones (development); `pairs-warps`, kernels whose warps do (1 to 15 per
  * scheduler) beside 4-warp ones, the calibration of what a scheduler's warps leave; `pairs-dev6`,
- * multi-block layouts it does not measure, and `pairs-dev7`, one-block kernels behind RT grids
+ * multi-block layouts it does not measure, `pairs-dev7`, one-block kernels behind RT grids,
+ * and `pairs-dev8`, one-block kernels behind two-wave grids of long blocks of every class
  * (development, every block of the first repetition, L alone too); `pairs-spread`, multi-block
  * kernels alone per block (calibration of how their blocks end in turn).
  */
@@ -472,6 +473,23 @@ static const struct pair_shape dev7_pairs[] = {
 	{ "f-TC1w4+RTs", CK_TC, 128, 1, 650, CK_RT, 256, 2048, 140, 150 },
 };
 
+/* dev8: a kernel L of one block per SM launched behind (SL) or beside (LS) a grid S of two
+ * waves at full occupancy (16 blocks of 4 warps or 8 of 8 per SM) whose blocks last about 300
+ * us, every class, both orders, every block of the first repetition: a wave's blocks that land
+ * later on an SM than its others, by class and warps per scheduler (RT's last 16-35 % longer at
+ * 16 warps per scheduler: cuda/runs/h200-describe pileup.tgz), and where S's second wave frees
+ * room once its last block has landed (cuda/scripts/exit_mix.py) */
+static const struct pair_shape dev8_pairs[] = {
+	{ "l-CD1w4+CDw", CK_CD, 128, 1, 650, CK_CD, 128, 4224, 600, 150 },
+	{ "l-CD1w4+TCw", CK_CD, 128, 1, 650, CK_TC, 128, 4224, 600, 150 },
+	{ "l-CD1w4+MEMw", CK_CD, 128, 1, 650, CK_MEM, 128, 4224, 600, 150 },
+	{ "l-CD1w4+RTw", CK_CD, 128, 1, 650, CK_RT, 128, 4224, 600, 150 },
+	{ "l-CD1w4+CDv", CK_CD, 128, 1, 650, CK_CD, 256, 2112, 600, 150 },
+	{ "l-TC1w8+TCv", CK_TC, 256, 1, 650, CK_TC, 256, 2112, 600, 150 },
+	{ "l-MEM1w4+MEMv", CK_MEM, 128, 1, 650, CK_MEM, 256, 2112, 600, 150 },
+	{ "l-CD1w4+RTv", CK_CD, 128, 1, 650, CK_RT, 256, 2112, 600, 150 },
+};
+
 /* spread (calibration): L of 2 to 8 blocks per SM whose warps divide evenly among the SM's
  * four schedulers (1 to 12 warps on each), every block of it alone per block (beside a tiny S
  * of one CD block per SM): how the blocks sharing an SM end in turn by warps per scheduler
@@ -761,6 +779,7 @@ static const struct {
 	PAIR_SET("test13", test13_pairs, false),
 	PAIR_SET("dev6", dev6_pairs, true),
 	PAIR_SET("dev7", dev7_pairs, true),
+	PAIR_SET("dev8", dev8_pairs, true),
 	PAIR_SET("spread", spread_pairs, true),
 	PAIR_SET("test14", test14_pairs, false),
 };

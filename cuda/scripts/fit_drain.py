@@ -12,11 +12,19 @@ the law's), and each shape's deviations are put on the scale of the class's refe
 (its blocks' pooled mean, "block_us").  The class's pooled ratios give 17 evenly spaced
 quantiles (0, 1/16, ..., 1): printed as JSON, {"classes": {CLASS: {"block_us", "quantiles"}}}.
 
-usage: fit_drain.py [RUN_DIR] [--classes LIST] [--json]
+With --speed, for the classes it names each TPC (SMs 2i and 2i + 1) runs the class's blocks at
+its own speed: each block's duration is taken over its own SM's mean instead (the quantiles are
+the spread within an SM), and the class's "speed_sd" is the sd of the TPCs' mean durations over
+the grid's beyond what their blocks' scatter explains (the variance of a mean of n), pooled
+over the class's grids.  No description reads speed_sd yet (cuda/README.md, What remains: the
+RT pile-ups): the option measures it.
+
+usage: fit_drain.py [RUN_DIR] [--classes LIST] [--speed LIST] [--json]
   RUN_DIR    default cuda/runs/h100-pileup-dev2: a directory holding run.tgz (read from its r/),
              or one holding the run's files unpacked (pileup_blocks.csv, summary.json ...)
   --classes  keep only these classes, comma-separated (e.g. MEM, the one models/h100.json draws);
              default all the run's S classes
+  --speed    classes whose TPCs each run at their own speed (above), comma-separated
   --json     print only {"values": {"block_drain": {"classes": ...}}, "source": "..."} on stdout
 """
 import argparse
@@ -91,10 +99,28 @@ def knots(x, n):
     return q
 
 
+def tpc_speed(steady):
+    """steady: [(duration, smid)].  Each SM's mean duration, and the variance of the TPCs'
+    (SMs 2i, 2i + 1) means over the grid's mean beyond their blocks' own scatter."""
+    by = collections.defaultdict(list)
+    for d, sm in steady:
+        by[sm].append(d)
+    gm = st.mean(d for d, _ in steady)
+    m_sm = {sm: st.mean(v) for sm, v in by.items()}
+    tpcs = collections.defaultdict(list)
+    for sm, v in by.items():
+        tpcs[sm // 2].extend(v)
+    tpcs = {t: v for t, v in tpcs.items() if len(v) >= 3}
+    noise = st.mean(st.variance([x / gm for x in v]) / len(v) for v in tpcs.values())
+    var = st.pvariance([st.mean(v) / gm for v in tpcs.values()])
+    return m_sm, max(0.0, var - noise)
+
+
 def main():
     ap = argparse.ArgumentParser(description="fit block_drain to a pileup run's S-alone blocks")
     ap.add_argument("run_dir", nargs="?", default="cuda/runs/h100-pileup-dev2", metavar="RUN_DIR")
     ap.add_argument("--classes", default=None)
+    ap.add_argument("--speed", default=None)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     d = args.run_dir
@@ -103,14 +129,22 @@ def main():
         sys.exit(f"fit_drain.py: no S-alone rows in {d}")
     per_pair = collections.defaultdict(list)
     for r in rows:
-        per_pair[r["pair"]].append((int(r["start_ns"]), int(r["end_ns"])))
+        per_pair[r["pair"]].append((int(r["start_ns"]), int(r["end_ns"]), int(r["smid"])))
+    speed = set(args.speed.split(",")) if args.speed else set()
     shapes = collections.defaultdict(list)
+    tpc_var = collections.defaultdict(list)
     for pair in sorted(per_pair):
         b = per_pair[pair]
-        t0 = min(s for s, _ in b)
-        dur = [e - s for s, e in b if s - t0 > FIRST_WAVE_NS]
-        m = st.mean(dur)
+        t0 = min(s for s, _, _ in b)
         sh = summ[pair]
+        steady = [(e - s, sm) for s, e, sm in b if s - t0 > FIRST_WAVE_NS]
+        m = st.mean(d for d, _ in steady)
+        if sh["short_class"] in speed:
+            m_sm, var = tpc_speed(steady)
+            dur = [d * m / m_sm[sm] for d, sm in steady]
+            tpc_var[sh["short_class"]].append(var)
+        else:
+            dur = [d for d, _ in steady]
         shapes[sh["short_class"]].append((m, dur))
         print(f"# {pair}: S {sh['short_class']} {sh['short_grid']}x{sh['short_threads']}, {len(dur)} blocks, "
               f"mean {m / 1e3:.2f} us, cv {st.pstdev(dur) / m:.3f}", file=sys.stderr)
@@ -132,6 +166,11 @@ def main():
             q = [max(Q_FLOOR, v) for v in q]
             print(f"# {cls}: {short} of {len(x)} blocks rescaled below {Q_FLOOR}: quantiles held at it", file=sys.stderr)
         out[cls] = {"block_us": round(ref / 1e3, 3), "quantiles": q}
+        if cls in speed:
+            out[cls]["speed_sd"] = round(st.mean(tpc_var[cls]) ** 0.5, 4)
+            notes.append(f"{cls} blocks over their own SM's mean; a TPC's own speed sd "
+                         f"{out[cls]['speed_sd']:.4f} (" + ", ".join(f"{v ** 0.5:.4f}" for v in tpc_var[cls])
+                         + " per grid)")
         print(f"# {cls}: {len(x)} blocks pooled, reference {ref / 1e3:.2f} us, cv at it "
               f"{st.pstdev(x) / st.mean(x):.3f}", file=sys.stderr)
         for m, dur in shapes[cls]:

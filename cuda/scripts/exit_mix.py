@@ -7,7 +7,12 @@ barely slows it; seeds 1..K).  A kernel launched behind S lands in that room, so
 pile-up's cause without its effect: lockstep SMs give variance / mean near 0, SMs that free whole
 give many SMs with none.  n: L's grid in the run (the blocks that land there).
 
+With --wave, instead, how S's first wave ends on the GPU: on each SM whose first wave holds the
+most common count n, its blocks' ends sorted, each over the last; their mean by rank (blocks
+that end in turn climb from 1/n to 1, a wave in lockstep stays at 1).
+
 Usage: exit_mix.py BIN/combosim RUN [PAIR ...] [--gpu GPU] [--seeds K]
+       exit_mix.py --wave RUN [PAIR ...]
        (RUN: a pile-up run, pileup_blocks.csv + summary.json or run.tgz / run.tar.xz holding them,
         or a per-block pairs run, pairs_blocks.csv + pairs.csv; PAIR: default every pair whose S
         has more blocks than one per SM; GPU default models/h200.json; K default 2)"""
@@ -114,6 +119,24 @@ def simulated(binary, gpu, S, seed, tmp):
     return b
 
 
+def wave_ends(blocks):
+    """(n, [mean end of the k-th block to end over the SM's last, k = 1..n]) of S's first wave
+    (the blocks that started before any ended), over the SMs holding n of them."""
+    first = min(e for _, _, e in blocks)
+    t0 = min(s for _, s, _ in blocks)
+    by = collections.defaultdict(list)
+    for sm, s, e in blocks:
+        if s < first:
+            by[sm].append(e - t0)
+    n = st.mode(len(v) for v in by.values())
+    ranks = [[] for _ in range(n)]
+    for v in by.values():
+        if len(v) == n:
+            for i, e in enumerate(sorted(v)):
+                ranks[i].append(e / max(v))
+    return n, [st.mean(r) for r in ranks]
+
+
 def fmt(x):
     return '-' if x is None else '%.2f, %.2f, %d, %d, %.0f us' % x
 
@@ -129,6 +152,17 @@ def main():
             else:
                 seeds = int(a[i + 1])
             del a[i:i + 2]
+    if a and a[0] == '--wave':
+        if len(a) < 2:
+            sys.exit(__doc__)
+        runs = gpu_runs(a[1])
+        print('| pair | S | first wave per SM | its blocks\' ends by rank, over the last |')
+        print('|---|---|---|---|')
+        for p in a[2:] or sorted(runs):
+            b, S, _ = runs[p]
+            n, e = wave_ends(b)
+            print('| %s | %s %dx%d | %d | %s |' % (p, S['cls'], S['grid'], S['threads'], n, ' '.join('%.2f' % x for x in e)))
+        return
     if len(a) < 2:
         sys.exit(__doc__)
     binary, runs = a[0], gpu_runs(a[1])

@@ -11,7 +11,7 @@ set -u
 bin=$1; shift
 tmp=$(mktemp -d /tmp/combosim-devfig.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-for t in pairs pileup pairs-dev3; do
+for t in pairs pileup; do
 	mkdir -p "$tmp/$t" && tar xzf "cuda/runs/h200-describe/$t.tgz" -C "$tmp/$t"
 done
 sets="$tmp/pairs/r/bench-pairs cuda/runs/h200-pairs-dev2 cuda/runs/h200-pairs-dev3 cuda/runs/h200-pairs-dev4

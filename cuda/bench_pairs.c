@@ -34,8 +34,9 @@
  * scheduler) beside 4-warp ones, the calibration of what a scheduler's warps leave; `pairs-dev6`,
  * multi-block layouts it does not measure, `pairs-dev7`, one-block kernels behind RT grids,
  * and `pairs-dev8`, one-block kernels behind two-wave grids of long blocks of every class
- * (development, every block of the first repetition, L alone too); `pairs-spread`, multi-block
- * kernels alone per block (calibration of how their blocks end in turn).
+ * (development, every block of the first repetition, L alone too); `pairs-spread` and
+ * `pairs-spread16`, multi-block kernels alone per block (calibration of how their blocks end in
+ * turn; spread16 up to full occupancy).
  */
 #include <math.h>
 #include <stdio.h>
@@ -530,6 +531,31 @@ static const struct pair_shape spread_pairs[] = {
 	{ "s-RT4w8", CK_RT, 256, 4, 650, CK_CD, 128, 132, 120, 150 },
 };
 
+/* spread16 (calibration): as spread, every class at full occupancy and below it (4 to 16 warps
+ * per scheduler in blocks of 2 to 8 warps): how a wave's blocks end in turn where spread does
+ * not reach (exit_mix.py --wave: one at a time for 8 CD or TC blocks of 8 warps on dev8) */
+static const struct pair_shape spread16_pairs[] = {
+	{ "c-CD16w4", CK_CD, 128, 16, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-CD8w8", CK_CD, 256, 8, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-CD32w2", CK_CD, 64, 32, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-CD12w4", CK_CD, 128, 12, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-TC16w4", CK_TC, 128, 16, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-TC8w8", CK_TC, 256, 8, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-TC12w4", CK_TC, 128, 12, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-TC6w8", CK_TC, 256, 6, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-MEM16w4", CK_MEM, 128, 16, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-MEM8w8", CK_MEM, 256, 8, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-MEM12w4", CK_MEM, 128, 12, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-MEM6w4", CK_MEM, 128, 6, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-MEM4w4", CK_MEM, 128, 4, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-RT16w4", CK_RT, 128, 16, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-RT8w8", CK_RT, 256, 8, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-RT12w4", CK_RT, 128, 12, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-RT10w4", CK_RT, 128, 10, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-RT6w4", CK_RT, 128, 6, 650, CK_CD, 128, 132, 120, 150 },
+	{ "c-RT4w4", CK_RT, 128, 4, 650, CK_CD, 128, 132, 120, 150 },
+};
+
 /* dev5: a kernel L of blocks whose warps do not divide among the SM's four warp schedulers (3, 5
  * or 6 warps; 8 as the control), launched first or second beside S of 4-warp blocks: whether L
  * keeps the schedulers it holds fewer warps on, or leaves S their spare cycles (the saturation
@@ -781,6 +807,7 @@ static const struct {
 	PAIR_SET("dev7", dev7_pairs, true),
 	PAIR_SET("dev8", dev8_pairs, true),
 	PAIR_SET("spread", spread_pairs, true),
+	PAIR_SET("spread16", spread16_pairs, true),
 	PAIR_SET("test14", test14_pairs, false),
 };
 #define N_PAIR_SETS (sizeof(pair_sets) / sizeof(pair_sets[0]))

@@ -54,7 +54,7 @@ one_bench() {
 for st in ${STEPS:-bench saturation launch pairs pileup reshape power power-l2 power-game}; do
 	case $st in
 	bench) step bench env SANITIZE=0 sh cuda/scripts/device_bench.sh "$reps" ;;
-	corun|scaling|saturation|saturation-shapes|saturation-warps|pairs|pairs-test*|pairs-dev*|pairs-warps|pairs-spread|launch) step "$st" one_bench "$st" "$reps" ;;
+	corun|scaling|saturation|saturation-shapes|saturation-warps|pairs|pairs-test*|pairs-dev*|pairs-warps|pairs-spread|pairs-spread16|launch) step "$st" one_bench "$st" "$reps" ;;
 	pileup) step pileup sh cuda/scripts/device_pileup.sh 3 ;;
 	pileup-wide) step pileup-wide env WHAT=pileup-wide sh cuda/scripts/device_pileup.sh 3 ;;
 	reshape) step reshape one_bench reshape 3 ;;

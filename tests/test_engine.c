@@ -599,6 +599,18 @@ static void assert_interference_refuses(const char *const *bad, size_t n, const 
 	}
 }
 
+/* The bottleneck model of an interference table that must load (the table read, not kept). */
+static void *interference_model(const char *json)
+{
+	struct cfg_diag d = { 0 };
+	cJSON *j = cJSON_Parse(json);
+	struct cfg c = cfg_root(j, &d);
+	void *m = interference_bottleneck.create(NULL, &c);
+	cJSON_Delete(j);
+	CU_ASSERT_FALSE_FATAL(d.failed);
+	return m;
+}
+
 /* Issue slots: one more unit every kernel uses, issue[class] / sat per block, under the
  * discipline; a class not in the table takes none. */
 static void test_issue_model(void)
@@ -646,12 +658,8 @@ static void test_issue_model(void)
  * (the H100 keeps issuing the FMA warps); other classes keep their launch order. */
 static void test_issue_yield(void)
 {
-	struct cfg_diag d = { 0 };
-	cJSON *j = cJSON_Parse("{\"discipline\":\"age\",\"issue\":{\"CD\":1,\"TC\":0.5,\"MEM\":0.1},"
-			       "\"issue_yield\":{\"TC\":\"CD\",\"source\":\"test\"}}");
-	struct cfg c = cfg_root(j, &d);
-	void *m = interference_bottleneck.create(NULL, &c);
-	CU_ASSERT_FALSE(d.failed);
+	void *m = interference_model("{\"discipline\":\"age\",\"issue\":{\"CD\":1,\"TC\":0.5,\"MEM\":0.1},"
+				     "\"issue_yield\":{\"TC\":\"CD\",\"source\":\"test\"}}");
 	double cuda[UNIT_COUNT] = { [UNIT_CUDA] = 1 }, tensor[UNIT_COUNT] = { [UNIT_TENSOR] = 1 };
 	double lsu[UNIT_COUNT] = { [UNIT_LSU] = 0.25 };
 	struct sm_kernel_view v[3] = {
@@ -677,7 +685,6 @@ static void test_issue_yield(void)
 	interference_bottleneck.sm_speeds(m, v, 2, NULL, sp);
 	CU_ASSERT_DOUBLE_EQUAL(sp[0], 1.0, 1e-12);
 	interference_bottleneck.destroy(m);
-	cJSON_Delete(j);
 	static const char *const bad[] = { "{\"issue_yield\":{\"TC\":\"TC\"}}", "{\"issue_yield\":{\"TC\":3}}",
 					   "{\"issue_yield\":{\"XX\":\"CD\"}}" };
 	assert_interference_refuses(bad, sizeof(bad) / sizeof(bad[0]), "$.issue_yield.");
@@ -688,13 +695,9 @@ static void test_issue_yield(void)
  * few warps leave much, many next to nothing; strict order without the key. */
 static void test_warp_ready(void)
 {
-	struct cfg_diag d = { 0 };
-	cJSON *j = cJSON_Parse("{\"discipline\":\"age\",\"issue\":{\"CD\":1,\"MEM\":0.1},"
-			       "\"warp_ready\":{\"CD\":0.5,\"schedulers\":4,\"source\":\"test\"}}");
-	cJSON *strict = cJSON_Parse("{\"discipline\":\"age\",\"issue\":{\"CD\":1,\"MEM\":0.1}}");
-	struct cfg c = cfg_root(j, &d), cs = cfg_root(strict, &d);
-	void *m = interference_bottleneck.create(NULL, &c), *ms = interference_bottleneck.create(NULL, &cs);
-	CU_ASSERT_FALSE(d.failed);
+	void *m = interference_model("{\"discipline\":\"age\",\"issue\":{\"CD\":1,\"MEM\":0.1},"
+				     "\"warp_ready\":{\"CD\":0.5,\"schedulers\":4,\"source\":\"test\"}}");
+	void *ms = interference_model("{\"discipline\":\"age\",\"issue\":{\"CD\":1,\"MEM\":0.1}}");
 	double cuda[UNIT_COUNT] = { [UNIT_CUDA] = 1 }, lsu[UNIT_COUNT] = { [UNIT_LSU] = 0.25 };
 	/* two CD kernels of one 256-thread block (8 warps: 2 per scheduler) each */
 	struct sm_kernel_view v[2] = {
@@ -730,8 +733,6 @@ static void test_warp_ready(void)
 	CU_ASSERT_DOUBLE_EQUAL(sp[0], 1.0, 1e-12);
 	interference_bottleneck.destroy(m);
 	interference_bottleneck.destroy(ms);
-	cJSON_Delete(j);
-	cJSON_Delete(strict);
 	static const char *const bad[] = { "{\"warp_ready\":{\"CD\":0.5}}",
 					   "{\"warp_ready\":{\"CD\":1.5,\"schedulers\":4}}",
 					   "{\"warp_ready\":{\"XX\":0.5,\"schedulers\":4}}",
@@ -746,12 +747,8 @@ static void test_warp_ready(void)
  * uses at that pace, and a later class without a table takes what it wants. */
 static void test_warp_left(void)
 {
-	struct cfg_diag d = { 0 };
-	cJSON *j = cJSON_Parse("{\"discipline\":\"age\",\"issue\":{\"CD\":1,\"MEM\":0.1},"
-			       "\"warp_left\":{\"CD\":{\"CD\":[0.6,0.2,0,0.6]},\"schedulers\":4,\"source\":\"test\"}}");
-	struct cfg c = cfg_root(j, &d);
-	void *m = interference_bottleneck.create(NULL, &c);
-	CU_ASSERT_FALSE_FATAL(d.failed);
+	void *m = interference_model("{\"discipline\":\"age\",\"issue\":{\"CD\":1,\"MEM\":0.1},"
+				     "\"warp_left\":{\"CD\":{\"CD\":[0.6,0.2,0,0.6]},\"schedulers\":4,\"source\":\"test\"}}");
 	double cuda[UNIT_COUNT] = { [UNIT_CUDA] = 1 }, lsu[UNIT_COUNT] = { [UNIT_LSU] = 0.25 };
 	/* an older CD kernel of one block of 4w warps (w a scheduler) beside a later one of 8 */
 	struct sm_kernel_view v[2] = {
@@ -778,7 +775,6 @@ static void test_warp_left(void)
 	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.9, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(sp[1], 1.0, 1e-12);
 	interference_bottleneck.destroy(m);
-	cJSON_Delete(j);
 	static const char *const bad[] = {
 		"{\"warp_left\":{\"CD\":{\"CD\":[0.5]}}}",                          /* no schedulers */
 		"{\"warp_left\":{\"CD\":{\"CD\":[]},\"schedulers\":4}}",
@@ -799,12 +795,8 @@ static void test_warp_left(void)
  * for a 120 us kernel), where its mean of 1.5 warps a scheduler would leave more. */
 static void test_warp_ready_per_scheduler(void)
 {
-	struct cfg_diag d = { 0 };
-	cJSON *j = cJSON_Parse("{\"discipline\":\"age\",\"issue\":{\"CD\":1},"
-			       "\"warp_ready\":{\"CD\":0.5,\"schedulers\":4,\"source\":\"test\"}}");
-	struct cfg c = cfg_root(j, &d);
-	void *m = interference_bottleneck.create(NULL, &c);
-	CU_ASSERT_FALSE_FATAL(d.failed);
+	void *m = interference_model("{\"discipline\":\"age\",\"issue\":{\"CD\":1},"
+				     "\"warp_ready\":{\"CD\":0.5,\"schedulers\":4,\"source\":\"test\"}}");
 	/* CD saturating at 4 warps a SM, 1 a scheduler: the older kernel one block of 6 warps
 	 * (sat 4/6 block, top speed 1/2: 2 warps on its busiest scheduler), the later 4 blocks of
 	 * 4 (sat 1, top speed 1/4) */
@@ -835,7 +827,6 @@ static void test_warp_ready_per_scheduler(void)
 	interference_bottleneck.sm_speeds(m, v, 1, NULL, sp);
 	CU_ASSERT_DOUBLE_EQUAL(sp[0], 0.5, 1e-12);
 	interference_bottleneck.destroy(m);
-	cJSON_Delete(j);
 }
 
 /* The H100's issue table (models/h100.json, fitted to cuda/runs/h100-bench-2 set 1): set 1's

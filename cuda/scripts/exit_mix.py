@@ -24,36 +24,23 @@ import os
 import statistics as st
 import subprocess
 import sys
-import tarfile
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from runtar import run_tar  # noqa: E402
+from runtar import run_file  # noqa: E402
 
 
-def members(path):
-    """{name: text} of the run's pileup_blocks.csv, summary.json, pairs_blocks.csv, pairs.csv."""
-    want = ('pileup_blocks.csv', 'summary.json', 'pairs_blocks.csv', 'pairs.csv')
-    out = {}
-    tgz = path if os.path.isfile(path) else run_tar(path)
-    if tgz:
-        with tarfile.open(tgz) as t:
-            for m in t.getmembers():
-                base = os.path.basename(m.name)
-                if base in want and m.isfile():
-                    out[base] = t.extractfile(m).read().decode()
-        return out
-    for base in want:
-        for d in (path, os.path.join(path, 'r')):
-            if os.path.exists(os.path.join(d, base)):
-                out[base] = open(os.path.join(d, base)).read()
-                break
-    return out
+def members(path, tmp):
+    """{name: text} of the run's pileup_blocks.csv, summary.json, pairs_blocks.csv, pairs.csv
+    (RUN unpacked, or its tarball unpacked under tmp)."""
+    d = os.path.dirname(run_file(path, 'summary.json', tmp, 'exit_mix.py'))
+    return {b: open(os.path.join(d, b)).read() for b in ('pileup_blocks.csv', 'summary.json', 'pairs_blocks.csv',
+                                                         'pairs.csv') if os.path.exists(os.path.join(d, b))}
 
 
-def gpu_runs(path):
+def gpu_runs(path, tmp):
     """{pair: (S's blocks alone [(sm, start, end)], S shape dict, n)}."""
-    m = members(path)
+    m = members(path, tmp)
     out = {}
     if 'pileup_blocks.csv' in m:
         summ = json.loads(m['summary.json'])['pileup']
@@ -155,7 +142,8 @@ def main():
     if a and a[0] == '--wave':
         if len(a) < 2:
             sys.exit(__doc__)
-        runs = gpu_runs(a[1])
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = gpu_runs(a[1], tmp)
         print('| pair | S | first wave per SM | its blocks\' ends by rank, over the last |')
         print('|---|---|---|---|')
         for p in a[2:] or sorted(runs):
@@ -165,12 +153,13 @@ def main():
         return
     if len(a) < 2:
         sys.exit(__doc__)
-    binary, runs = a[0], gpu_runs(a[1])
+    binary = a[0]
     sms = json.load(open(gpu))['sm_count']
-    pairs = a[2:] or sorted(p for p, (b, S, n) in runs.items() if S['grid'] > sms)
-    print('| pair | S | n | GPU: mean, var/mean, most, SMs with none, span | simulator, seeds 1-%d |' % seeds)
-    print('|---|---|---|---|---|')
     with tempfile.TemporaryDirectory() as tmp:
+        runs = gpu_runs(a[1], tmp)
+        pairs = a[2:] or sorted(p for p, (b, S, n) in runs.items() if S['grid'] > sms)
+        print('| pair | S | n | GPU: mean, var/mean, most, SMs with none, span | simulator, seeds 1-%d |' % seeds)
+        print('|---|---|---|---|---|')
         for p in pairs:
             if p not in runs:
                 sys.exit('exit_mix.py: no pair %s in %s' % (p, a[1]))

@@ -208,6 +208,32 @@ static void read_spread_scale(struct gpu_desc *g, const struct cfg *bs)
 	}
 }
 
+/* "block_spread".in_turn: {"CD": G, .., "source"}: per class, the warps per warp scheduler of a
+ * kernel's oldest blocks on an SM served at a time (cuda/scripts/fit_turn.py on bench
+ * pairs-spread and pairs-spread16: on the H200 a wave of CD or TC blocks ends in steps of so
+ * many warps). */
+static void read_spread_turn(struct gpu_desc *g, const struct cfg *bs)
+{
+	struct cfg it;
+	if (!cfg_obj(bs, "in_turn", false, &it))
+		return;
+	if (g->schedulers <= 0) {
+		cfg_fail_key(bs, "in_turn", "needs the GPU's warp schedulers per SM (sm.schedulers)");
+		return;
+	}
+	for (const cJSON *e = it.node->child; e; e = e->next) {
+		if (strcmp(e->string, "source") == 0)
+			continue;
+		int c = kclass_parse(e->string);
+		if (c < 0) {
+			cfg_fail_key(&it, e->string, "expected a class name (RT, CD, TC, MEM) or \"source\"");
+			return;
+		}
+		if (!cfg_num(&it, e->string, 0.1, 64, CFG_REQUIRED, &g->turn_warps[c]))
+			return;
+	}
+}
+
 /* "block_launch": {"blocks_per_us", "burst_blocks"} and "block_spread": {"quantiles": [q0 ..
  * q1]}, each with its "source" (gpu.h: dispatch timing). */
 static void read_dispatch_timing(struct gpu_desc *g, const struct cfg *root)
@@ -226,11 +252,12 @@ static void read_dispatch_timing(struct gpu_desc *g, const struct cfg *root)
 	read_block_drain(g, root);
 	if (!cfg_obj(root, "block_spread", false, &bs))
 		return;
-	cfg_only(&bs, (const char *const[]){ "quantiles", "scale", "source", NULL });
+	cfg_only(&bs, (const char *const[]){ "quantiles", "scale", "in_turn", "source", NULL });
 	if (!cfg_arr(&bs, "quantiles", true, &qs, &n))
 		return;
 	g->n_spread = read_quantiles(&qs, n, g->spread);
 	read_spread_scale(g, &bs);
+	read_spread_turn(g, &bs);
 }
 
 double gpu_quantile_at(const double *q, int n, double u)

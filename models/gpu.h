@@ -114,6 +114,10 @@ struct gpu_desc {
 	 * without one takes the quantiles as given */
 	int n_spread_scale[KC_COUNT];
 	double spread_scale[KC_COUNT][GPU_MAX_SPREAD + 1];
+	/* turn_warps[class]: a kernel's blocks on an SM are served oldest first, this many of its
+	 * warps per warp scheduler at a time (block_spread.in_turn; models/kernel.h
+	 * kernel_turn_window); 0: its blocks share the SM evenly, with the spread above */
+	double turn_warps[KC_COUNT];
 	/* drain[class][0..n_drain[class]): a grid's block durations over their mean, at evenly
 	 * spaced quantiles, measured at blocks of drain_block_ns (block_drain); a longer block's
 	 * deviations shrink as 1 / sqrt(its duration).  A class with n_drain 0 drains in lockstep.

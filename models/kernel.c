@@ -89,6 +89,25 @@ double kernel_intrinsic(double sat, double sched_sat, int schedulers, int block_
 	return n > sat ? sat / n : 1.0;
 }
 
+double kernel_turn_window(const struct kernel_fit *f, const struct gpu_desc *g, int cls, int blocks)
+{
+	double gw = cls >= 0 && cls < KC_COUNT ? g->turn_warps[cls] : 0;
+	if (gw <= 0 || g->schedulers <= 0 || f->warps <= 0)
+		return 0;
+	double w = gw * g->schedulers / f->warps;
+	double alone = kernel_intrinsic(f->sat, f->sched_sat, f->schedulers, f->warps, 1);
+	double all = blocks * kernel_intrinsic(f->sat, f->sched_sat, f->schedulers, f->warps, blocks);
+	return fmax(w, all / alone);
+}
+
+double kernel_turn_factor(double window, int blocks, int older, int n)
+{
+	if (window <= 0 || window >= blocks)
+		return 1.0;
+	double inside = fmin(fmax(window - older, 0), n);
+	return blocks / window * inside / n;
+}
+
 /* Block speed of the kernel alone with n blocks on each of `sms` SMs: its intrinsic speed
  * (kernel_intrinsic), slowed by any
  * over-subscribed unit or by DRAM or the L2 path (models/interference.c, fair discipline, nothing else
@@ -141,6 +160,38 @@ static double spread_units(const struct kernel_fit *f, const struct gpu_desc *g,
 				left--;
 			}
 		}
+		n = kept;
+	}
+	return t;
+}
+
+/* The busiest SM's time alone, in block times at speed 1, when its blocks are served in turn
+ * (kernel_turn_window): the first min(total, occ) land together, the rest one by one as blocks
+ * end, each youngest; every block has the kernel's work. */
+static double turn_units(const struct kernel_fit *f, const struct gpu_desc *g, int cls, int total, int occ,
+			 int active)
+{
+	int n = total < occ ? total : occ, left = total - n;
+	double w[n], t = 0;
+	for (int i = 0; i < n; i++)
+		w[i] = 1.0;
+	while (n > 0) {
+		double v = solo_block_speed(f, g, n, active), window = kernel_turn_window(f, g, cls, n);
+		double step = INFINITY;
+		for (int i = 0; i < n; i++) {
+			double r = v * kernel_turn_factor(window, n, i, 1);
+			if (r > 0)
+				step = fmin(step, w[i] / r);
+		}
+		t += step;
+		int kept = 0;
+		for (int i = 0; i < n; i++) {
+			double r = w[i] - step * v * kernel_turn_factor(window, n, i, 1);
+			if (r > 1e-12)
+				w[kept++] = r;
+		}
+		for (int done = n - kept; done > 0 && left > 0; done--, left--)
+			w[kept++] = 1.0;        /* the freed slots' next blocks, youngest */
 		n = kept;
 	}
 	return t;
@@ -247,6 +298,10 @@ bool kernel_fit_base(const struct kernel_spec *k, const struct gpu_desc *g, stru
 	int together = f->solo_resident;        /* placed together on an SM at the launch */
 	if (g->launch_per_ns > 0 && k->grid > g->launch_burst)
 		together = min_int(together, g->launch_burst / used > 1 ? g->launch_burst / used : 1);
+	if (g->n_spread > 0 && g->turn_warps[k->cls] > 0) {
+		b->units = turn_units(f, g, k->cls, per_sm, occ, used);
+		return true;
+	}
 	if (g->n_spread > 0 && together > f->sat) {
 		b->units = spread_units(f, g, k->cls, per_sm, occ, together, used);
 		return true;

@@ -101,6 +101,16 @@ double kernel_dram_from_bytes(const struct gpu_desc *g, double bytes, double sol
  * give 1.90, 2.53, 2.26, 2.71 times one block's throughput at 3, 4, 5, 6 per SM). */
 double kernel_intrinsic(double sat, double sched_sat, int schedulers, int block_warps, int n);
 
+/* Blocks served in turn (gpu_desc.turn_warps, block_spread.in_turn): with `blocks` of the kernel
+ * on an SM, how many of its oldest are served at a time, each at the SM's throughput for it
+ * over that many: its class's turn_warps per scheduler in blocks, but never so few that one is
+ * served faster than a block alone; 0 where its class shares evenly.  kernel_turn_factor: the
+ * speed, over the even share, of each of n blocks with `older` of the kernel's blocks ahead of
+ * them (the window's whole blocks 1 x blocks / window, the one it cuts the part inside, the
+ * rest 0).  The engine (sim/residency.c) and the kernel's fit take the same. */
+double kernel_turn_window(const struct kernel_fit *f, const struct gpu_desc *g, int cls, int blocks);
+double kernel_turn_factor(double window, int blocks, int older, int n);
+
 /* The default unit demand of a class (a register-only micro-kernel of COMBO Table 3). */
 void kclass_default_demand(enum kclass c, double demand[UNIT_COUNT], double *dram);
 

@@ -361,6 +361,9 @@ void class_first_sms(const struct sim *s, const struct smclass *c, long m, struc
 void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n);
 /* The same with each block's work given (ns at speed 1; original kernels). */
 void group_add_work(struct sim *s, struct kinst *k, struct smclass *c, int n, double work);
+/* group_add_work; share false: a group of its own, even beside blocks of the same kernel
+ * placed now with the same work (blocks served in turn: sim/timing.c). */
+void group_add_as(struct sim *s, struct kinst *k, struct smclass *c, int n, double work, bool share);
 /* n blocks of k per member SM of c land and exit: counted in k->exited, holding their slots
  * for the GPU's exit time (gpu_desc.exit_hold_ns) when it has one. */
 void group_add_exiting(struct sim *s, struct kinst *k, struct smclass *c, int n);

@@ -484,14 +484,20 @@ void group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 
 void group_add_work(struct sim *s, struct kinst *k, struct smclass *c, int n, double work)
 {
+	group_add_as(s, k, c, n, work, true);
+}
+
+void group_add_as(struct sim *s, struct kinst *k, struct smclass *c, int n, double work, bool share)
+{
 	class_integrate(s, c);
 	class_commit(s, c, k, n);
 	class_mark_dirty(s, c);
 	k->resident += n * c->nsm;
 	if (k->started < 0)
 		k->started = s->now;
-	/* blocks placed at one instant share a group; persistent workers always do */
-	for (struct group *gr = c->groups; gr; gr = gr->c_next)
+	/* blocks placed at one instant share a group, unless told apart; persistent workers
+	 * always do */
+	for (struct group *gr = c->groups; share && gr; gr = gr->c_next)
 		if (gr->k == k && !gr->exiting && !gr->leaving &&
 		    (persistent(k) || (gr->start == s->now && gr->remaining == work))) {
 			if (persistent(k)) {
@@ -794,6 +800,26 @@ struct group *group_split_one(struct sim *s, struct group *gr)
 	return one;
 }
 
+/* How many of k's blocks on an SM are served at a time with `blocks` of them there
+ * (models/kernel.h kernel_turn_window; 0: all, evenly). */
+static double turn_window(const struct sim *s, const struct kinst *k, int blocks)
+{
+	return persistent(k) ? 0 : kernel_turn_window(&k->fit, s->g, k->spec->cls, blocks);
+}
+
+/* The speed of group gr of kernel i, whose kernel speed is v: v, or with its blocks served in
+ * turn its share by age (the class's groups are in landing order; older[i] counts the kernel's
+ * blocks met so far). */
+static double turn_speed(const struct group *gr, int i, double v, const double *window, const int *blocks,
+			 int *older)
+{
+	if (window[i] <= 0)
+		return v;
+	double f = kernel_turn_factor(window[i], blocks[i], older[i], gr->n);
+	older[i] += gr->n;
+	return v * f;
+}
+
 /* Recomputes the speed of every group of a class and moves their completion events. */
 static void class_rerate(struct sim *s, struct smclass *c)
 {
@@ -856,13 +882,21 @@ static void class_rerate(struct sim *s, struct smclass *c)
 	for (int i = 0; i < n; i++)
 		if (persistent(kin[i]))
 			pool_advance(s, kin[i]);
+	int blocks[HW_QUEUE_SLOTS], older[HW_QUEUE_SLOTS];
+	double window[HW_QUEUE_SLOTS];
+	for (int i = 0; i < n; i++) {
+		blocks[i] = view[i].blocks;
+		older[i] = 0;
+		window[i] = turn_window(s, kin[i], blocks[i]);
+	}
 	for (struct group *gr = c->groups; gr; gr = gr->c_next) {
 		if (gr->exiting)
 			continue;
 		int i;
 		for (i = 0; kin[i] != gr->k; i++)
 			;
-		double v = speed[i] * s->clock;     /* the chip clock (sim/clock.c), 1 without a cap */
+		/* the chip clock (sim/clock.c), 1 without a cap */
+		double v = turn_speed(gr, i, speed[i] * s->clock, window, blocks, older);
 		struct kinst *k = gr->k;
 		if (persistent(k)) {
 			k->pool_rate += gr->n * c->nsm * (v - gr->speed);
@@ -1066,13 +1100,17 @@ void residency_settle_restart(struct sim *s, struct group *gr)
 	}
 	if (rates_hold(s, c, kin)) {
 		dram_integrate(s);
+		int older[RATE_CACHE] = { 0 };
+		double window[RATE_CACHE];
+		for (int i = 0; i < c->rate_n; i++)
+			window[i] = turn_window(s, kin[i], c->rate_blocks[i]);
 		for (struct group *g = c->groups; g; g = g->c_next) {
 			if (g->exiting)
 				continue;
 			int i;
 			for (i = 0; kin[i] != g->k; i++)
 				;
-			group_retime(s, g, c->rate_speed[i] * s->clock);
+			group_retime(s, g, turn_speed(g, i, c->rate_speed[i] * s->clock, window, c->rate_blocks, older));
 		}
 		c->dirty = false;
 	} else {

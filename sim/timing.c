@@ -26,6 +26,11 @@
  *    SM's, where the GPU's, the last of many SMs' own spreads, varies little (a one-wave kernel
  *    near its saturation: +-10 % from seed to seed).  The kernel's fit counts the same factors
  *    (gpu_spread_factors; models/kernel.c spread_units), so alone it takes its solo time.
+ *  - Blocks served in turn: of a class the GPU gives block_spread.in_turn, every block is a
+ *    group of its own with the kernel's work, and the class's re-rate serves the kernel's
+ *    groups on an SM oldest first (sim/residency.c; models/kernel.h kernel_turn_window): the
+ *    spread comes of their age, not of drawn work (cuda/runs/h200-describe pairs-spread16: 16
+ *    CD blocks of 4 warps end three at a time, 8 TC blocks of 8 warps one at a time).
  */
 #include <limits.h>
 #include <math.h>
@@ -95,6 +100,11 @@ void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 		return;
 	if (s->g->n_spread == 0 || persistent(k) || n <= 0) {
 		group_add(s, k, c, n);
+		return;
+	}
+	if (s->g->turn_warps[k->spec->cls] > 0) {
+		for (int i = 0; i < n; i++)       /* served in turn: each block its own age */
+			group_add_as(s, k, c, 1, k->fit.block_ns, false);
 		return;
 	}
 	if (n <= k->fit.sat) {

@@ -101,5 +101,12 @@ if not (0.04 < got[0] < 0.06 and got[1] < 0.004):
     print('FAIL fit_drain.py tpc_speed: %.4f for a TPC speed sd of 0.05, %.4f for none' % tuple(got))
     sys.exit(1)
 PY
-[ "$fails" = 0 ] && echo "describe_gpu: 6 fits match models/h100.json (MEM l2, sat_warps: the H200's; warp_ready: its fit on the H200's pairs-dev3), models/h200.json regenerated identical, fit_drain's knots keep a sample's spread, its TPC speed is the SMs' own" 
+# fit_turn.py: the stored pairs-spread runs (calibration) give the window per class that
+# cuda/README.md and docs/ARCHITECTURE.md quote (CD 3.0, TC 2.2 warps per scheduler), and leave
+# out MEM and RT, whose ends are a slope, not a window's steps
+got=$(python3 cuda/scripts/fit_turn.py cuda/runs/h200-describe/pairs-spread.tgz cuda/runs/h200-describe/pairs-spread16.tgz \
+	--json 2>&1 | python3 -c "import json,sys; v=json.load(sys.stdin)['values']['block_spread']['in_turn']; \
+print(' '.join('%s %s' % (k, v[k]) for k in sorted(v) if k != 'source'))" 2>&1)
+[ "$got" = "CD 3.0 TC 2.2" ] || { echo "FAIL fit_turn.py on h200-describe's pairs-spread runs: $got"; fails=$((fails + 1)); }
+[ "$fails" = 0 ] && echo "describe_gpu: 6 fits match models/h100.json (MEM l2, sat_warps: the H200's; warp_ready: its fit on the H200's pairs-dev3), models/h200.json regenerated identical, fit_drain's knots keep a sample's spread, its TPC speed is the SMs' own, fit_turn's windows as quoted" 
 exit "$fails"

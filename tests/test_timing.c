@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "models/gpu.h"
+#include "models/kernel.h"
 #include "sim/engine.h"
 #include "tests/load.h"
 #include "tests/suites.h"
@@ -305,6 +306,65 @@ static void test_spread_scale(void)
 	}
 }
 
+/* Blocks served in turn (block_spread.in_turn): the oldest of a kernel's blocks on an SM get its
+ * throughput there first, so a wave ends one block at a time, and the fit counts it. */
+static void test_in_turn(void)
+{
+	/* the window's share: of 4 blocks, 1.5 served at a time, the oldest at 4 / 1.5 of the even
+	 * share, the next at half that, the rest waiting; all of them at the even share once the
+	 * window holds them */
+	CU_ASSERT_DOUBLE_EQUAL(kernel_turn_factor(1.5, 4, 0, 1), 4 / 1.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(kernel_turn_factor(1.5, 4, 1, 1), 2 / 1.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(kernel_turn_factor(1.5, 4, 2, 2), 0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(kernel_turn_factor(1.5, 4, 0, 2), 2, 1e-12);   /* a group the window cuts */
+	CU_ASSERT_DOUBLE_EQUAL(kernel_turn_factor(6, 4, 3, 1), 1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(kernel_turn_factor(0, 4, 3, 1), 1, 1e-12);
+
+	char path[64];
+	CU_ASSERT_FATAL(test_gpu_file(path, sizeof(path), "models/h200.json", "block_spread",
+				      "{\"quantiles\": [1, 1], \"in_turn\": {\"TC\": 2}}", NULL));
+	struct trun r;
+	/* eight TC blocks of 8 warps per SM: 2 warps per scheduler each, at the H200's TC
+	 * saturation (2.03 per scheduler), so one is served at a time: they end at about 1/8,
+	 * 2/8, .. of the kernel's time, and the last at its solo time */
+	CU_ASSERT_FATAL(trun_open(&r, path, "{\"name\":\"A\",\"class\":\"TC\",\"grid\":1056,\"threads\":256,\"solo_us\":800}",
+				  ONE_APP, 1));
+	for (int k = 0; k < 8; k++) {
+		CU_ASSERT_EQUAL(sim_run_until(r.s, (sim_time)(k * 100 + 50) * 1000), 0);
+		CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 7, "A"), 8 - k);
+	}
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	long long end = end_of(&r, "A");
+	CU_ASSERT(end >= 799000 && end <= 801000);
+	trun_close(&r);
+	/* a CD kernel on the same GPU shares its SM evenly: its 8 blocks end together */
+	CU_ASSERT_FATAL(trun_open(&r, path, "{\"name\":\"A\",\"class\":\"CD\",\"grid\":1056,\"threads\":256,\"solo_us\":800}",
+				  ONE_APP, 1));
+	CU_ASSERT_EQUAL(sim_run_until(r.s, 790000), 0);
+	CU_ASSERT_EQUAL(sim_sm_kernel_blocks(r.s, 7, "A"), 8);
+	CU_ASSERT_EQUAL(sim_run(r.s), 0);
+	end = end_of(&r, "A");
+	CU_ASSERT(end >= 799000 && end <= 801000);
+	trun_close(&r);
+	unlink(path);
+
+	struct cfg_diag d = { 0 };
+	CU_ASSERT_PTR_NULL(test_rtx3090_with("block_spread", cJSON_Parse("{\"quantiles\": [1, 2], \"in_turn\": {\"CD\": 3}}"), &d));
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, "$.block_spread.in_turn: needs the GPU's warp schedulers"));
+	static const char *const bad[][2] = {
+		{ "{\"quantiles\": [1, 1], \"in_turn\": {\"XX\": 3}}", "$.block_spread.in_turn.XX" },
+		{ "{\"quantiles\": [1, 1], \"in_turn\": {\"CD\": 0}}", "$.block_spread.in_turn.CD" },
+		{ "{\"quantiles\": [1, 1], \"in_turn\": {\"CD\": \"3\"}}", "$.block_spread.in_turn.CD" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CU_ASSERT_FATAL(test_gpu_file(path, sizeof(path), "models/h200.json", "block_spread", bad[i][0], NULL));
+		memset(&d, 0, sizeof(d));
+		CU_ASSERT_PTR_NULL(gpu_load(path, &d));
+		unlink(path);
+		CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, bad[i][1]));
+	}
+}
+
 static void test_timing_input(void)
 {
 	struct cfg_diag d = { 0 };
@@ -354,6 +414,7 @@ void register_timing_tests(void)
 	CU_add_test(s, "H100 block launch rate: a burst, then rounds at the rate", test_launch_rate);
 	CU_add_test(s, "H100 block spread among an SM's blocks, counted by the fit", test_block_spread);
 	CU_add_test(s, "block spread scaled by warps per scheduler", test_spread_scale);
+	CU_add_test(s, "blocks served in turn: a wave ends one block at a time, counted by the fit", test_in_turn);
 	CU_add_test(s, "H100 block drain: a kernel piles behind a memory-bound grid, not a compute-bound one",
 		    test_block_drain);
 	CU_add_test(s, "dispatch timing keys: checks and errors", test_timing_input);

@@ -33,7 +33,8 @@
  * schedulers beside 4-warp ones (development); `pairs-warps`, kernels whose warps do (1 to 15 per
  * scheduler) beside 4-warp ones, the calibration of what a scheduler's warps leave; `pairs-dev6`,
  * multi-block layouts it does not measure, `pairs-dev7`, one-block kernels behind RT grids,
- * and `pairs-dev8`, one-block kernels behind two-wave grids of long blocks of every class
+ * and `pairs-dev8`, one-block kernels behind two-wave grids of long blocks of every class,
+ * `pairs-dev9`, one- and four-block kernels behind a launch-bound grid of tiny blocks
  * (development, every block of the first repetition, L alone too); `pairs-spread` and
  * `pairs-spread16`, multi-block kernels alone per block (calibration of how their blocks end in
  * turn; spread16 up to full occupancy).
@@ -491,6 +492,18 @@ static const struct pair_shape dev8_pairs[] = {
 	{ "l-CD1w4+RTv", CK_CD, 128, 1, 650, CK_RT, 256, 2112, 600, 150 },
 };
 
+/* dev9: a kernel L of one or four blocks per SM launched behind (SL) or beside (LS) a
+ * launch-bound grid S of 32768 tiny blocks (the describe pairs' X+CDs and TC1+TCs shapes, a
+ * third of their grid so that every block of both orders is recorded): how many blocks of S
+ * each SM holds when its last block lands and where L lands then (L at 2 per SM on some SMs
+ * on the GPU, twice its solo time; cuda/README.md What remains 1, the window and the landing) */
+static const struct pair_shape dev9_pairs[] = {
+	{ "n-CD1+CDs", CK_CD, 256, 1, 1000, CK_CD, 128, 32768, 30, 200 },
+	{ "n-CD4+CDs", CK_CD, 256, 4, 1000, CK_CD, 128, 32768, 30, 200 },
+	{ "n-TC1+TCs", CK_TC, 256, 1, 1000, CK_TC, 128, 32768, 30, 200 },
+	{ "n-TC1+CDs", CK_TC, 256, 1, 1000, CK_CD, 128, 32768, 30, 200 },
+};
+
 /* spread (calibration): L of 2 to 8 blocks per SM whose warps divide evenly among the SM's
  * four schedulers (1 to 12 warps on each), every block of it alone per block (beside a tiny S
  * of one CD block per SM): how the blocks sharing an SM end in turn by warps per scheduler
@@ -806,6 +819,7 @@ static const struct {
 	PAIR_SET("dev6", dev6_pairs, true),
 	PAIR_SET("dev7", dev7_pairs, true),
 	PAIR_SET("dev8", dev8_pairs, true),
+	PAIR_SET("dev9", dev9_pairs, true),
 	PAIR_SET("spread", spread_pairs, true),
 	PAIR_SET("spread16", spread16_pairs, true),
 	PAIR_SET("test14", test14_pairs, false),

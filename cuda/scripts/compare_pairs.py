@@ -28,7 +28,7 @@ CLS = {'CD', 'TC', 'MEM', 'RT'}
 
 
 def bench_shapes():
-    """cuda/bench_pairs.c's pair sets (dev_pairs, test_pairs, test2_pairs .. test5_pairs, dev2_pairs, dev3_pairs, test6_pairs, dev4_pairs, test7_pairs, test8_pairs, test9_pairs, test10_pairs, dev5_pairs, test11_pairs, test12_pairs, warps_pairs, test13_pairs, dev6_pairs, dev7_pairs, dev8_pairs, spread_pairs, spread16_pairs, test14_pairs), read from its source:
+    """cuda/bench_pairs.c's pair sets (dev_pairs, test_pairs, test2_pairs .. test5_pairs, dev2_pairs, dev3_pairs, test6_pairs, dev4_pairs, test7_pairs, test8_pairs, test9_pairs, test10_pairs, dev5_pairs, test11_pairs, test12_pairs, warps_pairs, test13_pairs, dev6_pairs, dev7_pairs, dev8_pairs, dev9_pairs, spread_pairs, spread16_pairs, test14_pairs), read from its source:
     {set: [(name, long class, threads, per SM, solo us, short class, threads, grid, solo us,
     delay us)]}"""
     src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bench_pairs.c')).read()
@@ -42,7 +42,7 @@ def bench_shapes():
                       ('test7', 'test7_pairs'), ('test8', 'test8_pairs'),
                       ('test9', 'test9_pairs'), ('test10', 'test10_pairs'), ('dev5', 'dev5_pairs'), ('test11', 'test11_pairs'), ('test12', 'test12_pairs'),
                       ('warps', 'warps_pairs'), ('test13', 'test13_pairs'), ('dev6', 'dev6_pairs'),
-                      ('dev7', 'dev7_pairs'), ('dev8', 'dev8_pairs'), ('spread', 'spread_pairs'), ('spread16', 'spread16_pairs'),
+                      ('dev7', 'dev7_pairs'), ('dev8', 'dev8_pairs'), ('dev9', 'dev9_pairs'), ('spread', 'spread_pairs'), ('spread16', 'spread16_pairs'),
                       ('test14', 'test14_pairs')):
         m = re.search(r'pair_shape %s\[\] = \{(.*?)\n\};' % var, src, re.S)
         rows = row.findall(m.group(1)) if m else []

@@ -46,6 +46,22 @@ int kclass_parse(const char *s)
 	return -1;
 }
 
+void kclass_read_numbers(const struct cfg *table, const char *also, double lo, double hi, const char *expected,
+			 double out[KC_COUNT])
+{
+	for (const cJSON *e = table->node->child; e; e = e->next) {
+		if (strcmp(e->string, "source") == 0 || (also && strcmp(e->string, also) == 0))
+			continue;
+		int c = kclass_parse(e->string);
+		if (c < 0) {
+			cfg_fail_key(table, e->string, expected);
+			return;
+		}
+		if (!cfg_num(table, e->string, lo, hi, CFG_REQUIRED, &out[c]))
+			return;
+	}
+}
+
 static void build_tie_order(struct gpu_desc *g, bool evens_first)
 {
 	int pos = 0;
@@ -221,17 +237,9 @@ static void read_spread_turn(struct gpu_desc *g, const struct cfg *bs)
 		cfg_fail_key(bs, "in_turn", "needs the GPU's warp schedulers per SM (sm.schedulers)");
 		return;
 	}
-	for (const cJSON *e = it.node->child; e; e = e->next) {
-		if (strcmp(e->string, "source") == 0)
-			continue;
-		int c = kclass_parse(e->string);
-		if (c < 0) {
-			cfg_fail_key(&it, e->string, "expected a class name (RT, CD, TC, MEM) or \"source\"");
-			return;
-		}
-		if (!cfg_num(&it, e->string, 0.1, 64, CFG_REQUIRED, &g->turn_warps[c]))
-			return;
-	}
+	kclass_read_numbers(&it, NULL, 0.1, 64, "expected a class name (RT, CD, TC, MEM) or \"source\"", g->turn_warps);
+	for (int c = 0; c < KC_COUNT; c++)
+		g->any_turn |= g->turn_warps[c] > 0;
 }
 
 /* "block_launch": {"blocks_per_us", "burst_blocks"} and "block_spread": {"quantiles": [q0 ..

@@ -118,6 +118,7 @@ struct gpu_desc {
 	 * warps per warp scheduler at a time (block_spread.in_turn; models/kernel.h
 	 * kernel_turn_window); 0: its blocks share the SM evenly, with the spread above */
 	double turn_warps[KC_COUNT];
+	bool any_turn;              /* some class has turn_warps: the engine's re-rate looks */
 	/* drain[class][0..n_drain[class]): a grid's block durations over their mean, at evenly
 	 * spaced quantiles, measured at blocks of drain_block_ns (block_drain); a longer block's
 	 * deviations shrink as 1 / sqrt(its duration).  A class with n_drain 0 drains in lockstep.
@@ -172,6 +173,17 @@ double gpu_quantile_at(const double *q, int n, double u);
 double gpu_spread_factors(const struct gpu_desc *g, int cls, double warps_per_scheduler, int n, double *f);
 
 int kclass_parse(const char *s);      /* -1 if unknown */
+/* A table of one number per class ({"CD": x, .., "source": ..}) into out[class], each in
+ * [lo, hi]; keys "source" and `also` (NULL: none) are skipped, any other non-class key fails with
+ * `expected`. */
+void kclass_read_numbers(const struct cfg *table, const char *also, double lo, double hi, const char *expected,
+			 double out[KC_COUNT]);
+/* A kernel's warps per warp scheduler with n of its blocks of block_warps on an SM; 0 where the
+ * GPU does not give its schedulers. */
+static inline double gpu_warps_per_scheduler(const struct gpu_desc *g, int block_warps, int n)
+{
+	return g->schedulers > 0 ? (double)n * block_warps / g->schedulers : 0;
+}
 
 /* The pairwise co-run slowdown a policy predicts from the GPU's calibration (COMBO's offline
  * performance surface): two equal-time kernels of classes a and b co-run in 2(1 - r) of one's

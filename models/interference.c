@@ -157,29 +157,11 @@ static void read_pairs(struct bottleneck *b, const struct cfg *table, bool reduc
 	}
 }
 
-/* A table of class -> number in [lo, 1] into out[class]; "source" and `also` (NULL: none) are
- * other keys, skipped, and `expected` is the error for any other key. */
-static void read_class_numbers(const struct cfg *table, const char *also, double lo,
-			       const char *expected, double out[KC_COUNT])
-{
-	for (const cJSON *e = table->node->child; e; e = e->next) {
-		if (strcmp(e->string, "source") == 0 || (also && strcmp(e->string, also) == 0))
-			continue;
-		int c = kclass_parse(e->string);
-		if (c < 0) {
-			cfg_fail_key(table, e->string, expected);
-			return;
-		}
-		if (!cfg_num(table, e->string, lo, 1, CFG_REQUIRED, &out[c]))
-			return;
-	}
-}
-
 /* "issue": {"CD": share, ...}: each class's share of an SM's issue slots at full throughput,
  * in [0, 1]; a class not listed takes none.  "source" says where the shares come from. */
 static void read_issue(struct bottleneck *b, const struct cfg *table)
 {
-	read_class_numbers(table, NULL, 0, "expected a class name (RT, CD, TC, MEM)", b->issue);
+	kclass_read_numbers(table, NULL, 0, 1, "expected a class name (RT, CD, TC, MEM)", b->issue);
 }
 
 /* "issue_yield": {"TC": "CD", "source": ...}: under the age discipline a kernel of the key's
@@ -237,7 +219,7 @@ static bool read_schedulers(struct bottleneck *b, const struct cfg *table)
 static void read_ready(struct bottleneck *b, const struct cfg *table)
 {
 	if (read_schedulers(b, table))
-		read_class_numbers(table, "schedulers", 0.01,
+		kclass_read_numbers(table, "schedulers", 0.01, 1,
 				   "expected a class name (RT, CD, TC, MEM), \"schedulers\" or \"source\"", b->ready);
 }
 

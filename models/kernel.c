@@ -139,8 +139,7 @@ static double spread_units(const struct kernel_fit *f, const struct gpu_desc *g,
 {
 	int n = total < occ ? total : occ, left = total - n;
 	double w[n], t = 0;
-	double sum = gpu_spread_factors(g, cls, g->schedulers > 0 ? (double)together * f->warps / g->schedulers : 0,
-					together, w);
+	double sum = gpu_spread_factors(g, cls, gpu_warps_per_scheduler(g, f->warps, together), together, w);
 	for (int i = 0; i < together; i++)
 		w[i] *= together / sum;
 	for (int i = together; i < n; i++)

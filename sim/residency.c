@@ -809,11 +809,11 @@ static double turn_window(const struct sim *s, const struct kinst *k, int blocks
 
 /* The speed of group gr of kernel i, whose kernel speed is v: v, or with its blocks served in
  * turn its share by age (the class's groups are in landing order; older[i] counts the kernel's
- * blocks met so far). */
+ * blocks met so far).  window NULL: the GPU serves no class in turn. */
 static double turn_speed(const struct group *gr, int i, double v, const double *window, const int *blocks,
 			 int *older)
 {
-	if (window[i] <= 0)
+	if (!window || window[i] <= 0)
 		return v;
 	double f = kernel_turn_factor(window[i], blocks[i], older[i], gr->n);
 	older[i] += gr->n;
@@ -883,8 +883,8 @@ static void class_rerate(struct sim *s, struct smclass *c)
 		if (persistent(kin[i]))
 			pool_advance(s, kin[i]);
 	int blocks[HW_QUEUE_SLOTS], older[HW_QUEUE_SLOTS];
-	double window[HW_QUEUE_SLOTS];
-	for (int i = 0; i < n; i++) {
+	double window[HW_QUEUE_SLOTS], *turn = s->g->any_turn ? window : NULL;
+	for (int i = 0; turn && i < n; i++) {
 		blocks[i] = view[i].blocks;
 		older[i] = 0;
 		window[i] = turn_window(s, kin[i], blocks[i]);
@@ -896,7 +896,7 @@ static void class_rerate(struct sim *s, struct smclass *c)
 		for (i = 0; kin[i] != gr->k; i++)
 			;
 		/* the chip clock (sim/clock.c), 1 without a cap */
-		double v = turn_speed(gr, i, speed[i] * s->clock, window, blocks, older);
+		double v = turn_speed(gr, i, speed[i] * s->clock, turn, blocks, older);
 		struct kinst *k = gr->k;
 		if (persistent(k)) {
 			k->pool_rate += gr->n * c->nsm * (v - gr->speed);
@@ -1101,8 +1101,8 @@ void residency_settle_restart(struct sim *s, struct group *gr)
 	if (rates_hold(s, c, kin)) {
 		dram_integrate(s);
 		int older[RATE_CACHE] = { 0 };
-		double window[RATE_CACHE];
-		for (int i = 0; i < c->rate_n; i++)
+		double window[RATE_CACHE], *turn = s->g->any_turn ? window : NULL;
+		for (int i = 0; turn && i < c->rate_n; i++)
 			window[i] = turn_window(s, kin[i], c->rate_blocks[i]);
 		for (struct group *g = c->groups; g; g = g->c_next) {
 			if (g->exiting)
@@ -1110,7 +1110,7 @@ void residency_settle_restart(struct sim *s, struct group *gr)
 			int i;
 			for (i = 0; kin[i] != g->k; i++)
 				;
-			group_retime(s, g, turn_speed(g, i, c->rate_speed[i] * s->clock, window, c->rate_blocks, older));
+			group_retime(s, g, turn_speed(g, i, c->rate_speed[i] * s->clock, turn, c->rate_blocks, older));
 		}
 		c->dirty = false;
 	} else {

@@ -88,12 +88,6 @@ void timing_woken(struct sim *s)
 	s->need_dispatch = true;
 }
 
-/* A kernel's warps per warp scheduler with n of its blocks on an SM (block_spread.scale). */
-static double spread_warps(const struct gpu_desc *g, int block_warps, int n)
-{
-	return g->schedulers > 0 ? (double)n * block_warps / g->schedulers : 0;
-}
-
 void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 {
 	if (drain_group_add(s, k, c, n))
@@ -112,7 +106,7 @@ void timing_group_add(struct sim *s, struct kinst *k, struct smclass *c, int n)
 		return;
 	}
 	double f[n];
-	double sum = gpu_spread_factors(s->g, k->spec->cls, spread_warps(s->g, k->fit.warps, n), n, f);
+	double sum = gpu_spread_factors(s->g, k->spec->cls, gpu_warps_per_scheduler(s->g, k->fit.warps, n), n, f);
 	for (int i = 0; i < n; i++)
 		group_add_work(s, k, c, 1, k->fit.block_ns * f[i] * n / sum);
 }

@@ -262,6 +262,17 @@ static void test_block_drain(void)
 /* block_spread.scale: per class, the spread's strength by the kernel's warps per scheduler on
  * the SM (the H200's CD: none up to 3 warps, in turn beyond); the factors keep their mean, so a
  * kernel's SM work is the same. */
+/* The GPU description `base` with block_spread set to `text` is refused, naming `path`. */
+static void assert_spread_refused(const char *base, const char *text, const char *path)
+{
+	char file[64];
+	struct cfg_diag d = { 0 };
+	CU_ASSERT_FATAL(test_gpu_file(file, sizeof(file), base, "block_spread", text, NULL));
+	CU_ASSERT_PTR_NULL(gpu_load(file, &d));
+	unlink(file);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, path));
+}
+
 static void test_spread_scale(void)
 {
 	char path[64];
@@ -297,13 +308,8 @@ static void test_spread_scale(void)
 		{ "{\"quantiles\": [0.5, 1.5], \"scale\": {\"CD\": []}}", "$.block_spread.scale.CD" },
 		{ "{\"quantiles\": [0.5, 1.5], \"scale\": {\"CD\": [-1]}}", "$.block_spread.scale.CD[0]" },
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		CU_ASSERT_FATAL(test_gpu_file(path, sizeof(path), "models/h100.json", "block_spread", bad[i][0], NULL));
-		memset(&d, 0, sizeof(d));
-		CU_ASSERT_PTR_NULL(gpu_load(path, &d));
-		unlink(path);
-		CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, bad[i][1]));
-	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_spread_refused("models/h100.json", bad[i][0], bad[i][1]);
 }
 
 /* Blocks served in turn (block_spread.in_turn): the oldest of a kernel's blocks on an SM get its
@@ -356,13 +362,8 @@ static void test_in_turn(void)
 		{ "{\"quantiles\": [1, 1], \"in_turn\": {\"CD\": 0}}", "$.block_spread.in_turn.CD" },
 		{ "{\"quantiles\": [1, 1], \"in_turn\": {\"CD\": \"3\"}}", "$.block_spread.in_turn.CD" },
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		CU_ASSERT_FATAL(test_gpu_file(path, sizeof(path), "models/h200.json", "block_spread", bad[i][0], NULL));
-		memset(&d, 0, sizeof(d));
-		CU_ASSERT_PTR_NULL(gpu_load(path, &d));
-		unlink(path);
-		CU_ASSERT_PTR_NOT_NULL(strstr(d.msg, bad[i][1]));
-	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_spread_refused("models/h200.json", bad[i][0], bad[i][1]);
 }
 
 static void test_timing_input(void)

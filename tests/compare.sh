@@ -34,12 +34,16 @@ fi
 python3 experiments/compare/refine.py "$T/exp" "$T/out" >"$T/refine.txt" 2>"$T/refine.err" \
 	|| bad "refine.py: $(head -c 300 "$T/refine.err")"
 if [ -s "$T/refine.txt" ]; then
-	while read -r f; do "$C" run "$f" -q --out "${f%.json}" >/dev/null 2>&1 || bad "refine run $f"; done <"$T/refine.txt"
-	python3 - "$T/refine.txt" <<'PY' && ok "refine: $(wc -l <"$T/refine.txt") workloads get oracle candidates between grid points" || bad "refine: a candidate on the grid"
+	# one experiment per candidate, run side by side as `make compare` runs them
+	xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} sh -c 'f={}; "$0" run "$f" -q --out "${f%.json}" >/dev/null 2>&1 || echo "$f"' "$C" \
+		<"$T/refine.txt" >"$T/refine.fail"
+	[ -s "$T/refine.fail" ] && bad "refine runs failed: $(head -3 "$T/refine.fail" | tr '\n' ' ')"
+	python3 - "$T/refine.txt" <<'PY' && ok "refine: $(wc -l <"$T/refine.txt") oracle candidates between grid points, one experiment each" || bad "refine: a candidate on the grid, or not one a file"
 import json, sys
 for f in open(sys.argv[1]).read().split():
     e = json.load(open(f))
     step = {"rtx3090": 4, "h100": 6, "gpgpusim-sm24": 2}[e["gpu"]] * 3      # the tiny grid
+    assert len(e["policies"]) == 1, f
     for p in e["policies"]:
         k = p.get("game_sms", p.get("ls_sms"))
         assert p["label"].startswith("oracle:") and k % step, (f, p["label"])

@@ -218,6 +218,15 @@ def run_metrics(fam, gpu, summ, rundir, max_v):
     return res
 
 
+def refined_runs(refdir, run):
+    """The output folders of refine.py's experiments for the sweep's run RUN: REFDIR/RUN-KK."""
+    if not os.path.isdir(refdir):
+        return []
+    pre = run + "-"
+    return [os.path.join(refdir, f[:-5]) for f in sorted(os.listdir(refdir))
+            if f.startswith(pre) and f.endswith(".json") and f[len(pre):-5].isdigit()]
+
+
 def oracle_key(label):
     """oracle:<knob>-<n>[-<mechanism>] (generate.py) as (knob, n, mechanism suffix or "")."""
     body = label.split(":", 1)[1]
@@ -324,13 +333,14 @@ def main(argv):
                     fails.append("%s on the %s, workload %s: no summary.json (the run failed)" % (name, gpu, wl))
                     continue
                 per[wl] = run_metrics(fam, gpu, load(sp), rd, max_v)
-                # the oracle's grid refined at the QoS cliff (refine.py): more oracle:* candidates
-                rf = os.path.join(d, "refine", run)
-                if os.path.exists(os.path.join(rf, "summary.json")):
-                    per[wl].update(run_metrics(fam, gpu, load(os.path.join(rf, "summary.json")), rf, max_v))
-                elif os.path.exists(rf + ".json"):
-                    fails.append("%s on the %s, workload %s: the refined oracle run %s has no summary.json"
-                                 % (name, gpu, wl, rf))
+                # the oracle's grid refined at the QoS cliff (refine.py): more oracle:* candidates,
+                # one experiment each
+                for rf in refined_runs(os.path.join(d, "refine"), run):
+                    if os.path.exists(os.path.join(rf, "summary.json")):
+                        per[wl].update(run_metrics(fam, gpu, load(os.path.join(rf, "summary.json")), rf, max_v))
+                    else:
+                        fails.append("%s on the %s, workload %s: the refined oracle run %s has no summary.json"
+                                     % (name, gpu, wl, rf))
             wls = sorted(per)
             orc = {wl: oracle(per[wl], max_v) for wl in wls}
             # per-workload winner among online policies meeting QoS

@@ -6,10 +6,12 @@ The oracle's candidates are a grid (every 4 SMs on the RTX 3090, 6 on the H100: 
 may lie between them.  Per workload of every sweep under BUILDDIR, for each oracle mechanism:
 the best candidate meeting QoS (reduce.py's oracle rule) and each grid neighbour of it that has
 more BE throughput but misses QoS (the cliff); every knob value strictly between the two is
-written as one experiment (the workload's resolved experiment with those candidates only, paths
-made absolute) under BUILDDIR/<family>_<gpu>/refine/NNNNNN.json; reduce.py reads the runs'
-outputs (refine/NNNNNN/) as more oracle candidates of that workload.  Prints the experiments
-written, one a line (run them with `combosim run FILE --out DIR`: refine/NNNNNN/).
+written as an experiment of its own (the workload's resolved experiment with that candidate only,
+paths made absolute) under BUILDDIR/<family>_<gpu>/refine/NNNNNN-KK.json for the workload's run
+NNNNNN, so that the candidates run in parallel (one file of all a workload's candidates ran them in
+turn: 17 runs of 20 s each for the tiny vGASA workload on the H100); reduce.py reads the runs'
+outputs (refine/NNNNNN-KK/) as more oracle candidates of that workload.  Prints the experiments
+written, one a line (run each with `combosim run FILE --out DIR`: refine/NNNNNN-KK/).
 
 Usage: refine.py SPECDIR BUILDDIR
 """
@@ -91,15 +93,16 @@ def main(argv):
                 exp = absolute(dict(cfg), os.path.join(specdir))
                 exp["name"] = cfg["name"] + "-refine"
                 exp["description"] = ("The oracle's grid refined at the QoS cliff (experiments/compare/refine.py): "
-                                      "the knob values between the best split meeting QoS and its grid neighbour "
+                                      "a knob value between the best split meeting QoS and its grid neighbour "
                                       "that misses it. " + cfg.get("description", ""))
-                exp["policies"] = pols
                 os.makedirs(os.path.join(d, "refine"), exist_ok=True)
-                out = os.path.join(d, "refine", run + ".json")
-                with open(out, "w") as f:
-                    json.dump(exp, f, indent=1)
-                    f.write("\n")
-                print(out)
+                for i, p in enumerate(pols):
+                    exp["policies"] = [p]
+                    out = os.path.join(d, "refine", "%s-%02d.json" % (run, i))
+                    with open(out, "w") as f:
+                        json.dump(exp, f, indent=1)
+                        f.write("\n")
+                    print(out)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@
 #include "sim/engine.h"
 #include "traces/timeline.h"
 #include "tests/load.h"
+#include "tests/scan.h"
 #include "tests/suites.h"
 
 #define RTX "\"gpu\": \"rtx3090\""
@@ -59,7 +60,7 @@ static long long kernel_end(struct run *r, const char *name, int nth)
 	while (p && *p) {
 		char row_name[64];
 		long long launch, start, end;
-		if (sscanf(p, "t,%63[^,],%*[^,],%*[^,],%*[^,],%*d,%*d,%lld,%lld,%lld", row_name, &launch, &start, &end) == 4 &&
+		if (scan_line(p, "t,%63[^,],%*[^,],%*[^,],%*[^,],%*d,%*d,%lld,%lld,%lld", row_name, &launch, &start, &end) == 4 &&
 		    strcmp(row_name, name) == 0 && nth-- == 0)
 			return end;
 		p = strchr(p, '\n');

@@ -13,6 +13,7 @@
 #include "sim/engine.h"
 #include "traces/gamerng.h"
 #include "tests/load.h"
+#include "tests/scan.h"
 #include "tests/suites.h"
 
 #define MS 1000000LL
@@ -101,7 +102,7 @@ static int frame_rows(struct run *r, const char *game, struct frame_row *out, in
 	for (const char *p = r->frames; p && *p && n < max;) {
 		char name[64];
 		struct frame_row f;
-		if (sscanf(p, "t,%63[^,],%*d,%lld,%*d,%lld,%*d,%lld", name, &f.release, &f.finish, &f.deadline) == 4 &&
+		if (scan_line(p, "t,%63[^,],%*d,%lld,%*d,%lld,%*d,%lld", name, &f.release, &f.finish, &f.deadline) == 4 &&
 		    strcmp(name, game) == 0)
 			out[n++] = f;
 		p = strchr(p, '\n');
@@ -124,7 +125,7 @@ static int kernel_rows(struct run *r, struct kernel_row *out, int max)
 	int n = 0;
 	for (const char *p = r->kernels; p && *p && n < max;) {
 		struct kernel_row *k = &out[n];
-		if (sscanf(p, "t,%63[^,],%*[^,],%*[^,],%*[^,],%*d,%d,%lld,%lld,%lld", k->name, &k->stream, &k->launched,
+		if (scan_line(p, "t,%63[^,],%*[^,],%*[^,],%*[^,],%*d,%d,%lld,%lld,%lld", k->name, &k->stream, &k->launched,
 			   &k->started, &k->finished) == 5)
 			n++;
 		p = strchr(p, '\n');

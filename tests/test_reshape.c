@@ -18,6 +18,7 @@
 #include "models/power.h"
 #include "sim/engine.h"
 #include "tests/load.h"
+#include "tests/scan.h"
 #include "tests/suites.h"
 
 #define P_KERNEL "{\"name\":\"P\",\"class\":\"CD\",\"grid\":4920,\"threads\":256,\"solo_us\":1000,\"sat_blocks\":6}"
@@ -69,10 +70,10 @@ static void run_close(struct run *r)
 static long long kernel_end(struct run *r, const char *name)
 {
 	fflush(r->kf);
-	for (const char *p = r->kernels; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+	for (const char *p = r->kernels; p && *p; p = next_line(p)) {
 		char row[64];
 		long long end;
-		if (sscanf(p, "t,%63[^,],%*[^,],%*[^,],%*[^,],%*d,%*d,%*d,%*d,%lld", row, &end) == 2 &&
+		if (scan_line(p, "t,%63[^,],%*[^,],%*[^,],%*[^,],%*d,%*d,%*d,%*d,%lld", row, &end) == 2 &&
 		    strcmp(row, name) == 0)
 			return end;
 	}

@@ -12,6 +12,7 @@
 #include "models/kernel.h"
 #include "sim/engine.h"
 #include "tests/load.h"
+#include "tests/scan.h"
 #include "tests/suites.h"
 
 struct trun {
@@ -59,10 +60,10 @@ static int resident(struct trun *r, const char *k)
 static long long end_of(struct trun *r, const char *name)
 {
 	fflush(r->kf);
-	for (const char *p = r->kernels; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+	for (const char *p = r->kernels; p && *p; p = next_line(p)) {
 		char row[64];
 		long long launch, start, end;
-		if (sscanf(p, "t,%63[^,],%*[^,],%*[^,],%*[^,],%*d,%*d,%lld,%lld,%lld", row, &launch, &start, &end) == 4 &&
+		if (scan_line(p, "t,%63[^,],%*[^,],%*[^,],%*[^,],%*d,%*d,%lld,%lld,%lld", row, &launch, &start, &end) == 4 &&
 		    !strcmp(row, name))
 			return end;
 	}

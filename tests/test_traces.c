@@ -18,6 +18,7 @@
 #include "traces/import.h"
 #include "traces/profile.h"
 #include "tests/load.h"
+#include "tests/scan.h"
 #include "tests/suites.h"
 
 #define ERRLEN 1024
@@ -371,10 +372,10 @@ static char *gen_text(const char *game, enum quality q, enum load_mode m, long f
 static int render_times(const char *text, double *r, int max)
 {
 	int n = 0;
-	for (const char *l = text; l && *l && n < max; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+	for (const char *l = text; l && *l && n < max; l = next_line(l)) {
 		long f;
 		double ms;
-		if (sscanf(l, "%ld,%lf,", &f, &ms) == 2 && f == n)
+		if (scan_line(l, "%ld,%lf,", &f, &ms) == 2 && f == n)
 			r[n++] = ms;
 	}
 	return n;
@@ -1099,12 +1100,12 @@ static void test_gen_scenes(void)
 	long frames = 0, next = 0, end = -1;
 	double level = 0, sum_len = 0, sum_l = 0, sum_l2 = 0, sum_g = 0, sum_c = 0, lo = INFINITY, hi = 0;
 	bool ok = true;
-	for (const char *l = a; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+	for (const char *l = a; l && *l; l = next_line(l)) {
 		long s0, s1;
 		int k;
 		double lev, gpu, cpu;
 		long fr;
-		if (sscanf(l, "# scene %d: frames %ld-%ld, level %lf", &k, &s0, &s1, &lev) == 4) {
+		if (scan_line(l, "# scene %d: frames %ld-%ld, level %lf", &k, &s0, &s1, &lev) == 4) {
 			ok &= k == scenes && s0 == next && s0 == end + 1;
 			level = lev;
 			end = s1;
@@ -1114,7 +1115,7 @@ static void test_gen_scenes(void)
 				sum_l2 += log(lev) * log(lev);
 				scenes++;
 			}
-		} else if (sscanf(l, "%ld,%lf,%lf", &fr, &gpu, &cpu) == 3) {
+		} else if (scan_line(l, "%ld,%lf,%lf", &fr, &gpu, &cpu) == 3) {
 			ok &= fr == next && fr <= end;
 			double x = gpu / (z->render_ms * level), y = cpu / (z->cpu_ms * level);
 			lo = fmin(lo, fmin(x, y));

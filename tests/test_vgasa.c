@@ -14,6 +14,7 @@
 #include "sim/engine.h"
 #include "traces/gen.h"
 #include "traces/profile.h"
+#include "tests/scan.h"
 #include "tests/suites.h"
 
 /* ------------------------------------------------------------ running experiment text */
@@ -95,7 +96,7 @@ static int presents(struct vrun *r, const char *game, long long *out, int max)
 	for (const char *p = r->frames; p && *p && n < max;) {
 		char name[64];
 		long long fin;
-		if (sscanf(p, "t,%63[^,],%*d,%*d,%*d,%lld", name, &fin) == 2 && strcmp(name, game) == 0)
+		if (scan_line(p, "t,%63[^,],%*d,%*d,%*d,%lld", name, &fin) == 2 && strcmp(name, game) == 0)
 			out[n++] = fin;
 		p = strchr(p, '\n');
 		if (p)
@@ -407,7 +408,7 @@ static void test_shipped_scene_traces(void)
 				b = strchr(b + 1, '\n');
 			long fa, fb;
 			double ga, ca, gb, cb;
-			if (!a || !b || sscanf(a + 1, "%ld,%lf,%lf", &fa, &ga, &ca) != 3 || sscanf(b + 1, "%ld,%lf,%lf", &fb, &gb, &cb) != 3)
+			if (!a || !b || scan_line(a + 1, "%ld,%lf,%lf", &fa, &ga, &ca) != 3 || scan_line(b + 1, "%ld,%lf,%lf", &fb, &gb, &cb) != 3)
 				break;
 			rows++;
 			ok += fa == fb && fabs(gb - ga * scale) <= 0.0005 + 1e-9 && ca == cb;
@@ -426,13 +427,13 @@ static void test_shipped_scene_traces(void)
 			long hrows = 0, hok = 0, hsame = 0;
 			for (int pass = 0; pass < 2; pass++) {
 				int sc = -1;
-				for (const char *l = pass ? h : cal; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+				for (const char *l = pass ? h : cal; l && *l; l = next_line(l)) {
 					long fr;
 					double g, c2;
 					int k;
-					if (sscanf(l, "# scene %d:", &k) == 1)
+					if (scan_line(l, "# scene %d:", &k) == 1)
 						sc = k;
-					else if (*l != '#' && sscanf(l, "%ld,%lf,%lf", &fr, &g, &c2) == 3 && sc >= 0 && sc < MAXS) {
+					else if (*l != '#' && scan_line(l, "%ld,%lf,%lf", &fr, &g, &c2) == 3 && sc >= 0 && sc < MAXS) {
 						if (!pass) {
 							sum[sc] += g;
 							n[sc]++;

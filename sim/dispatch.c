@@ -418,7 +418,7 @@ bool dispatch_refill(struct sim *s, struct group *gr)
 	residency_settle_restart(s, gr);
 	s->refills++;
 #ifdef COMBOSIM_DEBUG
-	residency_check(s);
+	residency_check_sometimes(s);
 #endif
 	return true;
 }
@@ -475,6 +475,6 @@ void dispatch(struct sim *s)
 	residency_settle(s);
 	residency_clear_freed(s);
 #ifdef COMBOSIM_DEBUG
-	residency_check(s);
+	residency_check_sometimes(s);
 #endif
 }

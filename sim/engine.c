@@ -782,6 +782,9 @@ int sim_run(struct sim *s)
 	else
 		s->now = s->end;
 	residency_integrate_all(s);
+#ifdef COMBOSIM_DEBUG
+	residency_check(s);
+#endif
 	occupancy_write(s);
 	/* frames whose deadline passed unfinished are QoS violations */
 	for (int i = 0; i < e->n_games && !s->exclude_games; i++)

@@ -230,6 +230,9 @@ struct sim {
 	 * the instants it handled */
 	bool no_refill;
 	uint64_t refills;
+#ifdef COMBOSIM_DEBUG
+	uint64_t checks_due;		/* dispatch passes seen by residency_check_sometimes */
+#endif
 
 	/* SM classes: classes[0..n_classes) of which the alive ones partition the SMs */
 	struct smclass *classes;
@@ -438,6 +441,7 @@ static inline int class_room(const struct sim *s, const struct smclass *c, const
 }
 #ifdef COMBOSIM_DEBUG
 void residency_check(const struct sim *s);
+void residency_check_sometimes(struct sim *s);
 #endif
 /* n workers per member SM of gr (a persistent kernel's working group) leave at their next
  * task boundary: they become a leaving group that works on for half a task. */

@@ -13,7 +13,9 @@ turn: 17 runs of 20 s each for the tiny vGASA workload on the H100); reduce.py r
 outputs (refine/NNNNNN-KK/) as more oracle candidates of that workload.  Prints the experiments
 written, one a line (run each with `combosim run FILE --out DIR`: refine/NNNNNN-KK/).
 
-Usage: refine.py SPECDIR BUILDDIR
+Usage: refine.py SPECDIR BUILDDIR [--most N]
+  --most N  at most N knob values per cliff, evenly spaced between its two grid points (the
+            tests' tiny families, whose grid is three times coarser: 17 values on the H100)
 """
 import json
 import os
@@ -33,7 +35,14 @@ def absolute(x, base):
     return x
 
 
-def cliffs(res, max_v):
+def spaced(values, most):
+    """At most `most` of the sorted values, evenly spaced (all of them when most is None)."""
+    if most is None or len(values) <= most:
+        return values
+    return [values[(i + 1) * len(values) // (most + 1)] for i in range(most)]
+
+
+def cliffs(res, max_v, most=None):
     """(mechanism suffix, knob, best knob value, [knob values to try]) per oracle mechanism."""
     out = []
     cand = {k: v for k, v in res.items() if k.startswith("oracle:")}
@@ -53,15 +62,19 @@ def cliffs(res, max_v):
         for j in (i - 1, i + 1):
             if 0 <= j < len(ns) and not cand[lab[ns[j]]]["meets"] and cand[lab[ns[j]]]["be"] > cand[lab[best]]["be"]:
                 lo, hi = sorted((best, ns[j]))
-                tries += [n for n in range(lo + 1, hi) if n not in ns]
+                tries += spaced([n for n in range(lo + 1, hi) if n not in ns], most)
         if tries:
             out.append((mech, knob, best, tries))
     return out
 
 
 def main(argv):
+    most = None
+    if len(argv) == 5 and argv[3] == "--most" and argv[4].isdigit() and int(argv[4]) > 0:
+        most = int(argv[4])
+        argv = argv[:3]
     if len(argv) != 3:
-        die("usage: refine.py SPECDIR BUILDDIR")
+        die("usage: refine.py SPECDIR BUILDDIR [--most N]   (N a positive whole number)")
     specdir, build = argv[1:]
     fams = load(os.path.join(rd.HERE, "spec", "families.json"))
     max_v = fams["max_violation"]
@@ -77,7 +90,7 @@ def main(argv):
                     continue
                 summ = load(sp)
                 res = rd.run_metrics(fam, gpu, summ, rdir, max_v)
-                todo = cliffs(res, max_v)
+                todo = cliffs(res, max_v, most)
                 if not todo:
                     continue
                 cfg = summ["config"]

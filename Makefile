@@ -111,9 +111,8 @@ test: deps deps-test $(BIN)/combosim $(BIN)/combosim-tests $(FUZZ_HARNESSES:%=$(
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_plot.sh
 	COMBOSIM=$(BIN)/combosim sh tests/e2e_validate.sh
 	@# tests/compare.sh runs each family's tiny version; under the debug build's sanitizers and
-	@# per-event invariant checks its H100 closed-loop runs (dispatch timing, sim/timing.c: 19 s
-	@# in release for the 2 s vGASA run, over 13 min in debug) take too long, so the debug pass
-	@# leaves it to the release one
+	@# invariant checks its H100 closed-loop runs (dispatch timing, sim/timing.c: 20 s in release
+	@# for each 2 s vGASA run) take too long, so the debug pass leaves it to the release one
 	[ "$(MODE)" = debug ] || COMBOSIM=$(BIN)/combosim sh tests/compare.sh
 	@# the fit scripts against the descriptions they wrote (Python; the engine under them is
 	@# the release one's, so the debug pass skips it too)

@@ -61,12 +61,19 @@ start_sweep "$T/swk"
 running=$(procs_of "$T/swk/runs/" | wc -l)
 kill -TERM $sweep_pid
 wait $sweep_pid 2>/dev/null
-sleep 0.5
+# the sweep forwards TERM to GNU parallel's process group, runs included, before it returns, so
+# from here no run may finish; the runs take a moment to exit (over 0.5 s for the sanitizer
+# build on a loaded machine), so wait up to 10 s for them, then look for any left and for a run
+# that finished meanwhile (an orphan that ran on to its end)
+finished() { ls "$T/swk/runs" 2>/dev/null | grep -c '^[0-9]*$'; }
+done_at_term=$(finished)
+i=0; while [ -n "$(procs_of "$T/swk")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 left=$(procs_of "$T/swk")
-if [ "$running" -gt 0 ] && [ -z "$left" ]; then
+done_after=$(finished)
+if [ "$running" -gt 0 ] && [ -z "$left" ] && [ "$done_after" -eq "$done_at_term" ]; then
 	ok "sweep: TERM to its PID stops GNU parallel and its runs ($running processes)"
 else
-	bad "sweep: $running runs were running; orphans after TERM: $left"
+	bad "sweep: $running runs were running; orphans after TERM: $left; runs finished after it: $((done_after - done_at_term))"
 	for p in $(echo "$left" | awk '{print $1}'); do kill -9 "$p" 2>/dev/null; done
 fi
 timeout 300 "$C" sweep "$T/slow.json" -j 2 --out "$T/swk" >/dev/null 2>"$T/sw2.err"; rc=$?

@@ -154,20 +154,18 @@ static void test_pi_on_plant(void)
 
 /* ------------------------------------------------------------ simulated step in render cost */
 
-/* One closed-loop game whose frames take 2 ms of GPU time for 60 frames, then 5 ms. */
-static char *step_experiment(double kp, double ki)
+/* One closed-loop game whose frames take 2 ms of GPU time for 60 frames, then 5 ms: its trace
+ * written to a new temporary file named in trace (the caller removes it). */
+static char *step_experiment(double kp, double ki, char *trace)
 {
-	static char trace[] = "/tmp/combosim-vgasa-step-XXXXXX";
-	static bool written;
-	if (!written) {
-		int fd = mkstemp(trace);
-		FILE *f = fdopen(fd, "w");
-		fprintf(f, "# combosim game-trace v1 kernel-level\nframe,kernel,class,grid,threads,regs,smem,solo_us\n");
-		for (int i = 0; i < 400; i++)
-			fprintf(f, "%d,k,CD,984,128,32,0,%d\n", i, i < 60 ? 2000 : 5000);
-		fclose(f);
-		written = true;
-	}
+	int fd = mkstemp(trace);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f)
+		return NULL;
+	fprintf(f, "# combosim game-trace v1 kernel-level\nframe,kernel,class,grid,threads,regs,smem,solo_us\n");
+	for (int i = 0; i < 400; i++)
+		fprintf(f, "%d,k,CD,984,128,32,0,%d\n", i, i < 60 ? 2000 : 5000);
+	fclose(f);
 	return fmt("{\"name\":\"step\",\"gpu\":\"rtx3090\",\"seed\":1,\"duration_ms\":5000,\"kernels\":[],"
 		     "\"games\":[{\"name\":\"g\",\"fps\":60,\"trace\":\"%s\",\"loop\":\"closed\",\"cpu_ms\":2}],"
 		     "\"policies\":[{\"name\":\"vgasa\",\"criteria_fps\":60,\"kp\":%g,\"ki\":%g}]}", trace, kp, ki);
@@ -177,12 +175,15 @@ static char *step_experiment(double kp, double ki)
 static int step_errors(double kp, double ki, double *e, int max)
 {
 	struct vrun r;
-	char *x = step_experiment(kp, ki);
+	char trace[] = "/tmp/combosim-vgasa-step-XXXXXX";
+	char *x = step_experiment(kp, ki, trace);
 	long long t[400];
 	int n = 0;
-	if (vrun(&r, x))
+	if (x && vrun(&r, x))
 		n = presents(&r, "g", t, 400);
-	vrun_free(&r);
+	if (x)
+		vrun_free(&r);
+	unlink(trace);
 	free(x);
 	int m = 0;
 	for (int k = 60; k < n && m < max; k++)

@@ -64,7 +64,12 @@ def main():
     for r in reader:
         if r['run'] == 'SL' and r['rep'] == '0':
             sl[r['pair']].append(r)
-    tmp = tempfile.mkdtemp(prefix='combosim-pileup.')
+    with tempfile.TemporaryDirectory(prefix='combosim-pileup.') as tmp:
+        report(binary, gpu, summ, sl, tmp)
+
+
+def report(binary, gpu, summ, sl, tmp):
+    """The table's rows, the simulator's runs in tmp."""
     print('| pair | L alone | L behind S: GPU (reps) | most L blocks on one SM: GPU | sim | sim / alone '
           '| S blocks: p10 / median / p90 | L lands over | S exits per SM there: mean, var/mean, max | corr(exits, L) |')
     print('|---|---|---|---|---|---|---|---|---|---|')

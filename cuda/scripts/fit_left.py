@@ -34,6 +34,7 @@ import math
 import os
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_pairs as cp  # noqa: E402
@@ -108,14 +109,17 @@ def fill(measured):
 
 
 def scan(binary, base, left, key, w, p, gpu, tmp):
-    """The pace at count w of the class pair key that fits the pair best: (score, pace, sim)."""
+    """The pace at count w of the class pair key that fits the pair best: (score, pace, sim).
+    The paces of each pass are simulated side by side (a folder each), one per CPU."""
     def at(v):
         t = list(left[key])
         t[w - 1] = v
-        sim = ls_durations(binary, with_left(base, {**left, key: t}, tmp), p, tmp)
+        own = tempfile.mkdtemp(dir=tmp)
+        sim = ls_durations(binary, with_left(base, {**left, key: t}, own), p, own)
         return score(sim, gpu), v, sim
-    best = min((at(i / 20) for i in range(21)), key=lambda x: x[:2])
-    fine = [at(min(1, max(0, best[1] + i / 100))) for i in range(-5, 6)]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        best = min(pool.map(at, [i / 20 for i in range(21)]), key=lambda x: x[:2])
+        fine = list(pool.map(at, [min(1, max(0, best[1] + i / 100)) for i in range(-5, 6)]))
     return min(fine + [best], key=lambda x: x[:2])
 
 

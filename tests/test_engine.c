@@ -63,9 +63,7 @@ static long long kernel_end(struct run *r, const char *name, int nth)
 		if (scan_line(p, "t,%63[^,],%*[^,],%*[^,],%*[^,],%*d,%*d,%lld,%lld,%lld", row_name, &launch, &start, &end) == 4 &&
 		    strcmp(row_name, name) == 0 && nth-- == 0)
 			return end;
-		p = strchr(p, '\n');
-		if (p)
-			p++;
+		p = next_line(p);
 	}
 	return -1;
 }

@@ -105,9 +105,7 @@ static int frame_rows(struct run *r, const char *game, struct frame_row *out, in
 		if (scan_line(p, "t,%63[^,],%*d,%lld,%*d,%lld,%*d,%lld", name, &f.release, &f.finish, &f.deadline) == 4 &&
 		    strcmp(name, game) == 0)
 			out[n++] = f;
-		p = strchr(p, '\n');
-		if (p)
-			p++;
+		p = next_line(p);
 	}
 	return n;
 }
@@ -128,9 +126,7 @@ static int kernel_rows(struct run *r, struct kernel_row *out, int max)
 		if (scan_line(p, "t,%63[^,],%*[^,],%*[^,],%*[^,],%*d,%d,%lld,%lld,%lld", k->name, &k->stream, &k->launched,
 			   &k->started, &k->finished) == 5)
 			n++;
-		p = strchr(p, '\n');
-		if (p)
-			p++;
+		p = next_line(p);
 	}
 	return n;
 }

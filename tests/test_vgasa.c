@@ -98,9 +98,7 @@ static int presents(struct vrun *r, const char *game, long long *out, int max)
 		long long fin;
 		if (scan_line(p, "t,%63[^,],%*d,%*d,%*d,%lld", name, &fin) == 2 && strcmp(name, game) == 0)
 			out[n++] = fin;
-		p = strchr(p, '\n');
-		if (p)
-			p++;
+		p = next_line(p);
 	}
 	return n;
 }
